@@ -1,0 +1,48 @@
+"""The `reviewapp` command line. Headless commands never import Qt; only the window commands do."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from reviewapp import __version__
+
+# Each module defines `register(subparsers, gui_options)`; order is the order of `reviewapp --help`.
+COMMAND_MODULES = (
+    "reviewapp.cli.gui_cmd",
+    "reviewapp.cli.inspect_cmd",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from reviewapp.cli.gui_cmd import add_window_options
+
+    parser = argparse.ArgumentParser(
+        prog="reviewapp",
+        description="Review a coding agent's Trackio logbook claim by claim. With no command, opens the demo.",
+    )
+    parser.add_argument("--version", action="version", version=f"reviewapp {__version__}")
+    add_window_options(parser)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        from reviewapp.cli.gui_cmd import run_window
+
+        return run_window(args, source=None)
+    try:
+        return int(handler(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,40 @@
+"""Helpers shared by headless commands: loading a logbook with a one-line error, and output."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from reviewapp.core.locate import NotALogbookError
+from reviewapp.core.model import Logbook
+
+EXIT_NOT_A_LOGBOOK = 2
+
+
+class CommandError(Exception):
+    """A user-facing failure: printed as one line, exit code attached."""
+
+    def __init__(self, message: str, exit_code: int = 2) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def load_or_exit(source: str) -> Logbook:
+    from reviewapp.core.reader import read_logbook
+
+    try:
+        return read_logbook(Path(source))
+    except NotALogbookError as exc:
+        raise CommandError(f"error: {exc}", EXIT_NOT_A_LOGBOOK) from exc
+
+
+def print_json(value: Any) -> None:
+    json.dump(value, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def fail(error: CommandError) -> int:
+    print(str(error), file=sys.stderr)
+    return error.exit_code

@@ -1,0 +1,42 @@
+"""Window commands: `reviewapp` (the demo), `reviewapp open SOURCE`, and `--screenshot` for both."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+
+def _size(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"(\d{2,5})x(\d{2,5})", text.strip())
+    if not match:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1600x1000, got {text!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+def add_window_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("window")
+    group.add_argument(
+        "--screenshot", metavar="OUT.png", type=Path, help="render the window offscreen, save a PNG, exit"
+    )
+    group.add_argument("--claim", metavar="N|KEY", help="select this claim (its number or key)")
+    group.add_argument(
+        "--size", metavar="WxH", type=_size, default=(1600, 1000), help="window size (default 1600x1000)"
+    )
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("open", help="open a logbook in the review window")
+    parser.add_argument("source", metavar="SOURCE", help="logbook folder (workspace, .trackio, logbook or Space)")
+    add_window_options(parser)
+    parser.set_defaults(handler=lambda args: run_window(args, source=args.source))
+
+
+def run_window(args: argparse.Namespace, source: str | None) -> int:
+    try:
+        from reviewapp.qt.app import run
+    except ImportError as exc:  # a broken Qt install should say so, not dump a traceback
+        print(f"error: the review window needs PySide6: {exc}", file=sys.stderr)
+        return 1
+    return run(source=source, screenshot=args.screenshot, claim=args.claim, size=args.size)

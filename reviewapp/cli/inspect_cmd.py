@@ -1,0 +1,95 @@
+"""`reviewapp inspect SOURCE [--json]`: what the reader found in a logbook."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from reviewapp.cli.common import CommandError, fail, load_or_exit, print_json
+from reviewapp.core.model import Logbook
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("inspect", help="summarize a logbook: pages, cells, claims, verdicts, problems")
+    parser.add_argument("source", metavar="SOURCE", help="logbook folder (workspace, .trackio, logbook or Space)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        logbook = load_or_exit(args.source)
+    except CommandError as error:
+        return fail(error)
+    if args.json:
+        print_json(summary(logbook))
+    else:
+        print(render_text(logbook))
+    return 0
+
+
+def summary(logbook: Logbook) -> dict[str, Any]:
+    return {
+        "title": logbook.title,
+        "paper_id": logbook.paper_id,
+        "space_id": logbook.space_id,
+        "tags": logbook.tags,
+        "layout": logbook.layout,
+        "root": str(logbook.root),
+        "schema_version": logbook.schema_version,
+        "pages": [
+            {"slug": p.slug, "title": p.title, "cells": len(p.cells), "in_manifest": p.in_manifest}
+            for p in logbook.pages
+        ],
+        "cells": logbook.cell_counts(),
+        "claims": [
+            {
+                "key": c.key,
+                "n": c.n,
+                "title": c.title,
+                "page": c.page,
+                "verdict": c.verdict.value,
+                "verdict_raw": c.verdict_raw,
+                "confidence": c.confidence,
+                "verdict_text": c.verdict_mention.text if c.verdict_mention else None,
+                "verdict_line": c.verdict_mention.line if c.verdict_mention else None,
+                "contradicted_by": sorted({m.verdict.value for m in c.other_mentions if m.verdict != c.verdict})
+                if c.contradicted
+                else [],
+            }
+            for c in logbook.claims
+        ],
+        "traces": [{"id": t.id, "events": t.event_count, "available": t.available} for t in logbook.traces],
+        "workspace_files": len(logbook.workspace_files),
+        "problems": [{"file": p.file, "line": p.line, "message": p.message} for p in logbook.problems],
+    }
+
+
+def render_text(logbook: Logbook) -> str:
+    lines = [logbook.title]
+    facts = [
+        f"paper {logbook.paper_id}" if logbook.paper_id else None,
+        f"space {logbook.space_id}" if logbook.space_id else None,
+        f"{logbook.layout} layout",
+    ]
+    lines.append("  " + " · ".join(f for f in facts if f))
+    counts = ", ".join(f"{n} {kind}" for kind, n in sorted(logbook.cell_counts().items()))
+    lines.append(f"  {len(logbook.pages)} pages, {counts or 'no cells'}")
+    lines.append("")
+    lines.append(f"Claims ({len(logbook.claims)}):")
+    width = max((len(c.key) for c in logbook.claims), default=10)
+    for claim in logbook.claims:
+        flag = "  (logbook contradicts itself)" if claim.contradicted else ""
+        raw = f"  [{claim.verdict_raw}]" if claim.verdict_raw else ""
+        lines.append(f"  {claim.key:<{width}}  {claim.verdict.value:<12}{raw}{flag}")
+    if logbook.traces:
+        lines.append("")
+        lines.append("Traces:")
+        for trace in logbook.traces:
+            state = "available" if trace.available else "files missing"
+            lines.append(f"  {trace.id}  {trace.event_count if trace.event_count is not None else '?'} events, {state}")
+    if logbook.problems:
+        lines.append("")
+        lines.append(f"Problems ({len(logbook.problems)}):")
+        lines.extend(f"  {problem}" for problem in logbook.problems)
+    return "\n".join(lines)

@@ -1,0 +1,221 @@
+"""Typed, read-only view of a Trackio logbook as the reader found it.
+
+Plain slotted dataclasses rather than pydantic models: a large logbook has thousands of cells whose bodies are
+already-validated substrings, and revalidating them would double load time for no safety gain. Pydantic is used
+where data crosses a trust boundary the other way (annotation records, pair protocols, preferences).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from reviewapp.core.verdicts import Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something wrong with the input, reported beside what did load."""
+
+    file: str  # relative to the logbook root; workspace files are prefixed with "../"
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.message}"
+
+
+class CellKind(StrEnum):
+    MARKDOWN = "markdown"
+    CODE = "code"
+    FIGURE = "figure"
+    ARTIFACT = "artifact"
+    DASHBOARD = "dashboard"
+    GENERIC = "generic"  # a type this reader does not know; shown as text
+
+
+@dataclass(slots=True)
+class Cell:
+    page: str  # slug of the page holding the cell
+    ordinal: int  # 0-based position on the page
+    kind: CellKind
+    type_name: str  # the header's `type` as written ("markdown" when absent)
+    id: str | None  # the header's id; not unique in the wild, never use it alone as a key
+    title: str
+    header: dict[str, Any]
+    body: str
+    line: int  # 1-based line of the `---` that opens the cell in the page file
+    body_line: int  # 1-based line where the body text starts
+    header_raw: str | None = None  # kept when the header JSON did not parse
+
+    @property
+    def key(self) -> str:
+        """Position-based key, stable as long as the page's cell order does not change."""
+        return f"{self.page}/{self.ordinal}"
+
+    @property
+    def content_hash(self) -> str:
+        return hashlib.sha256(self.body.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+    @property
+    def line_count(self) -> int:
+        return self.body.count("\n") + 1 if self.body else 0
+
+
+@dataclass(slots=True)
+class Page:
+    slug: str
+    title: str
+    file: str  # relative to the logbook root
+    preamble: str  # markdown between the H1 and the first cell (the intro on the index page)
+    cells: list[Cell]
+    sha256: str  # of the file's bytes; annotations record it to tell what a reviewer saw
+    size: int
+    depth: int = 0  # nesting level in the page tree (index is 0, its children 1)
+    parent: str | None = None
+    in_manifest: bool = True
+    h1_title: str | None = None  # title by Trackio's H1 rule, when it differs from the shown title
+
+    @property
+    def is_index(self) -> bool:
+        return self.slug == "index"
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictMention:
+    """One place where the logbook states a verdict for a claim."""
+
+    verdict: Verdict
+    raw: str  # the phrase as written, upper-cased
+    text: str  # the sentence or line that matched, for highlighting
+    page: str
+    line: int
+    cell: int | None  # ordinal of the cell on the page, None for the preamble
+    source: str  # "claim page", "title", "summary table", ...
+    confidence: float
+
+
+@dataclass(slots=True)
+class Claim:
+    key: str  # "<page slug>#<number or ordinal>": how every feature refers to this claim
+    n: int | None
+    title: str
+    page: str
+    cells: list[int]  # ordinals of the evidence cells on the page
+    verdict: Verdict = Verdict.UNSTATED
+    verdict_raw: str | None = None
+    verdict_mention: VerdictMention | None = None
+    confidence: float = 0.0  # how sure the reader is about `verdict`, 0..1
+    other_mentions: list[VerdictMention] = field(default_factory=list)
+    section_line: int | None = None  # first line of the claim's section when several claims share a page
+
+    @property
+    def contradicted(self) -> bool:
+        """The logbook states a different verdict for this claim elsewhere (e.g. scorecard vs page)."""
+        return any(m.verdict != self.verdict for m in self.other_mentions if self.verdict is not Verdict.UNSTATED)
+
+    @property
+    def label(self) -> str:
+        return f"Claim {self.n}" if self.n is not None else self.title
+
+
+@dataclass(frozen=True, slots=True)
+class TraceChunk:
+    file: str
+    count: int
+    first_sequence: int
+    last_sequence: int
+
+
+@dataclass(slots=True)
+class TraceInfo:
+    id: str
+    title: str
+    provider: str | None
+    model: str | None
+    started_at: str | None
+    ended_at: str | None
+    event_count: int | None  # as the index declares
+    index_file: str | None
+    available: bool  # the session index and every event chunk are present
+    chunks: list[TraceChunk] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class TraceEvent:
+    sequence: int
+    kind: str
+    title: str
+    text: str
+    tool_name: str | None = None
+    call_id: str | None = None
+    input: str | None = None
+    output: str | None = None
+    status: str | None = None
+    timestamp: str | None = None
+    turn: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WorkspaceFile:
+    path: str
+    name: str
+    type: str | None
+    size: int | None
+    modified_at: str | None
+    bucket_url: str | None
+    local_path: Path | None  # resolved inside the workspace folder, when the file is there
+
+
+@dataclass(slots=True)
+class Logbook:
+    root: Path  # the folder holding pages/
+    source: Path  # what the user pointed at
+    layout: str  # "workspace" (.trackio/logbook) or "space" (published snapshot)
+    workspace: Path | None  # the folder holding .trackio/, for workspace layouts
+    title: str
+    space_id: str | None
+    paper_id: str | None
+    paper_title: str | None
+    arxiv_id: str | None
+    tags: list[str]
+    schema_version: int | None
+    metadata: dict[str, Any]
+    manifest: dict[str, Any] | None
+    pages: list[Page]
+    claims: list[Claim]
+    traces: list[TraceInfo]
+    workspace_files: list[WorkspaceFile]
+    problems: list[Problem]
+
+    def page(self, slug: str) -> Page | None:
+        for page in self.pages:
+            if page.slug == slug:
+                return page
+        return None
+
+    def claim(self, ref: str | int) -> Claim | None:
+        """Find a claim by key ("claim-3-x#3") or by written number (3 or "3")."""
+        text = str(ref).strip()
+        for claim in self.claims:
+            if claim.key == text:
+                return claim
+        if text.isdigit():
+            matches = [c for c in self.claims if c.n == int(text)]
+            if len(matches) == 1:
+                return matches[0]
+        return None
+
+    def cell_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for page in self.pages:
+            for cell in page.cells:
+                counts[cell.type_name] = counts.get(cell.type_name, 0) + 1
+        return counts
+
+    def trace(self, trace_id: str) -> TraceInfo | None:
+        return next((t for t in self.traces if t.id == trace_id), None)

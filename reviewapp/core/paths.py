@@ -1,0 +1,37 @@
+"""Where reviewapp keeps per-user data and preferences, without Qt (headless commands need them too)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+APP = "reviewapp"
+
+
+def user_data_dir() -> Path:
+    """Annotations of read-only logbooks, the demo copy, caches. REVIEWAPP_DATA_DIR overrides (tests, portable use)."""
+    override = os.environ.get("REVIEWAPP_DATA_DIR")
+    if override:
+        return Path(override)
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / APP
+
+
+def user_config_dir() -> Path:
+    """Preferences (annotator identity, recent logbooks). REVIEWAPP_CONFIG_DIR overrides."""
+    override = os.environ.get("REVIEWAPP_CONFIG_DIR")
+    if override:
+        return Path(override)
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Preferences"
+    else:
+        base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return base / APP

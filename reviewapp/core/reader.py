@@ -1,0 +1,112 @@
+"""Read a logbook folder into a Logbook: every page that can be read, and a list of what could not."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from reviewapp.core.claims import find_claims
+from reviewapp.core.coerce import as_int, as_name
+from reviewapp.core.locate import locate
+from reviewapp.core.metadata import paper_info, read_json_object, tags_of
+from reviewapp.core.model import Logbook, Page, Problem
+from reviewapp.core.page_parser import decode_page, parse_page
+from reviewapp.core.page_tree import INDEX_FILE, PageRef, build_tree
+from reviewapp.core.safepath import UnsafeReference, read_capped, resolve_inside
+from reviewapp.core.traces import load_traces
+from reviewapp.core.workspace import load_workspace_files
+
+PAGE_LIMIT = 256 * 1024 * 1024
+
+
+def read_logbook(source: Path | str) -> Logbook:
+    """Load everything readable; raise NotALogbookError only when `source` is not a logbook at all."""
+    source = Path(source)
+    where = locate(source)
+    root = where.root
+    problems: list[Problem] = []
+    metadata: dict = {}
+    if where.metadata_file is not None:
+        metadata = read_json_object(where.metadata_file, "../metadata.json", problems) or {}
+    manifest = read_json_object(root / "logbook.json", "logbook.json", problems)
+    index_page = _read_page(root, PageRef("index", INDEX_FILE, None, 0, None, True), problems)
+    refs, manifest_root_title = build_tree(root, manifest, _index_text(index_page), problems)
+    pages = [index_page] if index_page else []
+    pages += [page for ref in refs if (page := _read_page(root, ref, problems)) is not None]
+    _report_duplicate_ids(pages, problems)
+    tags = tags_of(metadata, manifest)
+    paper = paper_info(metadata, manifest, tags)
+    title = (
+        (index_page.h1_title if index_page else None)
+        or manifest_root_title
+        or as_name((manifest or {}).get("title"))
+        or as_name(metadata.get("title"))
+        or root.parent.parent.name
+    )
+    if index_page is not None:
+        index_page.title = title
+    return Logbook(
+        root=root,
+        source=source,
+        layout=where.layout,
+        workspace=where.workspace,
+        title=title,
+        space_id=as_name(metadata.get("space_id")) or as_name((manifest or {}).get("space_id")),
+        paper_id=paper.paper_id,
+        paper_title=paper.title,
+        arxiv_id=paper.arxiv_id,
+        tags=tags,
+        schema_version=as_int((manifest or {}).get("schema_version")),
+        metadata=metadata,
+        manifest=manifest,
+        pages=pages,
+        claims=find_claims(pages),
+        traces=load_traces(root, manifest, problems),
+        workspace_files=load_workspace_files(root, where.workspace, metadata, problems),
+        problems=problems,
+    )
+
+
+def _index_text(index_page: Page | None) -> str:
+    if index_page is None:
+        return ""
+    return "\n".join([index_page.preamble, *(cell.body for cell in index_page.cells)])
+
+
+def _read_page(root: Path, ref: PageRef, problems: list[Problem]) -> Page | None:
+    try:
+        data = read_capped(resolve_inside(root, ref.file), PAGE_LIMIT)
+    except UnsafeReference as exc:
+        problems.append(Problem(ref.file, None, f"page not read: {exc}"))
+        return None
+    text, decode_problems = decode_page(data, ref.file)
+    problems.extend(decode_problems)
+    parsed = parse_page(text, ref.slug, ref.file)
+    problems.extend(parsed.problems)
+    title = ref.manifest_title or parsed.h1_title or ref.slug
+    return Page(
+        slug=ref.slug,
+        title=title,
+        file=ref.file,
+        preamble=parsed.preamble,
+        cells=parsed.cells,
+        sha256=hashlib.sha256(data).hexdigest(),
+        size=len(data),
+        depth=ref.depth,
+        parent=ref.parent,
+        in_manifest=ref.in_manifest,
+        h1_title=parsed.h1_title if parsed.h1_title != title else None,
+    )
+
+
+def _report_duplicate_ids(pages: list[Page], problems: list[Problem]) -> None:
+    first_seen: dict[str, tuple[str, int]] = {}
+    for page in pages:
+        for cell in page.cells:
+            if cell.id is None:
+                continue
+            if cell.id in first_seen:
+                where = "{}:{}".format(*first_seen[cell.id])
+                problems.append(Problem(page.file, cell.line, f"duplicate cell id '{cell.id}' (first at {where})"))
+            else:
+                first_seen[cell.id] = (page.file, cell.line)

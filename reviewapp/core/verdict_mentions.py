@@ -1,0 +1,167 @@
+"""Find the places where a logbook states a verdict, with how sure we are that each one is a verdict.
+
+Agents write verdicts as free text (logbook-format.md §13): labelled lines ("**Verdict: FALSIFIED as stated.**"),
+headings ("## Verdict: partial"), title suffixes ("— **toy**"), bold or upper-case words. The same words also
+appear where they are not verdicts: negated ("no claim remains BLOCKED"), conditional ("VERIFIED only if …"),
+in table columns about something else ("Full replication: NOT ATTEMPTED") and inside claim statements
+("property 1 holds at scale"). Each rule below carries a confidence so the caller can prefer the surest.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from reviewapp.core.verdicts import PHRASE_RE, Verdict, phrase_verdict
+
+LABELLED = 0.9
+FINAL_LABELLED = 0.95
+TITLE = 0.85
+BOLD = 0.75
+UPPER = 0.5
+QUALIFIED = 0.4  # "component verdict", "preliminary verdict": about part of a claim
+
+_LABEL = re.compile(
+    r"(?P<qual>\b(?:final|overall|claim|scope|scientific|component|sub|partial|preliminary|interim|initial|"
+    r"previous|old|earlier|legacy|historical|current|updated|revised)[\s-]+)?"
+    r"\b(?P<label>verdict|outcome|status|result|conclusion|assessment|finding|rating)s?\b"
+    r"(?P<extra>[^:\n|]{0,40}?)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?",
+    re.IGNORECASE,
+)
+_HEADING_LABEL = re.compile(
+    r"^#{1,6}\s*(?:\*\*)?\s*(?P<qual>final\s+|overall\s+)?(?:verdict|outcome|status|conclusion)s?\s*(?:\*\*)?\s*[:：]?\s*$",
+    re.IGNORECASE,
+)
+_NEGATION = re.compile(
+    r"(?:\b(?:no|not|never|nor|without|neither|none|nothing|cannot|rather\s+than|instead\s+of|would\s+be|"
+    r"whether|if|unless|before|until|than|nor|why)\b|n't)[^.;:!?|]*$",
+    re.IGNORECASE,
+)
+_CONDITION_AFTER = re.compile(
+    r"^[\W_]*(?:only\s+if|only\s+when|if\b|unless\b|when\b|requires?\b|would\b)", re.IGNORECASE
+)
+_NOT_A_VERDICT = re.compile(r"contract|criteri|rule|rubric|scale|legend|definition|key\b", re.IGNORECASE)
+_QUALIFIERS_BAD = {"component", "sub", "partial", "preliminary", "interim", "initial", "previous", "old", "earlier"}
+_QUALIFIERS_OLD = {"legacy", "historical"}
+_BOLD = re.compile(r"(\*\*|__)(?P<inner>[^*_\n]{1,200}?)\1")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?:\s+(?=[A-Z\W])|$)|\n")
+_TITLE_SPLIT = re.compile(r"\s+[—–-]{1,2}\s+|\s*[:|]\s+|\s*—\s*")
+
+
+@dataclass(frozen=True)
+class Found:
+    verdict: Verdict
+    raw: str
+    text: str  # the sentence or line it was found in
+    offset: int  # character offset of the statement in the scanned text
+    confidence: float
+    rule: str
+
+
+def clean(text: str) -> str:
+    return re.sub(r"[*_`]+", "", text).strip()
+
+
+def phrases(text: str) -> Iterator[re.Match[str]]:
+    """Verdict phrases that are not negated and not conditions."""
+    for match in PHRASE_RE.finditer(text):
+        before = text[max(0, match.start() - 40) : match.start()]
+        after = text[match.end() : match.end() + 20]
+        if _NEGATION.search(before) or _CONDITION_AFTER.match(after):
+            continue
+        yield match
+
+
+def combine(matches: list[re.Match[str]]) -> tuple[Verdict, str] | None:
+    """One verdict for a statement: reduced-scale and partial qualifiers outrank a plain 'verified'."""
+    if not matches:
+        return None
+    verdicts = [phrase_verdict(m) for m in matches]
+    for preferred in (Verdict.TOY, Verdict.PARTIAL):
+        if preferred in verdicts and Verdict.VERIFIED in verdicts:
+            index = verdicts.index(preferred)
+            return preferred, matches[index].group(0)
+    if Verdict.VERIFIED in verdicts and ({Verdict.INCONCLUSIVE, Verdict.FALSIFIED} & set(verdicts)):
+        # "portion supported; the rest inconclusive" is a mixed outcome
+        return Verdict.PARTIAL, " / ".join(dict.fromkeys(m.group(0) for m in matches))
+    return verdicts[0], matches[0].group(0)
+
+
+def first_sentence(text: str, start: int, limit: int = 220) -> str:
+    window = text[start : start + limit]
+    end = _SENTENCE_END.search(window)
+    return window[: end.start()] if end else window
+
+
+def labelled(text: str) -> Iterator[Found]:
+    """'Verdict: X', 'Status: **X**', 'Outcome — X' statements, with qualifiers lowering confidence."""
+    for label in _LABEL.finditer(text):
+        qualifier = (label.group("qual") or "").strip().lower().rstrip("-")
+        extra = label.group("extra").strip().lower()
+        if _NOT_A_VERDICT.search(extra):
+            continue
+        tail = first_sentence(text, label.end())
+        found = combine(list(phrases(tail)))
+        if found is None:
+            continue
+        if qualifier in _QUALIFIERS_OLD:
+            continue
+        confidence = QUALIFIED if qualifier in _QUALIFIERS_BAD or extra else LABELLED
+        if qualifier in ("final", "overall"):
+            confidence = FINAL_LABELLED
+        statement = text[label.start() : label.end() + len(tail)].strip()
+        yield Found(found[0], found[1].upper(), clean(statement), label.start(), confidence, "labelled")
+
+
+def heading_then_paragraph(lines: list[str]) -> Iterator[tuple[int, Found]]:
+    """'## Verdict' on its own, the verdict in the next paragraph's first sentence."""
+    for index, line in enumerate(lines):
+        heading = _HEADING_LABEL.match(line.strip())
+        if not heading:
+            continue
+        for follow in range(index + 1, min(index + 6, len(lines))):
+            paragraph = lines[follow].strip()
+            if not paragraph:
+                continue
+            if paragraph.startswith("#"):
+                break
+            sentence = first_sentence(paragraph, 0)
+            found = combine(list(phrases(sentence)))
+            if found:
+                confidence = FINAL_LABELLED if heading.group("qual") else LABELLED
+                yield follow, Found(found[0], found[1].upper(), clean(sentence), 0, confidence, "heading")
+            break
+
+
+def title_verdict(title: str) -> Found | None:
+    """A title whose first or last segment is a verdict ('TOY: claim 2', 'Claim 4 — … — **inconclusive**')."""
+    for found in labelled(title):
+        return Found(found.verdict, found.raw, title, 0, max(found.confidence, TITLE), "title label")
+    segments = [clean(s).strip(" ()[].!") for s in _TITLE_SPLIT.split(title) if s.strip()]
+    if len(segments) < 2:
+        return None
+    for segment in (segments[-1], segments[0]):
+        match = PHRASE_RE.fullmatch(segment)
+        if match:
+            return Found(phrase_verdict(match), segment.upper(), title, 0, TITLE, "title")
+    return None
+
+
+def emphasized(line: str) -> Iterator[Found]:
+    """A bold span that opens with a verdict phrase, or an upper-case phrase in running text."""
+    stripped = line.lstrip()
+    if stripped.startswith(("|", ">")) or (_NOT_A_VERDICT.search(line[:80]) and "verdict" in line[:80].lower()):
+        return
+    for bold in _BOLD.finditer(line):
+        inner = bold.group("inner").strip()
+        match = PHRASE_RE.match(inner)
+        before = line[max(0, bold.start() - 40) : bold.start()]
+        if match and not _NEGATION.search(before) and not _CONDITION_AFTER.match(inner[match.end() :]):
+            yield Found(phrase_verdict(match), match.group(0).upper(), clean(line), 0, BOLD, "bold")
+            return
+    for match in phrases(line):
+        word = match.group(0)
+        if word.isupper() and len(word) > 3:
+            yield Found(phrase_verdict(match), word, clean(line), 0, UPPER, "upper-case")
+            return

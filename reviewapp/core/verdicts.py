@@ -1,0 +1,107 @@
+"""The one verdict vocabulary shared by the agent, the Logbook Judge and the human reviewer."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+
+class Verdict(StrEnum):
+    VERIFIED = "verified"
+    PARTIAL = "partial"
+    FALSIFIED = "falsified"
+    TOY = "toy"
+    INCONCLUSIVE = "inconclusive"
+    UNSTATED = "unstated"
+
+
+#: What a human reviewer may record (an override always states a verdict).
+HUMAN_VERDICTS: tuple[Verdict, ...] = (
+    Verdict.VERIFIED,
+    Verdict.PARTIAL,
+    Verdict.FALSIFIED,
+    Verdict.TOY,
+    Verdict.INCONCLUSIVE,
+)
+
+#: The Logbook Judge never says "partial".
+JUDGE_VERDICTS: tuple[Verdict, ...] = (
+    Verdict.VERIFIED,
+    Verdict.FALSIFIED,
+    Verdict.TOY,
+    Verdict.INCONCLUSIVE,
+)
+
+# Longest phrases first so that "NOT VERIFIED" wins over "VERIFIED".
+_PHRASES: tuple[tuple[str, Verdict], ...] = (
+    (r"failed\s+to\s+reproduce", Verdict.FALSIFIED),
+    (r"does\s+not\s+hold", Verdict.FALSIFIED),
+    (r"not\s+reproduced", Verdict.FALSIFIED),
+    (r"not\s+verified", Verdict.INCONCLUSIVE),
+    (r"not\s+attempted", Verdict.INCONCLUSIVE),
+    (r"weakly\s+supported", Verdict.PARTIAL),
+    (r"partially\s+(?:verified|reproduced|supported|confirmed|holds?)", Verdict.PARTIAL),
+    (r"partially", Verdict.PARTIAL),
+    (r"partial", Verdict.PARTIAL),
+    (r"mixed", Verdict.PARTIAL),
+    (r"toy[-\s]scale", Verdict.TOY),
+    (r"proxy[-\s]only", Verdict.TOY),
+    (r"toy", Verdict.TOY),
+    (r"verified", Verdict.VERIFIED),
+    (r"reproduced", Verdict.VERIFIED),
+    (r"confirmed", Verdict.VERIFIED),
+    (r"supported", Verdict.VERIFIED),
+    (r"holds", Verdict.VERIFIED),
+    (r"falsified", Verdict.FALSIFIED),
+    (r"contradicted", Verdict.FALSIFIED),
+    (r"refuted", Verdict.FALSIFIED),
+    (r"inconclusive", Verdict.INCONCLUSIVE),
+    (r"unverified", Verdict.INCONCLUSIVE),
+    (r"blocked", Verdict.INCONCLUSIVE),
+    (r"undetermined", Verdict.INCONCLUSIVE),
+)
+
+#: Matches any verdict phrase as a whole word; group names map back to verdicts.
+PHRASE_RE = re.compile(
+    r"(?<![A-Za-z0-9_-])(?:" + "|".join(f"(?P<p{i}>{p})" for i, (p, _) in enumerate(_PHRASES)) + r")(?![A-Za-z0-9_])",
+    re.IGNORECASE,
+)
+
+
+def phrase_verdict(match: re.Match[str]) -> Verdict:
+    """The verdict of a PHRASE_RE match."""
+    name = match.lastgroup
+    assert name is not None
+    return _PHRASES[int(name[1:])][1]
+
+
+def normalize(text: str | None) -> Verdict:
+    """Map a verdict phrase as written ("PARTIALLY VERIFIED", "toy-scale") to the vocabulary.
+
+    The whole text must be a verdict phrase (optionally with punctuation or emphasis around it); anything else
+    gives UNSTATED. Free text is searched by the claim reader, not here.
+    """
+    if not text:
+        return Verdict.UNSTATED
+    cleaned = re.sub(r"[*_`.!:;,()\[\]\"']+", " ", text).strip()
+    for value in Verdict:
+        if cleaned.lower() == value.value:
+            return value
+    match = PHRASE_RE.fullmatch(cleaned)
+    return phrase_verdict(match) if match else Verdict.UNSTATED
+
+
+def parse_verdict(text: str) -> Verdict:
+    """Parse a verdict given by a person or a file (CLI flag, judge import); raise ValueError when unknown."""
+    value = normalize(text)
+    if value is Verdict.UNSTATED and text.strip().lower() != Verdict.UNSTATED.value:
+        allowed = ", ".join(v.value for v in Verdict)
+        raise ValueError(f"unknown verdict {text!r} (expected one of: {allowed})")
+    return value
+
+
+def disagree(a: Verdict | None, b: Verdict | None) -> bool:
+    """Two verdicts disagree when both are stated and differ; unstated never counts."""
+    if a is None or b is None or Verdict.UNSTATED in (a, b):
+        return False
+    return a != b

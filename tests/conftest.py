@@ -1,0 +1,63 @@
+"""Test-wide settings: Qt offscreen, isolated per-user folders, no network, and the shared corpus."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+# Before anything imports Qt or huggingface_hub: both read these once at import.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
+os.environ["HF_HUB_DISABLE_XET"] = "1"
+os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
+os.environ.setdefault("HF_HUB_OFFLINE", "0")
+
+import pytest  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = (REPO / ".." / "shared" / "corpus").resolve()
+REQUIRE_CORPUS = os.environ.get("REVIEWAPP_REQUIRE_CORPUS") == "1"
+
+
+def corpus_available() -> bool:
+    return CORPUS.is_dir() and any(CORPUS.iterdir())
+
+
+def corpus_entries() -> list[str]:
+    if not corpus_available():
+        return []
+    return sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
+
+
+@pytest.fixture(autouse=True)
+def isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own data, config and HF home so nothing leaks between tests or from the machine."""
+    home = tmp_path_factory.mktemp("user")
+    monkeypatch.setenv("REVIEWAPP_DATA_DIR", str(home / "data"))
+    monkeypatch.setenv("REVIEWAPP_CONFIG_DIR", str(home / "config"))
+    monkeypatch.setenv("HF_HOME", str(home / "hf"))
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    return home
+
+
+@pytest.fixture
+def corpus() -> Path:
+    """The shared corpus folder (read-only). Skips visibly where it is absent, fails in CI."""
+    if not corpus_available():
+        if REQUIRE_CORPUS:
+            pytest.fail(f"corpus required (REVIEWAPP_REQUIRE_CORPUS=1) but missing at {CORPUS}")
+        pytest.skip(f"shared corpus not found at {CORPUS}")
+    return CORPUS
+
+
+@pytest.fixture
+def corpus_copy(corpus: Path, tmp_path: Path):
+    """Copy one corpus logbook into tmp before anything writes into it."""
+
+    def copy(name: str) -> Path:
+        target = tmp_path / "corpus" / name
+        shutil.copytree(corpus / name, target, symlinks=True)
+        return target
+
+    return copy
