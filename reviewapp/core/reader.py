@@ -12,6 +12,7 @@ from reviewapp.core.metadata import paper_info, read_json_object, tags_of
 from reviewapp.core.model import Logbook, Page, Problem
 from reviewapp.core.page_parser import decode_page, parse_page
 from reviewapp.core.page_tree import INDEX_FILE, PageRef, build_tree
+from reviewapp.core.progress import CancelToken, ProgressCallback
 from reviewapp.core.safepath import UnsafeReference, read_capped, resolve_inside
 from reviewapp.core.traces import load_traces
 from reviewapp.core.workspace import load_workspace_files
@@ -19,8 +20,13 @@ from reviewapp.core.workspace import load_workspace_files
 PAGE_LIMIT = 256 * 1024 * 1024
 
 
-def read_logbook(source: Path | str) -> Logbook:
-    """Load everything readable; raise NotALogbookError only when `source` is not a logbook at all."""
+def read_logbook(
+    source: Path | str, progress: ProgressCallback | None = None, cancel: CancelToken | None = None
+) -> Logbook:
+    """Load everything readable; raise NotALogbookError only when `source` is not a logbook at all.
+
+    `progress` is called after each page; `cancel` is checked between pages (raising Cancelled).
+    """
     source = Path(source)
     where = locate(source)
     root = where.root
@@ -32,7 +38,14 @@ def read_logbook(source: Path | str) -> Logbook:
     index_page = _read_page(root, PageRef("index", INDEX_FILE, None, 0, None, True), problems)
     refs, manifest_root_title = build_tree(root, manifest, _index_text(index_page), problems)
     pages = [index_page] if index_page else []
-    pages += [page for ref in refs if (page := _read_page(root, ref, problems)) is not None]
+    for done, ref in enumerate(refs, start=1):
+        if cancel is not None:
+            cancel.check()
+        page = _read_page(root, ref, problems)
+        if page is not None:
+            pages.append(page)
+        if progress is not None:
+            progress(done, len(refs), ref.slug)
     _report_duplicate_ids(pages, problems)
     tags = tags_of(metadata, manifest)
     paper = paper_info(metadata, manifest, tags)
