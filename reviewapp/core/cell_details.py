@@ -152,6 +152,8 @@ class EmbeddedImage:
 
     def data(self, limit: int) -> bytes:
         """The image bytes; ValueError when they would exceed `limit` or are not valid base64."""
+        if self.encoded_size == 0:
+            raise ValueError("embedded image is empty")
         if self.decoded_size_estimate() > limit:
             raise ValueError(f"embedded image is about {self.decoded_size_estimate():,} bytes, over {limit:,}")
         payload = re.sub(r"\s+", "", self._source[self._start : self._end])

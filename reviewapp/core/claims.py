@@ -8,14 +8,15 @@ logbook-wide statements elsewhere fill gaps and reveal contradictions.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
 from reviewapp.core import verdict_mentions as vm
-from reviewapp.core.cell_details import prose
+from reviewapp.core.cell_details import figure_details, prose
 from reviewapp.core.model import CellKind, Claim, Page, VerdictMention
 from reviewapp.core.page_tree import toc_links
-from reviewapp.core.verdicts import PHRASE_RE, Verdict
+from reviewapp.core.verdicts import Verdict, may_state_verdict
 
 _TITLE_NUMBER = re.compile(r"\bclaims?\s*#?\s*(\d{1,3})\b", re.IGNORECASE)
 _SLUG_NUMBER = re.compile(r"(?:^|[-_])claim[-_]?(\d{1,3})(?:[-_]|$)", re.IGNORECASE)
@@ -34,7 +35,8 @@ _LINE_CLAIMS = re.compile(
     re.IGNORECASE,
 )
 _GLOBAL = re.compile(
-    r"\b(?:all|every|each)\s+(?:\w+\s+){0,2}?(?:anchored\s+)?claims?\b|\b(\d{1,2})\s*/\s*\1\s+(?:anchored\s+)?claims?\b",
+    r"\b(?:all|every|each|both)\s+(?:[\w-]+\s+){0,3}?(?:claims?|behaviou?rs?|theorems?|results)\b"
+    r"|\b(\d{1,2})\s*/\s*\1\s+(?:[\w-]+\s+)?(?:claims?|checks?)\b",
     re.IGNORECASE,
 )
 _VERDICT_COLUMN = re.compile(r"verdict|status|outcome|result|assessment|rating", re.IGNORECASE)
@@ -43,6 +45,9 @@ SUMMARY_TABLE = 0.7
 SUMMARY_LINE = 0.6
 INDEX_TITLE = 0.8
 GLOBAL = 0.4
+RAW_DATA = 0.6
+_RAW_JSON_LIMIT = 2_000_000
+_RAW_CLAIM_KEY = re.compile(r"^claim[_\s-]?(\d{1,3})(?:\D|$)", re.IGNORECASE)
 _FALLBACK_FACTOR = 0.8
 
 
@@ -187,7 +192,7 @@ def _own_mentions(scope: _Scope) -> list[VerdictMention]:
         title = vm.title_verdict(page.title)
         if title:
             found.append(_mention(title, page, 1, None, "page title"))
-        _scan_text(page.preamble, 1, page, None, scope, found)
+        _scan_text(page.preamble, page.preamble_line, page, None, scope, found)
     for cell in page.cells:
         if scope.first_line and not scope.overlaps(cell.line, cell.body_line + cell.line_count):
             continue
@@ -202,12 +207,14 @@ def _own_mentions(scope: _Scope) -> list[VerdictMention]:
 def _scan_text(
     text: str, first_line: int, page: Page, cell: int | None, scope: _Scope, out: list[VerdictMention]
 ) -> None:
-    if not text or not PHRASE_RE.search(text):
+    if not text or not may_state_verdict(text):
         return
     plain = _without_code(text)
+    line, counted = first_line, 0
     for offset, paragraph in _paragraphs(plain):
-        line = first_line + plain.count("\n", 0, offset)
-        if not scope.covers(line) or not PHRASE_RE.search(paragraph):
+        line += plain.count("\n", counted, offset)
+        counted = offset
+        if not scope.covers(line) or not may_state_verdict(paragraph):
             continue
         flat = paragraph.replace("\n", " ")  # same length, so offsets still map to lines
         statements = list(vm.labelled(flat)) or list(vm.emphasized(flat))
@@ -306,6 +313,9 @@ def _apply_cross_page_mentions(claims: list[Claim], pages: list[Page], claim_pag
         for mention in _global_mentions(page):
             for claim in claims:
                 elsewhere[claim.key].append(mention)
+        for n, mention in _raw_data_mentions(page):
+            for claim in by_number.get(n, []):
+                elsewhere[claim.key].append(mention)
     for claim in claims:
         mentions = elsewhere[claim.key]
         if not mentions:
@@ -314,11 +324,11 @@ def _apply_cross_page_mentions(claims: list[Claim], pages: list[Page], claim_pag
             best = max(mentions, key=lambda m: m.confidence)
             _set_verdict(claim, best, _FALLBACK_FACTOR)
             mentions = [m for m in mentions if m is not best]
-        claim.other_mentions.extend(m for m in mentions if m.confidence > vm.QUALIFIED)
+        claim.other_mentions.extend(m for m in mentions if m.confidence >= GLOBAL)
 
 
 def _page_texts(page: Page) -> list[tuple[str, int, int | None]]:
-    texts = [(page.preamble, 1, None)] if page.preamble else []
+    texts = [(page.preamble, page.preamble_line, None)] if page.preamble else []
     texts += [(c.body, c.body_line, c.ordinal) for c in page.cells if c.kind in (CellKind.MARKDOWN, CellKind.GENERIC)]
     return texts
 
@@ -327,7 +337,7 @@ def _summary_mentions(page: Page) -> list[tuple[int, VerdictMention]]:
     """Rows of tables with a verdict column whose first column names a claim; 'Claim 3: VERIFIED' lines."""
     out: list[tuple[int, VerdictMention]] = []
     for text, first_line, cell in _page_texts(page):
-        if not PHRASE_RE.search(text):
+        if not may_state_verdict(text):
             continue
         lines = _without_code(text).split("\n")
         verdict_column: int | None = None
@@ -381,35 +391,93 @@ def _line_mentions(
 def _index_title_mentions(page: Page) -> list[tuple[str, VerdictMention]]:
     """Verdicts written into table-of-contents link titles ('[Claim 5 — … — **toy**](…)')."""
     out: list[tuple[str, VerdictMention]] = []
-    text = page.preamble
-    for slug, line in toc_links(text):
-        source_line = text.split("\n")[line - 1] if line - 1 < text.count("\n") + 1 else ""
-        label = re.search(r"\[(?P<label>[^\]]+)\]", source_line)
+    lines = page.preamble.split("\n")
+    for slug, line in toc_links(page.preamble):
+        label = re.search(r"\[(?P<label>[^\]]+)\]", lines[line - 1])
         found = vm.title_verdict(label.group("label")) if label else None
         if found:
-            out.append(
-                (
-                    slug,
-                    VerdictMention(
-                        found.verdict, found.raw, found.text, page.slug, line, None, "index title", INDEX_TITLE
-                    ),
-                )
+            file_line = page.preamble_line + line - 1
+            mention = VerdictMention(
+                found.verdict, found.raw, found.text, page.slug, file_line, None, "index title", INDEX_TITLE
             )
+            out.append((slug, mention))
     return out
 
 
 def _global_mentions(page: Page) -> list[VerdictMention]:
-    """'All claims verified', '6/6 claims reproduced': weak evidence for every claim."""
+    """'All claims verified', '6/6 claims reproduced', 'toy support for all three': weak evidence for every claim."""
     out: list[VerdictMention] = []
     for text, first_line, cell in _page_texts(page):
+        if not may_state_verdict(text):
+            continue
         for match in _GLOBAL.finditer(text):
-            sentence = vm.first_sentence(text, match.start(), 120)
-            found = vm.combine(list(vm.phrases(vm.clean(sentence))))
+            statement = _enclosing_statement(text, match.start())
+            found = vm.combine(list(vm.phrases(vm.clean(statement))))
             if found:
                 line = first_line + text.count("\n", 0, match.start())
                 out.append(
                     VerdictMention(
-                        found[0], found[1].upper(), vm.clean(sentence), page.slug, line, cell, "logbook summary", GLOBAL
+                        found[0],
+                        found[1].upper(),
+                        vm.clean(statement),
+                        page.slug,
+                        line,
+                        cell,
+                        "logbook summary",
+                        GLOBAL,
                     )
                 )
+    return out
+
+
+def _enclosing_statement(text: str, at: int) -> str:
+    """The table cell or sentence around offset `at`."""
+    line_start = text.rfind("\n", 0, at) + 1
+    line_end = text.find("\n", at)
+    line = text[line_start : len(text) if line_end < 0 else line_end]
+    if line.lstrip().startswith("|"):
+        offset = at - line_start
+        left = line.rfind("|", 0, offset) + 1
+        right = line.find("|", offset)
+        return line[left : len(line) if right < 0 else right].strip()
+    starts = [text.rfind(mark, line_start, at) for mark in (". ", "! ", "? ", "; ")]
+    start = max([s + 2 for s in starts if s >= 0] + [line_start])
+    return vm.first_sentence(text, start, 240)
+
+
+def _raw_data_mentions(page: Page) -> list[tuple[int, VerdictMention]]:
+    """JSON results in figure raw data keyed by claim ('claim_2_x': {"status": "supported by …"})."""
+    out: list[tuple[int, VerdictMention]] = []
+    for cell in page.cells:
+        if cell.kind is not CellKind.FIGURE or "claim" not in cell.body.lower():
+            continue
+        raw = figure_details(cell).raw
+        if not raw or not raw.lstrip().startswith("{") or len(raw) > _RAW_JSON_LIMIT:
+            continue
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        for key, value in data.items():
+            number = _RAW_CLAIM_KEY.match(str(key))
+            if not number or not isinstance(value, dict):
+                continue
+            for field in ("verdict", "status", "outcome", "result"):
+                text = value.get(field)
+                found = vm.combine(list(vm.phrases(text))) if isinstance(text, str) else None
+                if found:
+                    mention = VerdictMention(
+                        found[0],
+                        found[1].upper(),
+                        f"{key}.{field}: {text}",
+                        page.slug,
+                        cell.body_line,
+                        cell.ordinal,
+                        "raw data",
+                        RAW_DATA,
+                    )
+                    out.append((int(number.group(1)), mention))
+                    break
     return out

@@ -251,7 +251,7 @@ def photo_like_image(rng: random.Random, size: int) -> Image.Image:
         colour = tuple(rng.randrange(256) for _ in range(3))
         draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
     base = base.filter(ImageFilter.GaussianBlur(size / 40))
-    grain = Image.effect_noise((size, size), 18).convert("RGB")
+    grain = Image.frombytes("L", (size, size), rng.randbytes(size * size)).convert("RGB")  # seeded, unlike effect_noise
     return Image.blend(base, grain, 0.12)
 
 

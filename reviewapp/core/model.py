@@ -79,10 +79,14 @@ class Page:
     parent: str | None = None
     in_manifest: bool = True
     h1_title: str | None = None  # title by Trackio's H1 rule, when it differs from the shown title
+    preamble_line: int = 1  # file line where the preamble starts
 
     @property
     def is_index(self) -> bool:
         return self.slug == "index"
+
+
+ELSEWHERE_SOURCES = frozenset({"summary table", "summary", "index title", "logbook summary", "raw data"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +99,13 @@ class VerdictMention:
     page: str
     line: int
     cell: int | None  # ordinal of the cell on the page, None for the preamble
-    source: str  # "claim page", "title", "summary table", ...
+    source: str  # where it was found: "claim text", "cell title", "summary table", "index title", ...
     confidence: float
+
+    @property
+    def elsewhere(self) -> bool:
+        """Stated outside the claim's own text (scorecard, index, summary) rather than on its page."""
+        return self.source in ELSEWHERE_SOURCES
 
 
 @dataclass(slots=True)
@@ -116,7 +125,9 @@ class Claim:
     @property
     def contradicted(self) -> bool:
         """The logbook states a different verdict for this claim elsewhere (e.g. scorecard vs page)."""
-        return any(m.verdict != self.verdict for m in self.other_mentions if self.verdict is not Verdict.UNSTATED)
+        if self.verdict is Verdict.UNSTATED:
+            return False
+        return any(m.elsewhere and m.verdict != self.verdict for m in self.other_mentions)
 
     @property
     def label(self) -> str:

@@ -16,7 +16,6 @@ from typing import Any
 from reviewapp.core.model import Cell, CellKind, Problem
 
 _OPENING = re.compile(r"(?:^|\n)---[ \t]*\n<!--[ \t]*trackio-cell[ \t]*\n")
-_CLOSING = re.compile(r"(?:^|\n)-->[ \t]*(?:\n|$)")
 _BARE_MARKER = re.compile(r"^[ \t]*<!--[ \t]*trackio-cell\b", re.MULTILINE)
 _H1 = re.compile(r"^[ \t]*#[ \t]+(\S[^\n]*?)[ \t#]*$", re.MULTILINE)
 _KINDS = {kind.value: kind for kind in CellKind if kind is not CellKind.GENERIC}
@@ -29,6 +28,7 @@ class ParsedPage:
     preamble: str
     cells: list[Cell]
     problems: list[Problem] = field(default_factory=list)
+    preamble_line: int = 1  # file line where the preamble's text starts
 
 
 def decode_page(data: bytes, file: str) -> tuple[str, list[Problem]]:
@@ -63,23 +63,46 @@ class _LineCounter:
         return self._line
 
 
+_MARK = "---\n<!-- trackio-cell\n"
+_WHITESPACE = " \t\n\r\f\v"
+
+
+def _find_openings(text: str) -> tuple[list[tuple[int, int]], bool]:
+    """(start of the `---` line, start of the header) for every opening, by plain find (fast); and whether some
+    `trackio-cell` text was not a plain opening (then the lenient regex decided and stray markers are reported)."""
+    openings: list[tuple[int, int]] = []
+    if text.startswith(_MARK):
+        openings.append((0, len(_MARK)))
+    needle = "\n" + _MARK
+    at = text.find(needle)
+    while at >= 0:
+        openings.append((at + 1, at + 1 + len(_MARK)))
+        at = text.find(needle, at + len(needle))
+    if text.count("trackio-cell") > len(openings):  # rare: spaces after the markers; let the regex decide
+        lenient = [(_start_of(m, text), m.end()) for m in _OPENING.finditer(text)]
+        return lenient, True
+    return openings, False
+
+
 def parse_page(text: str, slug: str, file: str) -> ParsedPage:
     problems: list[Problem] = []
     h1 = _H1.search(text)
     h1_title = h1.group(1).strip() if h1 else None
-    openings = list(_OPENING.finditer(text))
+    openings, irregular = _find_openings(text)
     lines = _LineCounter(text)
-    first = _start_of(openings[0], text) if openings else len(text)
+    first = openings[0][0] if openings else len(text)
     preamble = _strip_h1(text[:first], h1)
+    preamble_line = _preamble_line(text, first, h1)
     cells: list[Cell] = []
-    for ordinal, opening in enumerate(openings):
-        limit = _start_of(openings[ordinal + 1], text) if ordinal + 1 < len(openings) else len(text)
-        cells.append(_parse_cell(text, opening, limit, slug, file, ordinal, lines, problems))
-    _report_bare_markers(text, openings, file, problems)
+    for ordinal, (start, header_start) in enumerate(openings):
+        limit = openings[ordinal + 1][0] if ordinal + 1 < len(openings) else len(text)
+        cells.append(_parse_cell(text, start, header_start, limit, slug, file, ordinal, lines, problems))
+    if irregular:
+        _report_bare_markers(text, {h for _, h in openings}, file, problems)
     if cells and _markers_follow_bodies(cells, preamble):
-        _shift_bodies_back(cells, preamble, _preamble_line(text, h1), file, problems)
+        _shift_bodies_back(cells, preamble, preamble_line, file, problems)
         preamble = ""
-    return ParsedPage(h1_title, preamble, cells, problems)
+    return ParsedPage(h1_title, preamble, cells, problems, preamble_line)
 
 
 def _start_of(opening: re.Match[str], text: str) -> int:
@@ -87,9 +110,9 @@ def _start_of(opening: re.Match[str], text: str) -> int:
     return start + 1 if text.startswith("\n", start) else start
 
 
-def _preamble_line(text: str, h1: re.Match[str] | None) -> int:
-    start = h1.end() if h1 else 0
-    rest = text[start:]
+def _preamble_line(text: str, first: int, h1: re.Match[str] | None) -> int:
+    start = h1.end() if h1 and h1.end() <= first and not text[: h1.start()].strip() else 0
+    rest = text[start:first]
     return text.count("\n", 0, start + len(rest) - len(rest.lstrip())) + 1
 
 
@@ -99,9 +122,31 @@ def _strip_h1(preamble: str, h1: re.Match[str] | None) -> str:
     return preamble.strip()
 
 
+def _find_closing(text: str, header_start: int, limit: int) -> tuple[int, int] | None:
+    """(end of header, start of body) for the first line that is exactly `-->` (trailing blanks allowed)."""
+    at = text.find("\n-->", header_start - 1, limit)
+    while at >= 0:
+        after = at + 4
+        while after < limit and text[after] in " \t":
+            after += 1
+        if after >= len(text) or text[after] == "\n":
+            return max(at, header_start), min(after + 1, len(text))
+        at = text.find("\n-->", at + 1, limit)
+    return None
+
+
+def _stripped_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start] in _WHITESPACE:
+        start += 1
+    while end > start and text[end - 1] in _WHITESPACE:
+        end -= 1
+    return start, end
+
+
 def _parse_cell(
     text: str,
-    opening: re.Match[str],
+    start: int,
+    header_start: int,
     limit: int,
     slug: str,
     file: str,
@@ -109,19 +154,17 @@ def _parse_cell(
     lines: _LineCounter,
     problems: list[Problem],
 ) -> Cell:
-    marker_line = lines.at(_start_of(opening, text))
-    header_start = opening.end()
-    closing = _CLOSING.search(text, header_start - 1, limit)
+    marker_line = lines.at(start)
+    closing = _find_closing(text, header_start, limit)
     if closing is not None:
-        header_text = text[header_start : max(header_start, closing.start())]
-        body_start = closing.end()
+        header_text = text[header_start : closing[0]]
+        body_start = closing[1]
     else:
         header_text, body_start = _recover_header(text, header_start, limit, file, marker_line, problems)
     header, header_raw = _decode_header(header_text, file, marker_line + 2, problems)
-    raw_body = text[body_start:limit]
-    body = raw_body.strip()
-    lead = len(raw_body) - len(raw_body.lstrip())
-    body_line = lines.at(body_start + lead)
+    body_from, body_to = _stripped_bounds(text, body_start, limit)
+    body = text[body_from:body_to]
+    body_line = lines.at(body_from)
     type_value = header.get("type")
     if isinstance(type_value, str) and type_value:
         type_name = type_value
@@ -185,13 +228,10 @@ def _decode_header(
     return value, None
 
 
-def _report_bare_markers(text: str, openings: list[re.Match[str]], file: str, problems: list[Problem]) -> None:
-    if text.count("trackio-cell") == len(openings):
-        return
-    valid = {m.end() for m in openings}
+def _report_bare_markers(text: str, header_starts: set[int], file: str, problems: list[Problem]) -> None:
     for bare in _BARE_MARKER.finditer(text):
         line_end = text.find("\n", bare.start())
-        if (line_end + 1 if line_end >= 0 else len(text)) in valid:
+        if (line_end + 1 if line_end >= 0 else len(text)) in header_starts:
             continue
         line = text.count("\n", 0, bare.start()) + 1
         problems.append(Problem(file, line, "cell marker without the '---' line before it; not read as a cell"))

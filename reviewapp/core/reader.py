@@ -35,13 +35,14 @@ def read_logbook(
     if where.metadata_file is not None:
         metadata = read_json_object(where.metadata_file, "../metadata.json", problems) or {}
     manifest = read_json_object(root / "logbook.json", "logbook.json", problems)
-    index_page = _read_page(root, PageRef("index", INDEX_FILE, None, 0, None, True), problems)
-    refs, manifest_root_title = build_tree(root, manifest, _index_text(index_page), problems)
+    index_page, index_text = _read_page(root, PageRef("index", INDEX_FILE, None, 0, None, True), problems)
+    index_h1 = index_page.title if index_page and index_page.title != "index" else None  # "index": no H1
+    refs, manifest_root_title = build_tree(root, manifest, index_text, problems)
     pages = [index_page] if index_page else []
     for done, ref in enumerate(refs, start=1):
         if cancel is not None:
             cancel.check()
-        page = _read_page(root, ref, problems)
+        page, _ = _read_page(root, ref, problems)
         if page is not None:
             pages.append(page)
         if progress is not None:
@@ -50,7 +51,7 @@ def read_logbook(
     tags = tags_of(metadata, manifest)
     paper = paper_info(metadata, manifest, tags)
     title = (
-        (index_page.h1_title if index_page else None)
+        index_h1
         or manifest_root_title
         or as_name((manifest or {}).get("title"))
         or as_name(metadata.get("title"))
@@ -80,24 +81,19 @@ def read_logbook(
     )
 
 
-def _index_text(index_page: Page | None) -> str:
-    if index_page is None:
-        return ""
-    return "\n".join([index_page.preamble, *(cell.body for cell in index_page.cells)])
-
-
-def _read_page(root: Path, ref: PageRef, problems: list[Problem]) -> Page | None:
+def _read_page(root: Path, ref: PageRef, problems: list[Problem]) -> tuple[Page | None, str]:
+    """The parsed page and its text ("" when it could not be read)."""
     try:
         data = read_capped(resolve_inside(root, ref.file), PAGE_LIMIT)
     except UnsafeReference as exc:
         problems.append(Problem(ref.file, None, f"page not read: {exc}"))
-        return None
+        return None, ""
     text, decode_problems = decode_page(data, ref.file)
     problems.extend(decode_problems)
     parsed = parse_page(text, ref.slug, ref.file)
     problems.extend(parsed.problems)
     title = ref.manifest_title or parsed.h1_title or ref.slug
-    return Page(
+    page = Page(
         slug=ref.slug,
         title=title,
         file=ref.file,
@@ -109,7 +105,9 @@ def _read_page(root: Path, ref: PageRef, problems: list[Problem]) -> Page | None
         parent=ref.parent,
         in_manifest=ref.in_manifest,
         h1_title=parsed.h1_title if parsed.h1_title != title else None,
+        preamble_line=parsed.preamble_line,
     )
+    return page, text
 
 
 def _report_duplicate_ids(pages: list[Page], problems: list[Problem]) -> None:

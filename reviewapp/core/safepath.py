@@ -7,6 +7,7 @@ is refused like a `../` path.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import stat
@@ -32,11 +33,32 @@ def resolve_inside(root: Path, reference: str) -> Path:
         raise UnsafeReference("empty or invalid path")
     if ref.startswith("/") or _WINDOWS_ABSOLUTE.match(ref) or Path(ref).is_absolute():
         raise UnsafeReference(f"absolute path {reference!r} is not followed")
-    real_root = root.resolve()
-    target = Path(os.path.realpath(real_root / ref))
-    if target != real_root and real_root not in target.parents:
-        raise UnsafeReference(f"{reference!r} leads outside {real_root.name}/")
-    return target
+    real_root = _real_root(str(root))
+    parts = [p for p in ref.replace("\\", "/").split("/") if p not in ("", ".")]
+    if ".." not in parts and not _has_symlink(real_root, parts):
+        # No symlink and no "..": the lexical path is the real one (the common case, without realpath's cost).
+        return Path(real_root, *parts)
+    target = os.path.realpath(os.path.join(real_root, *parts))
+    if target != real_root and not target.startswith(real_root + os.sep):
+        raise UnsafeReference(f"{reference!r} leads outside {os.path.basename(real_root)}/")
+    return Path(target)
+
+
+@functools.lru_cache(maxsize=256)
+def _real_root(root: str) -> str:
+    return os.path.realpath(root)
+
+
+def _has_symlink(base: str, parts: list[str]) -> bool:
+    current = base
+    for part in parts:
+        current = os.path.join(current, part)
+        try:
+            if stat.S_ISLNK(os.lstat(current).st_mode):
+                return True
+        except OSError:
+            return False  # nothing exists from here on, so nothing can point elsewhere
+    return False
 
 
 def local_reference(link: str) -> str | None:
@@ -51,7 +73,9 @@ def local_reference(link: str) -> str | None:
     if text.lower().startswith("file:"):
         return text
     parts = urlsplit(text)
-    if parts.scheme and len(parts.scheme) > 1:  # "C:" is a drive letter, not a scheme
+    if len(parts.scheme) == 1:  # "C:/x.png" is a Windows drive letter: keep it whole so it is refused as absolute
+        return text
+    if parts.scheme:
         return None
     return unquote(parts.path) if parts.path else None
 
@@ -67,7 +91,9 @@ def read_capped(path: Path, limit: int) -> bytes:
     if info.st_size > limit:
         raise UnsafeReference(f"file is {info.st_size:,} bytes, over the {limit:,}-byte limit")
     with path.open("rb") as handle:
-        data = handle.read(limit + 1)
+        data = handle.read(info.st_size + 1)  # not limit + 1: that would allocate the whole limit up front
+        if len(data) > info.st_size:  # it grew while being read
+            data += handle.read(limit + 1 - len(data))
     if len(data) > limit:
         raise UnsafeReference(f"file grew past the {limit:,}-byte limit while reading")
     return data

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from reviewapp.core.verdicts import PHRASE_RE, Verdict, phrase_verdict
+from reviewapp.core.verdicts import PHRASE_RE, Verdict, find_phrases, may_state_verdict, phrase_verdict
 
 LABELLED = 0.9
 FINAL_LABELLED = 0.95
@@ -29,6 +29,18 @@ _LABEL = re.compile(
     r"(?P<extra>[^:\n|]{0,40}?)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?",
     re.IGNORECASE,
 )
+# "Verdict:" is the surest label; "Result:" and "Conclusion:" often introduce a finding rather than a verdict.
+_LABEL_CONFIDENCE = {
+    "verdict": LABELLED,
+    "outcome": LABELLED - 0.02,
+    "status": LABELLED - 0.02,
+    "assessment": LABELLED - 0.02,
+    "rating": LABELLED - 0.02,
+    "result": LABELLED - 0.1,
+    "finding": LABELLED - 0.1,
+    "conclusion": LABELLED - 0.1,
+}
+_LABEL_WORDS = ("verdict", "outcome", "status", "result", "conclusion", "assessment", "finding", "rating")
 _HEADING_LABEL = re.compile(
     r"^#{1,6}\s*(?:\*\*)?\s*(?P<qual>final\s+|overall\s+)?(?:verdict|outcome|status|conclusion)s?\s*(?:\*\*)?\s*[:：]?\s*$",
     re.IGNORECASE,
@@ -65,7 +77,7 @@ def clean(text: str) -> str:
 
 def phrases(text: str) -> Iterator[re.Match[str]]:
     """Verdict phrases that are not negated and not conditions."""
-    for match in PHRASE_RE.finditer(text):
+    for match in find_phrases(text):
         before = text[max(0, match.start() - 40) : match.start()]
         after = text[match.end() : match.end() + 20]
         if _NEGATION.search(before) or _CONDITION_AFTER.match(after):
@@ -96,6 +108,11 @@ def first_sentence(text: str, start: int, limit: int = 220) -> str:
 
 def labelled(text: str) -> Iterator[Found]:
     """'Verdict: X', 'Status: **X**', 'Outcome — X' statements, with qualifiers lowering confidence."""
+    if ":" not in text and "：" not in text:
+        return
+    lowered = text.lower()
+    if not any(word in lowered for word in _LABEL_WORDS):
+        return
     for label in _LABEL.finditer(text):
         qualifier = (label.group("qual") or "").strip().lower().rstrip("-")
         extra = label.group("extra").strip().lower()
@@ -107,8 +124,10 @@ def labelled(text: str) -> Iterator[Found]:
             continue
         if qualifier in _QUALIFIERS_OLD:
             continue
-        confidence = QUALIFIED if qualifier in _QUALIFIERS_BAD or extra else LABELLED
-        if qualifier in ("final", "overall"):
+        confidence = _LABEL_CONFIDENCE[label.group("label").lower()]
+        if qualifier in _QUALIFIERS_BAD or extra:
+            confidence = QUALIFIED
+        elif qualifier in ("final", "overall"):
             confidence = FINAL_LABELLED
         statement = text[label.start() : label.end() + len(tail)].strip()
         yield Found(found[0], found[1].upper(), clean(statement), label.start(), confidence, "labelled")
@@ -136,6 +155,8 @@ def heading_then_paragraph(lines: list[str]) -> Iterator[tuple[int, Found]]:
 
 def title_verdict(title: str) -> Found | None:
     """A title whose first or last segment is a verdict ('TOY: claim 2', 'Claim 4 — … — **inconclusive**')."""
+    if not may_state_verdict(title):
+        return None
     for found in labelled(title):
         return Found(found.verdict, found.raw, title, 0, max(found.confidence, TITLE), "title label")
     segments = [clean(s).strip(" ()[].!") for s in _TITLE_SPLIT.split(title) if s.strip()]
@@ -151,6 +172,8 @@ def title_verdict(title: str) -> Found | None:
 def emphasized(line: str) -> Iterator[Found]:
     """A bold span that opens with a verdict phrase, or an upper-case phrase in running text."""
     stripped = line.lstrip()
+    if not may_state_verdict(line):
+        return
     if stripped.startswith(("|", ">")) or (_NOT_A_VERDICT.search(line[:80]) and "verdict" in line[:80].lower()):
         return
     for bold in _BOLD.finditer(line):

@@ -39,6 +39,7 @@ _PHRASES: tuple[tuple[str, Verdict], ...] = (
     (r"not\s+reproduced", Verdict.FALSIFIED),
     (r"not\s+verified", Verdict.INCONCLUSIVE),
     (r"not\s+attempted", Verdict.INCONCLUSIVE),
+    (r"not\s+replicated", Verdict.INCONCLUSIVE),
     (r"weakly\s+supported", Verdict.PARTIAL),
     (r"partially\s+(?:verified|reproduced|supported|confirmed|holds?)", Verdict.PARTIAL),
     (r"partially", Verdict.PARTIAL),
@@ -66,6 +67,64 @@ PHRASE_RE = re.compile(
     r"(?<![A-Za-z0-9_-])(?:" + "|".join(f"(?P<p{i}>{p})" for i, (p, _) in enumerate(_PHRASES)) + r")(?![A-Za-z0-9_])",
     re.IGNORECASE,
 )
+
+
+# The word of each phrase that is distinctive enough to search for; multi-word phrases are found by backing up
+# over up to two words before it ("failed to reproduce", "not verified").
+_STEMS = (
+    "verified", "reproduc", "confirmed", "supported", "hold", "partial", "mixed", "toy", "proxy", "falsified",
+    "contradicted", "refuted", "inconclusive", "attempted", "replicated", "blocked", "undetermined",
+)  # fmt: skip
+
+
+def may_state_verdict(text: str) -> bool:
+    """Cheap pre-check before the phrase regex: does any verdict word stem occur at all?"""
+    lowered = text.lower()
+    return any(stem in lowered for stem in _STEMS)
+
+
+def find_phrases(text: str) -> list[re.Match[str]]:
+    """All PHRASE_RE matches, left to right and non-overlapping, at a fraction of a full regex scan's cost."""
+    lowered = text.lower()
+    if len(lowered) != len(text):  # lower() changed lengths (rare scripts): offsets would not line up
+        return list(PHRASE_RE.finditer(text))
+    starts: set[int] = set()
+    for stem in _STEMS:
+        at = lowered.find(stem)
+        while at >= 0:
+            word: int | None = _word_start(lowered, at)
+            for _ in range(3):
+                if word is None:
+                    break
+                starts.add(word)
+                word = _previous_word(lowered, word)
+            at = lowered.find(stem, at + len(stem))
+    found: list[re.Match[str]] = []
+    end = 0
+    for start in sorted(starts):
+        if start < end:
+            continue
+        match = PHRASE_RE.match(text, start)
+        if match:
+            found.append(match)
+            end = match.end()
+    return found
+
+
+def _word_start(text: str, at: int) -> int:
+    while at > 0 and (text[at - 1].isalnum() or text[at - 1] == "_"):
+        at -= 1
+    return at
+
+
+def _previous_word(text: str, word: int) -> int | None:
+    """Start of the word before the one starting at `word`, across blanks only (phrases never span punctuation)."""
+    at = word
+    while at > 0 and text[at - 1] in " \t\n":
+        at -= 1
+    if at == word or at == 0 or not text[at - 1].isalnum():
+        return None
+    return _word_start(text, at - 1)
 
 
 def phrase_verdict(match: re.Match[str]) -> Verdict:

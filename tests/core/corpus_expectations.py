@@ -416,7 +416,7 @@ EXPECTED: dict[str, LogbookExpectation] = {
         root=".trackio/logbook",
         layout="workspace",
         title="Repro: Benchmark paper with many claims",
-        paper_id=None,
+        paper_id="BENCHmark01",
         space_id=None,
         page_slugs=(
             "index",
@@ -464,8 +464,9 @@ EXPECTED: dict[str, LogbookExpectation] = {
         traces_available={"bench-session": True},
         notes=(
             "Synthetic sample written by trackio 0.43, not from the wild; 4 claims as the README states. paper_id is"
-            " None under the rule: paper has 'id' (no openreview_id) and BENCHmark01 is 11 characters, not an"
-            " OpenReview-shaped id. Index keeps the placeholder TOC row (no #/ links). Executive summary and"
+            " the metadata paper object's own 'id' (there is no openreview_id, and the paper- tag BENCHmark01 is"
+            " 11 characters, not OpenReview-shaped, so the paper field's text is used)."
+            " Index keeps the placeholder TOC row (no #/ links). Executive summary and"
             " conclusion pages hold only an H1, no cells. Trace chunks events-0000..0003 hold 610 events in total."
         ),
     ),
@@ -612,7 +613,7 @@ EXPECTED: dict[str, LogbookExpectation] = {
             "claim-6-spectra-consistent-across-sampling-modalities-armadillo-toy",
             "threats-to-validity",
         ),
-        cell_counts={},
+        cell_counts={"markdown": 8},  # recovered: each trailing marker is read as the cell above it
         claims=(
             ClaimExpectation(
                 key="claim-1-theorem-4-1-diagonal-rescaling-mass-weighted-self-adjointness-verified#1",
@@ -661,8 +662,9 @@ EXPECTED: dict[str, LogbookExpectation] = {
             ),
         ),
         notes=(
-            "6 claims, matches README; Summary page table agrees with every page. The standard marker rule finds no"
-            " cells: 8 malformed markers, one per non-index page (summary, six claims, threats-to-validity), each"
+            "6 claims, matches README; Summary page table agrees with every page. Trackio's strict marker rule finds"
+            " no cells: 8 malformed markers (each recovered as one markdown cell and reported as a problem),"
+            " one per non-index page (summary, six claims, threats-to-validity), each"
             " placed after the body with a literal backslash-n before '-->'; the claim-6 page also has an extra"
             " blank '---'."
             " Every id is the same junk value; created_at placeholders. Title is the index H1 'Logbook pages' by the"

@@ -1,0 +1,101 @@
+"""Type-specific reading of cells, done lazily when a cell is shown."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from reviewapp.core.cell_details import artifact_details, code_details, dashboard_details, fences, figure_details
+from reviewapp.core.logbook_writer import PageDraft, png_bytes
+from reviewapp.core.page_parser import parse_page
+
+
+def cells_of(draft: PageDraft):
+    return parse_page(draft.text(), draft.slug, "f").cells
+
+
+def test_run_cell() -> None:
+    long_output = "head\n... [123,456 chars elided] ...\ntail"
+    [cell] = cells_of(PageDraft("P", "p").run(["python", "train.py", "--lr", "3e-4"], long_output, 2, 42.31))
+    details = code_details(cell)
+    assert details.command == ["python", "train.py", "--lr", "3e-4"]
+    assert details.command_line == "python train.py --lr 3e-4"
+    assert (details.exit_code, details.duration_s) == (2, 42.31)
+    assert details.status_line == "exit 2 · 42.3s"
+    assert details.output.text == long_output and details.elided_chars == 123456
+
+
+def test_code_cell_with_attachments_and_result_fence() -> None:
+    body = (
+        "````bash\n$ python a.py\n````\n\nexit 0 · 1.0s\n\n````python title=a.py\nprint(1)\n````\n\n````result\n1\n````"
+    )
+    [cell] = parse_page('# P\n\n---\n<!-- trackio-cell\n{"type": "code"}\n-->\n' + body, "p", "f").cells
+    details = code_details(cell)
+    assert details.command is None and details.command_line == "python a.py" and details.exit_code == 0
+    assert [(a.title, a.text) for a in details.attachments] == [("a.py", "print(1)")]
+    assert details.output.lang == "result" and details.output.text == "1"
+
+
+def test_fences_need_the_same_closing_fence() -> None:
+    body = "````html\n<p>```inner```</p>\n```\nstill html\n````\n\n~~~raw\nx,y\n~~~"
+    assert [(f.lang, f.text) for f in fences(body)] == [("html", "<p>```inner```</p>\n```\nstill html"), ("raw", "x,y")]
+
+
+def test_figure_images_decode_lazily_and_respect_a_limit() -> None:
+    from PIL import Image
+
+    png = png_bytes(Image.new("RGB", (8, 8), "red"))
+    [cell] = cells_of(PageDraft("P", "p").figure_png(png, "Loss", raw="step,loss\n0,1.0"))
+    details = figure_details(cell)
+    assert details.raw == "step,loss\n0,1.0" and not details.has_script and not details.is_full_document
+    [image] = details.images
+    assert image.mime == "image/png" and image.data(10_000) == png
+    with pytest.raises(ValueError, match="over 10"):
+        image.data(10)
+
+
+def test_full_page_figures_with_scripts_are_flagged() -> None:
+    b64 = base64.b64encode(b"\x89PNG fake").decode()
+    html = (
+        '<!DOCTYPE html><html><head><script src="https://cdn.plot.ly/plotly-2.0.min.js"></script></head>'
+        f'<body><img src="data:image/jpeg;base64,{b64}"><svg width="2"><rect/></svg>'
+        "<script>alert(1)</script></body></html>"
+    )
+    [cell] = cells_of(PageDraft("P", "p").figure_html(html, "Poster"))
+    details = figure_details(cell)
+    assert details.has_script and details.is_full_document and details.is_poster
+    assert details.remote_urls == ["https://cdn.plot.ly/plotly-2.0.min.js"]
+    assert [i.mime for i in details.images] == ["image/jpeg"] and len(details.svgs) == 1
+
+
+def test_corrupt_base64_is_an_error_not_a_crash() -> None:
+    [cell] = cells_of(PageDraft("P", "p").figure_html('<img src="data:image/png;base64,@@@@">', "Bad"))
+    [image] = figure_details(cell).images
+    assert image.encoded_size == 0
+    with pytest.raises(ValueError, match="empty"):
+        image.data(100)
+
+
+def test_artifact_and_dashboard_cells() -> None:
+    draft = PageDraft("P", "p").artifact_path("out/metrics.csv", 2048)
+    draft.raw_cell(
+        {"type": "artifact", "artifact": "proj/eval-set:v2", "artifact_type": "dataset"},
+        "**📦 Artifact** `proj/eval-set:v2` · dataset · 3 files · 4.2 MB\n\n"
+        "https://huggingface.co/buckets/me/x-artifacts#proj/eval-set:v2",
+    )
+    draft.raw_cell(
+        {"type": "dashboard", "dashboard_project": "sweeps"}, "Dashboard sweeps\n\ntrackio-local-dashboard://sweeps"
+    )
+    local, published, board = cells_of(draft)
+    a = artifact_details(local)
+    assert (a.path, a.size_bytes, a.scheme, a.uri) == (
+        "out/metrics.csv",
+        2048,
+        "trackio-local-path",
+        "trackio-local-path://out/metrics.csv",
+    )
+    b = artifact_details(published)
+    assert (b.name, b.artifact_type, b.size_bytes, b.scheme) == ("proj/eval-set:v2", "dataset", 4_200_000, "https")
+    d = dashboard_details(board)
+    assert (d.project, d.uri) == ("sweeps", "trackio-local-dashboard://sweeps")

@@ -1,0 +1,109 @@
+"""Every real logbook opens, and what the reader finds matches a careful human reading (corpus_expectations)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reviewapp.core.reader import read_logbook
+from reviewapp.core.verdicts import Verdict
+from tests.conftest import corpus_entries
+from tests.core.corpus_expectations import EXPECTED, LogbookExpectation
+
+NAMES = corpus_entries() or sorted(EXPECTED)
+
+
+@pytest.fixture(params=NAMES)
+def entry(request: pytest.FixtureRequest, corpus: Path) -> tuple[Path, LogbookExpectation]:
+    name = request.param
+    assert name in EXPECTED, f"corpus entry {name} has no expectations in corpus_expectations.py"
+    return corpus / name, EXPECTED[name]
+
+
+def test_every_corpus_entry_has_expectations(corpus: Path) -> None:
+    assert sorted(p.name for p in corpus.iterdir() if p.is_dir()) == sorted(EXPECTED)
+
+
+def test_logbook_facts(entry: tuple[Path, LogbookExpectation]) -> None:
+    folder, expected = entry
+    logbook = read_logbook(folder / expected.root)
+    assert logbook.layout == expected.layout
+    assert logbook.title == expected.title
+    assert logbook.paper_id == expected.paper_id
+    assert logbook.space_id == expected.space_id
+    assert tuple(p.slug for p in logbook.pages) == expected.page_slugs
+    assert logbook.cell_counts() == expected.cell_counts
+    assert tuple(p.slug for p in logbook.pages if not p.in_manifest) == expected.pages_not_in_manifest
+
+
+def test_claims_and_agent_verdicts(entry: tuple[Path, LogbookExpectation]) -> None:
+    folder, expected = entry
+    logbook = read_logbook(folder / expected.root)
+    assert [c.key for c in logbook.claims] == [c.key for c in expected.claims]
+    for want in expected.claims:
+        claim = logbook.claim(want.key)
+        assert claim is not None
+        assert (claim.n, claim.page) == (want.n, want.page), want.key
+        assert claim.verdict == Verdict(want.verdict), f"{want.key}: {want.note}"
+        if claim.verdict is Verdict.UNSTATED:
+            assert claim.verdict_raw is None and claim.verdict_mention is None
+            continue
+        # The phrase as written, found in the sentence the GUI highlights.
+        assert claim.verdict_raw
+        assert claim.verdict_mention is not None
+        mention_text = claim.verdict_mention.text.upper()
+        assert all(part.strip() in mention_text for part in claim.verdict_raw.split("/")), want.key
+        assert 0 < claim.confidence <= 1
+        flagged = {m.verdict.value for m in claim.other_mentions if m.elsewhere and m.verdict != claim.verdict}
+        assert set(want.contradicted_by) <= flagged, want.key
+        assert claim.contradicted == bool(flagged)
+
+
+def test_traces(entry: tuple[Path, LogbookExpectation]) -> None:
+    folder, expected = entry
+    logbook = read_logbook(folder / expected.root)
+    assert tuple(t.id for t in logbook.traces) == expected.trace_ids
+    for trace in logbook.traces:
+        assert trace.event_count == expected.trace_events[trace.id]
+        assert trace.available == expected.traces_available[trace.id]
+        if not trace.available:
+            assert any(trace.id in p.message and "missing" in p.message for p in logbook.problems)
+
+
+def test_dangling_toc_links_are_reported(entry: tuple[Path, LogbookExpectation]) -> None:
+    folder, expected = entry
+    logbook = read_logbook(folder / expected.root)
+    dangling = [p for p in logbook.problems if "table of contents links to" in p.message]
+    assert sorted(p.message.split("'")[1] for p in dangling) == sorted(expected.dangling_toc_links)
+    assert all(p.file == "pages/index.md" and p.line for p in dangling)
+
+
+def test_every_accepted_source_form_opens_the_same_logbook(entry: tuple[Path, LogbookExpectation]) -> None:
+    folder, expected = entry
+    root = folder / expected.root
+    forms = [root]
+    if expected.layout == "workspace":
+        forms += [folder, folder / ".trackio"]
+    keys = {tuple(c.key for c in read_logbook(form).claims) for form in forms}
+    assert len(keys) == 1
+
+
+def test_a_copy_reads_like_the_original(entry: tuple[Path, LogbookExpectation], corpus_copy) -> None:
+    folder, expected = entry
+    copy = corpus_copy(folder.name)
+    original, copied = read_logbook(folder / expected.root), read_logbook(copy / expected.root)
+    assert [(c.key, c.verdict) for c in copied.claims] == [(c.key, c.verdict) for c in original.claims]
+    assert [p.sha256 for p in copied.pages] == [p.sha256 for p in original.pages]
+
+
+def test_malformed_markers_are_recovered_and_reported(corpus: Path) -> None:
+    logbook = read_logbook(corpus / "kondratevakate__icml-2026-repro__LJdacnMXkr_arm2b")
+    for page in logbook.pages:
+        if page.is_index:
+            continue
+        assert len(page.cells) == 1 and page.cells[0].body, page.slug
+        messages = [p.message for p in logbook.problems if p.file == page.file]
+        assert any("comes after its body" in m for m in messages)
+        assert any("not closed by a line of its own" in m for m in messages)
+    assert sum("duplicate cell id" in p.message for p in logbook.problems) == len(logbook.pages) - 2

@@ -1,0 +1,73 @@
+"""The verdict vocabulary and its phrase finder."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reviewapp.core.verdicts import PHRASE_RE, Verdict, disagree, find_phrases, normalize, parse_verdict
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("VERIFIED", Verdict.VERIFIED),
+        ("Reproduced", Verdict.VERIFIED),
+        ("**CONFIRMED**", Verdict.VERIFIED),
+        ("supported", Verdict.VERIFIED),
+        ("holds", Verdict.VERIFIED),
+        ("PARTIAL", Verdict.PARTIAL),
+        ("partially verified", Verdict.PARTIAL),
+        ("PARTIALLY REPRODUCED", Verdict.PARTIAL),
+        ("mixed", Verdict.PARTIAL),
+        ("weakly supported", Verdict.PARTIAL),
+        ("FALSIFIED", Verdict.FALSIFIED),
+        ("contradicted", Verdict.FALSIFIED),
+        ("refuted", Verdict.FALSIFIED),
+        ("NOT REPRODUCED", Verdict.FALSIFIED),
+        ("failed to reproduce", Verdict.FALSIFIED),
+        ("does not hold", Verdict.FALSIFIED),
+        ("TOY", Verdict.TOY),
+        ("toy-scale", Verdict.TOY),
+        ("proxy-only", Verdict.TOY),
+        ("INCONCLUSIVE", Verdict.INCONCLUSIVE),
+        ("unverified", Verdict.INCONCLUSIVE),
+        ("NOT VERIFIED", Verdict.INCONCLUSIVE),
+        ("not attempted", Verdict.INCONCLUSIVE),
+        ("BLOCKED", Verdict.INCONCLUSIVE),
+        ("undetermined", Verdict.INCONCLUSIVE),
+        ("", Verdict.UNSTATED),
+        (None, Verdict.UNSTATED),
+        ("property holds at scale", Verdict.UNSTATED),
+    ],
+)
+def test_normalize(text, expected) -> None:
+    assert normalize(text) is expected
+
+
+def test_parse_verdict_rejects_unknown_words() -> None:
+    assert parse_verdict("Partial") is Verdict.PARTIAL
+    assert parse_verdict("unstated") is Verdict.UNSTATED
+    with pytest.raises(ValueError, match="unknown verdict 'great'"):
+        parse_verdict("great")
+
+
+def test_disagreement_ignores_unstated() -> None:
+    assert disagree(Verdict.VERIFIED, Verdict.FALSIFIED)
+    assert not disagree(Verdict.TOY, Verdict.TOY)
+    assert not disagree(Verdict.UNSTATED, Verdict.FALSIFIED)
+    assert not disagree(Verdict.VERIFIED, None)
+
+
+WORDS = st.sampled_from(
+    "not verified failed to reproduce does hold holds partially partial toy scale proxy only weakly "
+    "supported mixed refuted the a x- unverified NOT VERIFIED Toy-Scale . , ; ( )".split()
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(WORDS, st.sampled_from([" ", "  ", "-", "\n", ", ", "_"])), max_size=14))
+def test_fast_phrase_finder_agrees_with_the_regex(parts) -> None:
+    text = "".join(word + sep for word, sep in parts)
+    assert [m.span() for m in find_phrases(text)] == [m.span() for m in PHRASE_RE.finditer(text)]
