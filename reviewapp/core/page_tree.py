@@ -28,6 +28,7 @@ class PageRef:
     depth: int
     parent: str | None
     in_manifest: bool
+    path: Path | None = None  # the real file, once checked to be inside the root
 
 
 def toc_links(index_text: str) -> list[tuple[str, int]]:
@@ -42,8 +43,11 @@ def toc_links(index_text: str) -> list[tuple[str, int]]:
     return links
 
 
-def scan_disk(root: Path, problems: list[Problem]) -> dict[str, str]:
-    """slug -> relative file of every `pages/<slug>/page.md` (and legacy nested pages), in slug order."""
+def scan_disk(root: Path, problems: list[Problem], verified: dict[str, Path]) -> dict[str, str]:
+    """slug -> relative file of every `pages/<slug>/page.md` (and legacy nested pages), in slug order.
+
+    Each file found is checked to lie inside the root and recorded in `verified` (relative -> real path).
+    """
     pages_dir = root / "pages"
     found: dict[str, str] = {}
     try:
@@ -54,7 +58,7 @@ def scan_disk(root: Path, problems: list[Problem]) -> dict[str, str]:
         if not entry.is_dir():
             continue
         rel = f"pages/{entry.name}/page.md"
-        if _safe_page_file(root, rel, problems):
+        if _safe_page_file(root, rel, problems, verified):
             found[entry.name] = rel
         try:
             children = sorted(os.scandir(entry.path), key=lambda e: e.name)
@@ -62,12 +66,14 @@ def scan_disk(root: Path, problems: list[Problem]) -> dict[str, str]:
             continue
         for child in children:
             nested = f"pages/{entry.name}/{child.name}/page.md"
-            if child.is_dir() and _safe_page_file(root, nested, problems, quiet_missing=True):
+            if child.is_dir() and _safe_page_file(root, nested, problems, verified, quiet_missing=True):
                 found.setdefault(child.name, nested)
     return found
 
 
-def _safe_page_file(root: Path, rel: str, problems: list[Problem], quiet_missing: bool = False) -> bool:
+def _safe_page_file(
+    root: Path, rel: str, problems: list[Problem], verified: dict[str, Path], quiet_missing: bool = False
+) -> bool:
     try:
         target = resolve_inside(root, rel)
     except UnsafeReference as exc:
@@ -77,10 +83,13 @@ def _safe_page_file(root: Path, rel: str, problems: list[Problem], quiet_missing
         if target.exists() and not quiet_missing:
             problems.append(Problem(rel, None, "page.md is not a regular file"))
         return False
+    verified[rel] = target
     return True
 
 
-def manifest_pages(root: Path, manifest: dict[str, Any], problems: list[Problem]) -> list[PageRef] | None:
+def manifest_pages(
+    root: Path, manifest: dict[str, Any], problems: list[Problem], verified: dict[str, Path]
+) -> list[PageRef] | None:
     """Pages the manifest lists, depth-first, whose files exist inside the root; None when it has no usable tree."""
     tree = manifest.get("root")
     if not isinstance(tree, dict):
@@ -105,10 +114,11 @@ def manifest_pages(root: Path, manifest: dict[str, Any], problems: list[Problem]
                 file = f"pages/{slug}/page.md"
             if slug in seen:
                 problems.append(Problem("logbook.json", None, f"page '{slug}' is listed twice; the first is kept"))
-            elif _manifest_file_ok(root, slug, file, problems):
+            elif _manifest_file_ok(root, slug, file, problems, verified):
                 seen.add(slug)
                 title = child.get("title")
-                refs.append(PageRef(slug, file, title if isinstance(title, str) else None, depth, parent, True))
+                manifest_title = title if isinstance(title, str) else None
+                refs.append(PageRef(slug, file, manifest_title, depth, parent, True, verified[file]))
             if depth < _MAX_DEPTH:
                 walk(child, depth + 1, slug)
 
@@ -116,7 +126,9 @@ def manifest_pages(root: Path, manifest: dict[str, Any], problems: list[Problem]
     return refs
 
 
-def _manifest_file_ok(root: Path, slug: str, file: str, problems: list[Problem]) -> bool:
+def _manifest_file_ok(root: Path, slug: str, file: str, problems: list[Problem], verified: dict[str, Path]) -> bool:
+    if file in verified:
+        return True
     try:
         target = resolve_inside(root, file)
     except UnsafeReference as exc:
@@ -125,6 +137,7 @@ def _manifest_file_ok(root: Path, slug: str, file: str, problems: list[Problem])
     if not target.is_file():
         problems.append(Problem("logbook.json", None, f"page '{slug}' is listed but {file} is missing; skipped"))
         return False
+    verified[file] = target
     return True
 
 
@@ -132,12 +145,13 @@ def build_tree(
     root: Path, manifest: dict[str, Any] | None, index_text: str, problems: list[Problem]
 ) -> tuple[list[PageRef], str | None]:
     """Ordered pages after the index, and the index title the manifest gives (if any)."""
-    disk = scan_disk(root, problems)
+    verified: dict[str, Path] = {}
+    disk = scan_disk(root, problems, verified)
     links = toc_links(index_text)
     for slug, line in links:
         if slug not in disk and not _linked_file_exists(root, slug):
             problems.append(Problem(INDEX_FILE, line, f"table of contents links to '{slug}', which has no page"))
-    listed = manifest_pages(root, manifest, problems) if manifest is not None else None
+    listed = manifest_pages(root, manifest, problems, verified) if manifest is not None else None
     manifest_title = None
     if manifest is not None and isinstance(manifest.get("root"), dict):
         title = manifest["root"].get("title")
@@ -145,7 +159,7 @@ def build_tree(
     if listed is None:
         order = {slug: i for i, (slug, _) in enumerate(links)}
         slugs = sorted(disk, key=lambda s: (order.get(s, len(order)), s))
-        return [_disk_ref(s, disk[s]) for s in slugs], None
+        return [_disk_ref(s, disk[s], verified[disk[s]]) for s in slugs], None
     known = {ref.slug for ref in listed} | {ref.file for ref in listed}
     order = {slug: i for i, (slug, _) in enumerate(links)}
     extra = sorted(
@@ -155,15 +169,15 @@ def build_tree(
         problems.append(
             Problem(disk[slug], None, "page is on disk but not in logbook.json; shown after the listed pages")
         )
-    refs = listed + [PageRef(s, disk[s], None, 1, "index", False) for s in extra]
+    refs = listed + [PageRef(s, disk[s], None, 1, "index", False, verified[disk[s]]) for s in extra]
     return refs, manifest_title
 
 
-def _disk_ref(slug: str, file: str) -> PageRef:
+def _disk_ref(slug: str, file: str, path: Path) -> PageRef:
     parts = file.split("/")  # pages/<slug>/page.md or pages/<parent>/<slug>/page.md
     if len(parts) == 4:
-        return PageRef(slug, file, None, 2, parts[1], True)
-    return PageRef(slug, file, None, 1, "index", True)
+        return PageRef(slug, file, None, 2, parts[1], True, path)
+    return PageRef(slug, file, None, 1, "index", True, path)
 
 
 def _linked_file_exists(root: Path, slug: str) -> bool:

@@ -84,7 +84,7 @@ def read_logbook(
 def _read_page(root: Path, ref: PageRef, problems: list[Problem]) -> tuple[Page | None, str]:
     """The parsed page and its text ("" when it could not be read)."""
     try:
-        data = read_capped(resolve_inside(root, ref.file), PAGE_LIMIT)
+        data = read_capped(ref.path or resolve_inside(root, ref.file), PAGE_LIMIT)
     except UnsafeReference as exc:
         problems.append(Problem(ref.file, None, f"page not read: {exc}"))
         return None, ""
