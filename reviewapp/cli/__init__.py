@@ -13,6 +13,8 @@ from reviewapp import __version__
 COMMAND_MODULES = (
     "reviewapp.cli.gui_cmd",
     "reviewapp.cli.inspect_cmd",
+    "reviewapp.cli.annotate_cmd",
+    "reviewapp.cli.annotations_cmd",
 )
 
 

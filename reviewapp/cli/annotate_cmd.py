@@ -1,0 +1,86 @@
+"""`reviewapp annotate SOURCE --claim N|KEY --verdict V --rationale TEXT ...`: append one verdict record.
+
+The record's id is printed only once the record is on disk. Exit codes: 0 saved; 2 usage, not a logbook, no
+annotator identity, unknown claim or verdict, or a secret in the text (nothing saved); 3 the file could not be
+written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reviewapp.cli.common import CommandError, fail, load_or_exit
+from reviewapp.core.roles import ROLES
+from reviewapp.core.verdicts import HUMAN_VERDICTS
+
+if TYPE_CHECKING:
+    from reviewapp.core.annotation_store import LoadResult
+    from reviewapp.core.identity import Identity
+
+EXIT_USAGE = 2
+EXIT_WRITE_FAILED = 3
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "annotate",
+        help="record your verdict on a claim (headless; prints the record id once it is saved)",
+        description="Append one verdict record to the logbook's annotations and print its id once it is on disk.",
+    )
+    parser.add_argument("source", metavar="SOURCE", help="logbook folder (workspace, .trackio, logbook or Space)")
+    parser.add_argument("--claim", required=True, metavar="N|KEY", help="the claim's number or key")
+    parser.add_argument(
+        "--verdict", required=True, metavar="VERDICT", help=f"one of: {', '.join(v.value for v in HUMAN_VERDICTS)}"
+    )
+    parser.add_argument("--rationale", required=True, metavar="TEXT", help="why (required)")
+    parser.add_argument("--confidence", type=int, choices=(1, 2, 3), help="1 unsure, 2 fairly sure, 3 certain")
+    parser.add_argument("--tag", action="append", default=[], metavar="TAG", help="a tag (repeatable)")
+    parser.add_argument("--role", choices=ROLES, help="your role (default: from preferences, else judge)")
+    parser.add_argument("--annotator", metavar="NAME", help="your name as annotator (saved for next time)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    # imported here so that `reviewapp --help` and other commands do not pay for pydantic models
+    from reviewapp.core.annotation_session import AnnotationError, AnnotationSession
+    from reviewapp.core.annotation_store import SecretInRecord, StoreError
+    from reviewapp.core.preferences import load_preferences
+
+    try:
+        logbook = load_or_exit(args.source)
+        identity = identity_or_exit(args.annotator, logbook.root)
+        role = args.role or load_preferences().role
+        session = AnnotationSession.open(logbook, identity, role)
+        warn_about(session.loaded)
+        record = session.set_verdict(args.claim, args.verdict, args.rationale, args.confidence, args.tag)
+    except CommandError as error:
+        return fail(error)
+    except (AnnotationError, SecretInRecord) as exc:
+        return fail(CommandError(f"error: {exc}", EXIT_USAGE))
+    except StoreError as exc:
+        return fail(CommandError(f"error: nothing saved: {exc}", EXIT_WRITE_FAILED))
+    for repair in session.repairs:
+        print(f"warning: {repair.issue}", file=sys.stderr)
+    print(record.id, flush=True)
+    return 0
+
+
+def identity_or_exit(explicit: str | None, logbook_root: Path) -> Identity:
+    from reviewapp.core.identity import HOW_TO_SET, resolve_identity
+
+    try:
+        identity = resolve_identity(explicit=explicit, cwd=logbook_root)
+    except ValueError as exc:
+        raise CommandError(f"error: {exc}", EXIT_USAGE) from exc
+    if identity is None:
+        raise CommandError(f"error: {HOW_TO_SET}", EXIT_USAGE)
+    return identity
+
+
+def warn_about(loaded: LoadResult) -> None:
+    """Torn lines set aside and invalid lines, on stderr: they do not stop a new record from being saved."""
+    for issue in loaded.issues:
+        print(f"{'error' if issue.severity == 'error' else 'warning'}: {issue}", file=sys.stderr)

@@ -1,0 +1,165 @@
+"""`reviewapp annotations SOURCE [--json] [--export csv|jsonl [--out FILE]]`: current review state, validated.
+
+Exit codes: 0 every record is valid (a torn last line left by a killed writer is set aside with a warning);
+1 an invalid record was found (named by file and line; the rest is still shown); 2 usage or not a logbook.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reviewapp.cli.common import CommandError, fail, load_or_exit, print_json
+
+if TYPE_CHECKING:
+    from reviewapp.core.annotation_state import AnnotationState
+    from reviewapp.core.annotation_store import AnnotationStore, LoadResult
+    from reviewapp.core.model import Logbook
+
+EXIT_INVALID = 1
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "annotations",
+        help="show the current review state of a logbook and validate its annotation files",
+        description="Replay the logbook's annotation files, print the current state, and validate every line.",
+    )
+    parser.add_argument("source", metavar="SOURCE", help="logbook folder (workspace, .trackio, logbook or Space)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--export", choices=("csv", "jsonl"), help="write one row per claim and reviewer instead")
+    parser.add_argument("--out", metavar="FILE", type=Path, help="with --export: write here instead of stdout")
+    parser.add_argument("--annotator", metavar="NAME", help="only this reviewer's verdicts")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    # imported here so that `reviewapp --help` and other commands do not pay for pydantic models
+    from reviewapp.core.annotation_state import AnnotationState
+    from reviewapp.core.annotation_store import AnnotationStore
+    from reviewapp.core.durable import atomic_write
+    from reviewapp.core.export import export_rows, write_csv, write_jsonl
+
+    if args.out is not None and args.export is None:
+        return fail(CommandError("error: --out needs --export csv|jsonl"))
+    try:
+        logbook = load_or_exit(args.source)
+    except CommandError as error:
+        return fail(error)
+    store = AnnotationStore(logbook.root)
+    loaded = store.load()
+    state = AnnotationState(logbook.claims)
+    state.add_all(loaded.records)
+    for issue in loaded.issues:
+        print(f"{'error' if issue.severity == 'error' else 'warning'}: {issue}", file=sys.stderr)
+    for problem in [*state.problems, *state.claim_problems()]:
+        print(f"warning: {problem}", file=sys.stderr)
+    if args.export:
+        buffer = io.StringIO()
+        rows = export_rows(state, args.annotator)
+        (write_csv if args.export == "csv" else write_jsonl)(rows, buffer)
+        if args.out is None:
+            sys.stdout.write(buffer.getvalue())
+        else:
+            try:
+                atomic_write(args.out, buffer.getvalue().encode("utf-8"))
+            except OSError as exc:
+                return fail(CommandError(f"error: cannot write {args.out}: {exc.strerror or exc}"))
+    elif args.json:
+        print_json(summary(logbook, store, loaded, state, args.annotator))
+    else:
+        print(render_text(logbook, store, loaded, state, args.annotator))
+    return EXIT_INVALID if loaded.errors else 0
+
+
+def summary(
+    logbook: Logbook, store: AnnotationStore, loaded: LoadResult, state: AnnotationState, annotator: str | None
+) -> dict[str, Any]:
+    from reviewapp.core.annotation_targets import describe_target
+    from reviewapp.core.export import export_rows
+
+    claims = state.effective_claims()
+    return {
+        "logbook": str(logbook.root),
+        "folders": [str(f) for f in store.read_folders()],
+        "files": [str(f) for f in loaded.files],
+        "records": len(loaded.records),
+        "valid": not loaded.errors,
+        "claims": export_rows(state, annotator),
+        "notes": [
+            {
+                "id": note.id,
+                "annotator": note.annotator,
+                "on": describe_target(note.target, claims),
+                "target": note.target.model_dump(mode="json", exclude_none=True),
+                "text": note.payload.text,
+                "tags": note.payload.tags,
+                "created_at": note.created_at.isoformat(),
+            }
+            for note in state.notes(annotator=annotator)
+        ],
+        "problems": [
+            {"file": str(i.file), "line": i.line, "message": i.message, "severity": i.severity} for i in loaded.issues
+        ]
+        + [
+            {"file": _file(p.where), "line": _line(p.where), "message": p.message, "severity": "warning"}
+            for p in [*state.problems, *state.claim_problems()]
+        ],
+        "set_aside": [str(r.set_aside) for r in loaded.repairs if r.set_aside is not None],
+        "unknown_kinds": sorted({r.kind for r in state.unknown}),
+    }
+
+
+def _file(where: str) -> str | None:
+    return where.rsplit(":", 1)[0] if where else None
+
+
+def _line(where: str) -> int | None:
+    tail = where.rsplit(":", 1)[-1] if where else ""
+    return int(tail) if tail.isdigit() else None
+
+
+def render_text(
+    logbook: Logbook, store: AnnotationStore, loaded: LoadResult, state: AnnotationState, annotator: str | None
+) -> str:
+    from reviewapp.core.annotation_targets import describe_target
+    from reviewapp.core.export import export_rows
+
+    lines = [logbook.title]
+    folders = ", ".join(str(f) for f in store.read_folders()) or "none yet"
+    lines.append(f"  {len(loaded.records)} records in {len(loaded.files)} files ({folders})")
+    lines.append("")
+    claims = state.effective_claims()
+    lines.append(f"Claims ({len(claims)}):")
+    for row in export_rows(state, annotator):
+        human = row["human_verdict"] or "—"
+        if row["annotator"]:
+            confidence = f", confidence {row['confidence']}" if row["confidence"] else ""
+            human += f" ({row['annotator']}{confidence})"
+        origin = "" if row["origin"] == "logbook" else f" [{row['origin']}]"
+        lines.append(f"  {row['key']}{origin}")
+        lines.append(f"      agent {row['agent_verdict'] or '—'} · judge {row['judge_verdict'] or '—'} · human {human}")
+        if row["rationale"]:
+            lines.append(f"      {_one_line(row['rationale'])}")
+        if row["tags"]:
+            lines.append(f"      tags: {', '.join(row['tags'])}")
+    notes = state.notes(annotator=annotator)
+    if notes:
+        lines.append("")
+        lines.append(f"Notes ({len(notes)}):")
+        for note in notes:
+            tags = f" [{', '.join(note.payload.tags)}]" if note.payload.tags else ""
+            text = _one_line(note.payload.text) if note.payload.text else ""
+            lines.append(f"  {note.annotator} on {describe_target(note.target, claims)}: {text}{tags}")
+    if loaded.issues:
+        lines.append("")
+        lines.append(f"{len(loaded.issues)} problems (listed on stderr)")
+    return "\n".join(lines)
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

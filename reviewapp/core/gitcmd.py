@@ -1,0 +1,85 @@
+"""A small runner for the git command line: argument lists only, a timeout, and output that does not depend on
+the user's locale or ask for credentials on a terminal nobody is watching.
+
+The git CLI (rather than a library) brings the user's credential helpers, signing and `merge=union` support.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_TIMEOUT = 30.0
+
+
+class GitError(Exception):
+    """git could not be run at all (not installed, timed out); a failing git command is a GitResult instead."""
+
+
+@dataclass(frozen=True)
+class GitResult:
+    args: tuple[str, ...]
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
+
+    @property
+    def message(self) -> str:
+        """The first line git printed about a failure, for one-line error messages."""
+        for line in (self.stderr or self.stdout).splitlines():
+            if line.strip():
+                return line.strip()
+        return f"git {' '.join(self.args)} exited with {self.returncode}"
+
+
+def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update({"LC_ALL": "C", "LANGUAGE": "C", "GIT_TERMINAL_PROMPT": "0"})
+    if extra:
+        env.update(extra)
+    return env
+
+
+def run(
+    args: Sequence[str],
+    cwd: Path | str,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    input: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> GitResult:
+    """Run `git ARGS` in `cwd` and capture its output (decoded as UTF-8, undecodable bytes replaced).
+
+    `env` adds to (not replaces) the environment. Raises GitError only when git cannot be run or times out.
+    """
+    command = ["git", *args]
+    try:
+        done = subprocess.run(
+            command,
+            cwd=cwd,
+            input=input,
+            stdin=None if input is not None else subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            timeout=timeout,
+            env=git_env(env),
+            check=False,
+        )
+    except FileNotFoundError as exc:
+        if not Path(cwd).is_dir():
+            raise GitError(f"no such folder: {cwd}") from exc
+        raise GitError("git is not installed (or not on PATH)") from exc
+    except subprocess.TimeoutExpired as exc:
+        raise GitError(f"git {' '.join(args)} did not finish within {timeout:g} s") from exc
+    except OSError as exc:
+        raise GitError(f"cannot run git: {exc}") from exc
+    return GitResult(tuple(args), done.returncode, done.stdout, done.stderr)

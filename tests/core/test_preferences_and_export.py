@@ -1,0 +1,103 @@
+"""Preferences saved atomically and never lost to a bad file; export rows of the current review state."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from reviewapp.core.export import COLUMNS, export_rows, write_csv, write_jsonl
+from reviewapp.core.preferences import (
+    Preferences,
+    load_preferences,
+    preferences_path,
+    read_preferences,
+    save_preferences,
+    update_preferences,
+)
+from reviewapp.core.tags import DEFAULT_TAGS, tag_choices
+from tests.core.annotation_helpers import open_session, small_logbook
+
+
+def test_preferences_round_trip_and_keep_unknown_fields() -> None:
+    assert load_preferences() == Preferences()
+    saved = Preferences(annotator="Ada", annotator_source="git", role="author", extra_tags=["seed not fixed"])
+    save_preferences(saved.model_copy(update={"future_setting": 3}))
+    loaded = load_preferences()
+    assert (loaded.annotator, loaded.role, loaded.extra_tags) == ("Ada", "author", ["seed not fixed"])
+    assert json.loads(preferences_path().read_text(encoding="utf-8"))["future_setting"] == 3
+    assert [p.name for p in preferences_path().parent.iterdir()] == ["preferences.json"]  # no temp files left
+
+
+def test_unreadable_preferences_give_defaults_and_are_kept_aside() -> None:
+    path = preferences_path()
+    path.parent.mkdir(parents=True)
+    path.write_text('{"annotator": "Ada", "role": "emperor"}', encoding="utf-8")
+    preferences, problem = read_preferences()
+    assert preferences == Preferences() and problem is not None and str(path) in problem
+    update_preferences(lambda p: p.model_copy(update={"annotator": "Ada"}))
+    assert load_preferences().annotator == "Ada"
+    kept = [p for p in path.parent.iterdir() if p.name.startswith("preferences.json.unreadable-")]
+    assert len(kept) == 1 and "emperor" in kept[0].read_text(encoding="utf-8")
+
+
+def test_tag_choices_extend_the_defaults() -> None:
+    preferences = Preferences().with_tag("  seed   not fixed ").with_tag("Units Mismatch")
+    choices = tag_choices(preferences.extra_tags)
+    assert choices[: len(DEFAULT_TAGS)] == list(DEFAULT_TAGS)
+    assert choices[len(DEFAULT_TAGS) :] == ["seed not fixed"]  # "Units Mismatch" is a default already
+    with pytest.raises(ValueError, match="empty"):
+        Preferences().with_tag("   ")
+
+
+# -- export ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def reviewed(tmp_path: Path):  # type: ignore[no-untyped-def]
+    workspace = small_logbook(tmp_path)
+    ada = open_session(workspace)
+    ada.set_verdict(1, "partial", "=1+1 only half", confidence=2, tags=["scale below paper"])
+    ada.add_note(ada.claim_target(1), "see epoch 4", tags=["stopped too early"])
+    bob = open_session(workspace, "Bob", role="author")
+    bob.set_verdict(1, "verified", "as in the paper", confidence=3)
+    bob.set_verdict(2, "toy", "tiny")
+    bob.split_claim(2, [{"title": "a"}, {"title": "b"}], "two")
+    return open_session(workspace)
+
+
+def test_one_row_per_claim_and_reviewer_with_orphans_kept(reviewed) -> None:  # type: ignore[no-untyped-def]
+    rows = export_rows(reviewed.state)
+    summary = [(r["key"].rsplit("#", 1)[-1], r["origin"], r["annotator"], r["human_verdict"]) for r in rows]
+    assert summary == [
+        ("1", "logbook", "Ada Lovelace", "partial"),
+        ("1", "logbook", "Bob", "verified"),
+        ("2.1", "split", None, None),
+        ("2.2", "split", None, None),
+        ("3", "logbook", None, None),
+        ("2", "missing", "Bob", "toy"),  # judged before the split: never hidden
+    ]
+    first = rows[0]
+    assert first["agent_verdict"] == "verified" and first["judge_verdict"] is None
+    assert first["tags"] == ["scale below paper", "stopped too early"] and first["confidence"] == 2
+    assert rows[1]["role"] == "author" and rows[1]["tags"] == []
+    only_bob = export_rows(reviewed.state, "Bob")
+    assert [r["annotator"] for r in only_bob] == ["Bob", None, None, None, "Bob"]
+
+
+def test_csv_and_jsonl_output(reviewed) -> None:  # type: ignore[no-untyped-def]
+    rows = export_rows(reviewed.state)
+    text = io.StringIO()
+    write_csv(rows, text)
+    parsed = list(csv.DictReader(io.StringIO(text.getvalue())))
+    assert tuple(parsed[0]) == COLUMNS and len(parsed) == len(rows)
+    assert parsed[0]["rationale"] == "'=1+1 only half"  # never a live spreadsheet formula
+    assert parsed[0]["tags"] == "scale below paper; stopped too early"
+    assert parsed[2]["human_verdict"] == ""
+    lines = io.StringIO()
+    write_jsonl(rows, lines)
+    decoded = [json.loads(line) for line in lines.getvalue().splitlines()]
+    assert decoded == rows and decoded[0]["rationale"] == "=1+1 only half"
