@@ -1,0 +1,211 @@
+"""How long the review window's event loop stalls while it opens a large logbook, and how long opening takes.
+
+    python benchmarks/window_load.py              # the large logbook benchmarks/load.py generated, else our own
+    python benchmarks/window_load.py --pages 40   # a smaller generated logbook, for a quick run
+
+The real window runs offscreen. A 5 ms QTimer records when it actually fires; every gap beyond its interval is
+time the event loop could not run (a frozen window). Figures are printed for three phases: opening (read pages,
+build the search index, show the first claim), the trace index that follows, and stepping through claims.
+Prints figures only; exits 0 unless something crashes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO = BENCH_DIR.parent
+CACHE = BENCH_DIR / ".cache"
+PROBE_MS = 5
+TARGET_STALL_MS = 100.0
+
+sys.path.insert(0, str(REPO))
+
+
+def find_trackio_logbook() -> Path | None:
+    """The largest logbook benchmarks/load.py generated with trackio, if it exists."""
+    candidates = sorted(CACHE.glob("logbooks/p*-r*-f*-e*/workspace/.trackio/logbook/pages/index.md"))
+    sizes = [(int(p.parts[-6].split("-")[0][1:]), p.parents[3]) for p in candidates]
+    return max(sizes)[1] if sizes else None
+
+
+def generate_logbook(target: Path, pages: int, runs: int, figures: int, events: int) -> Path:
+    """A large logbook written with our own writer: long run outputs, PNG figures with raw data, a long trace."""
+    from PIL import Image, ImageDraw
+
+    from reviewapp.core.logbook_writer import LogbookDraft, png_bytes, write_trace
+
+    stamp = target / "generated.txt"
+    wanted = f"{pages} {runs} {figures} {events}"
+    if stamp.is_file() and stamp.read_text() == wanted:
+        return target
+    shutil.rmtree(target, ignore_errors=True)
+    rng = random.Random(7)
+    draft = LogbookDraft("Benchmark: a large reproduction logbook")
+    draft.page("Executive summary").markdown("A generated logbook for measuring the review window.")
+    runs_per_page, figures_per_page = max(1, runs // pages), max(0, figures // pages)
+    for n in range(1, pages + 1):
+        page = draft.page(f"Claim {n}: generated claim number {n}")
+        page.markdown(f"## Exact claim\n\n> Claim {n} holds at scale.\n\nSetup with $\\alpha = {n}$.", title="Claim")
+        for r in range(runs_per_page):
+            lines = [f"step {s:5d} | loss {rng.random():.4f} | acc {rng.random():.4f}" for s in range(600)]
+            page.run(["python", f"exp_{n}.py", "--seed", str(r)], "\n".join(lines), duration_s=rng.uniform(1, 900))
+        for f in range(figures_per_page):
+            image = Image.new("RGB", (640, 360), "white")
+            draw = ImageDraw.Draw(image)
+            points = [(x * 6.4, 180 + 120 * rng.uniform(-1, 1)) for x in range(101)]
+            draw.line(points, fill=(31, 119, 180), width=2)
+            raw = "step,value\n" + "\n".join(f"{i},{rng.random():.4f}" for i in range(200))
+            page.figure_png(png_bytes(image), f"Figure {f + 1} for claim {n}", raw=raw)
+        page.markdown(f"**Verdict: {rng.choice(['VERIFIED', 'FALSIFIED', 'TOY', 'INCONCLUSIVE'])}.**", title="Verdict")
+    root = draft.write(target)
+    trace: list[dict[str, object]] = []
+    for seq in range(1, events + 1):
+        claim = 1 + (seq // max(1, events // pages)) % pages
+        if seq % 3 == 1:
+            trace.append({"sequence": seq, "kind": "reasoning", "title": "Thought", "text": "Check the numbers."})
+        elif seq % 3 == 2:
+            command = f'trackio logbook run --page "Claim {claim}" -- python exp_{claim}.py --seed 0'
+            call = {"kind": "tool_call", "title": "Bash", "tool_name": "Bash", "call_id": f"c{seq}"}
+            trace.append({"sequence": seq, **call, "input": json.dumps({"command": command})})
+        else:
+            result = {"kind": "tool_result", "title": "Output", "call_id": f"c{seq - 1}", "status": "success"}
+            trace.append({"sequence": seq, **result, "output": "ok\n" * 20})
+
+    info = write_trace(root, "bench-session", trace, title="Benchmark session")
+    manifest = json.loads((root / "logbook.json").read_text(encoding="utf-8"))
+    manifest["traces"] = [info]
+    (root / "logbook.json").write_text(json.dumps(manifest), encoding="utf-8")
+    stamp.write_text(wanted)
+    return target
+
+
+class StallProbe:
+    def __init__(self) -> None:
+        from PySide6.QtCore import QTimer
+
+        self.ticks: list[float] = []
+        self.timer = QTimer()
+        self.timer.setTimerType(self.timer.timerType().PreciseTimer)
+        self.timer.setInterval(PROBE_MS)
+        self.timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
+
+    def start(self) -> None:
+        self.ticks = [time.perf_counter()]
+        self.timer.start()
+
+    def stop(self) -> list[float]:
+        """Stalls in milliseconds: how much later than its interval each tick came."""
+        self.timer.stop()
+        self.ticks.append(time.perf_counter())
+        return [max(0.0, (b - a) * 1000 - PROBE_MS) for a, b in zip(self.ticks, self.ticks[1:], strict=False)]
+
+
+def run_until(app: object, condition: object, timeout_s: float = 600) -> float:
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    started = time.perf_counter()
+    check = QTimer()
+    check.setInterval(10)
+    check.timeout.connect(lambda: loop.quit() if condition() or time.perf_counter() - started > timeout_s else None)
+    check.start()
+    loop.exec()
+    check.stop()
+    return time.perf_counter() - started
+
+
+def report(name: str, stalls: list[float], seconds: float) -> None:
+    ordered = sorted(stalls)
+    p99 = ordered[int(len(ordered) * 0.99)] if ordered else 0.0
+    over = sum(1 for s in stalls if s > TARGET_STALL_MS)
+    verdict = "PASS" if (max(stalls, default=0) <= TARGET_STALL_MS) else "MISS"
+    print(
+        f"  {name:<22} {seconds:7.2f} s   max stall {max(stalls, default=0):6.1f} ms   p99 {p99:5.1f} ms   "
+        f"median {statistics.median(stalls) if stalls else 0:4.1f} ms   stalls > {TARGET_STALL_MS:.0f} ms: {over}"
+        f"   {verdict}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", type=int, help="generate a logbook with this many claim pages instead")
+    parser.add_argument("--claims", type=int, default=25, help="claims to step through after opening")
+    args = parser.parse_args()
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    scratch = Path(tempfile.mkdtemp(prefix="reviewapp-bench-"))
+    os.environ["REVIEWAPP_DATA_DIR"] = str(scratch / "data")
+    os.environ["REVIEWAPP_CONFIG_DIR"] = str(scratch / "config")
+    source = None if args.pages else find_trackio_logbook()
+    if source is None:
+        pages = args.pages or 200
+        target = CACHE / f"window-logbook-p{pages}"
+        print(f"Generating a logbook with {pages} claim pages into {target.relative_to(REPO)} (cached)...", flush=True)
+        source = generate_logbook(target, pages, runs=10 * pages, figures=pages, events=250 * pages)
+    size = sum(p.stat().st_size for p in source.rglob("*") if p.is_file())
+    print(f"Logbook: {source}  ({size / 1e6:,.0f} MB on disk)")
+
+    from PySide6.QtWidgets import QApplication
+
+    from reviewapp.qt import theme
+    from reviewapp.qt.controller import SessionController
+    from reviewapp.qt.main_window import MainWindow
+    from reviewapp.qt.workers import share_interpreter_with_gui
+
+    share_interpreter_with_gui()  # as reviewapp.qt.app.run does
+    app = QApplication([sys.argv[0]])
+    theme.manager().apply(theme.ThemeChoice.LIGHT)
+    controller = SessionController()
+    window = MainWindow(controller, remember_state=False)
+    window.resize(1600, 1000)
+    window.show()
+    app.processEvents()
+    probe = StallProbe()
+
+    probe.start()
+    started = time.perf_counter()
+    controller.open(source)
+    loaded_at: list[float] = []
+    controller.loaded.connect(lambda _lb: loaded_at.append(time.perf_counter()))
+    open_seconds = run_until(app, lambda: window.context is not None and not window.evidence.busy)
+    opening = probe.stop()
+    logbook = window.context.logbook if window.context else None
+    if logbook is None:
+        print("The logbook did not open.")
+        return 1
+    print(
+        f"Opened {len(logbook.pages)} pages, {sum(len(p.cells) for p in logbook.pages):,} cells, "
+        f"{len(logbook.claims)} claims; read in {loaded_at[0] - started:.2f} s, first claim shown after "
+        f"{open_seconds:.2f} s"
+    )
+    probe.start()
+    index_seconds = run_until(app, lambda: window.is_idle())
+    indexing = probe.stop()
+    events = sum(t.event_count or 0 for t in logbook.traces)
+    probe.start()
+    step_started = time.perf_counter()
+    for _ in range(min(args.claims, len(logbook.claims) - 1)):
+        window.actions_by_name["next_claim"].trigger()
+        run_until(app, lambda: window.is_idle())
+    stepping = probe.stop()
+    step_seconds = time.perf_counter() - step_started
+    print(f"\nEvent-loop stalls (probe every {PROBE_MS} ms; target: none over {TARGET_STALL_MS:.0f} ms):")
+    report("opening", opening, open_seconds)
+    report(f"trace index ({events:,} ev)", indexing, index_seconds)
+    report(f"{min(args.claims, len(logbook.claims) - 1)} claims stepped", stepping, step_seconds)
+    window.close()
+    shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

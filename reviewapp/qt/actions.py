@@ -1,0 +1,70 @@
+"""Every window action and its shortcuts, in one table; menus and the shortcuts help are built from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    name: str
+    text: str
+    menu: str  # "File", "View", "Go", "Help"
+    shortcuts: tuple[str, ...] = ()
+    tip: str = ""
+    checkable: bool = False
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("open_logbook", "&Open Logbook Folder…", "File", ("Ctrl+O",), "Open a logbook folder"),
+    ActionSpec("open_demo", "Open &Demo Logbook", "File", (), "Open the built-in demo review"),
+    ActionSpec("cancel_loading", "&Cancel Loading", "File", ("Esc",), "Stop opening the logbook"),
+    ActionSpec("show_problems", "Show &Problems…", "File", (), "What the reader could not load"),
+    ActionSpec("quit", "&Quit", "File", ("Ctrl+Q",), "Quit reviewapp"),
+    ActionSpec("next_claim", "&Next Claim", "Go", ("Alt+Down", "J"), "Select the next claim in the list"),
+    ActionSpec("previous_claim", "&Previous Claim", "Go", ("Alt+Up", "K"), "Select the previous claim in the list"),
+    ActionSpec("jump_to_verdict", "Go to the &Verdict Statement", "Go", ("Ctrl+G",), "Scroll to the matched verdict"),
+    ActionSpec("focus_search", "&Search Claims and Evidence", "Go", ("Ctrl+F",), "Focus the search field"),
+    ActionSpec("clear_filters", "C&lear Search and Filters", "Go", ("Ctrl+Shift+F",), "Show every claim again"),
+    ActionSpec("show_excerpts", "Trace &Excerpts", "View", ("Ctrl+E",), "Trace events tied to this claim"),
+    ActionSpec("show_timeline", "Full Trace &Timeline", "View", ("Ctrl+T",), "Every event of the agent trace"),
+    ActionSpec("show_artifacts", "&Artifacts", "View", ("Ctrl+Shift+A",), "Artifacts and workspace files"),
+    ActionSpec("toggle_claims_pane", "Claims && Pages Pane", "View", ("Ctrl+1",), "Show or hide the left pane", True),
+    ActionSpec("toggle_side_pane", "Trace && Artifacts Pane", "View", ("Ctrl+2",), "Show or hide the right pane", True),
+    ActionSpec("theme_system", "Theme: Follow &System", "View", (), "Light or dark as the system is", True),
+    ActionSpec("theme_light", "Theme: &Light", "View", (), "Light theme for this session", True),
+    ActionSpec("theme_dark", "Theme: &Dark", "View", (), "Dark theme for this session", True),
+    ActionSpec("shortcuts_help", "&Keyboard Shortcuts", "Help", ("F1", "Ctrl+/"), "List every shortcut"),
+    ActionSpec("about", "&About reviewapp", "Help", (), "Version and safety notes"),
+)
+
+MENUS = ("File", "Go", "View", "Help")
+
+
+def build_actions(parent: QObject) -> dict[str, QAction]:
+    actions: dict[str, QAction] = {}
+    for spec in ACTIONS:
+        action = QAction(spec.text, parent)
+        action.setObjectName(spec.name)
+        action.setShortcuts([QKeySequence(s) for s in spec.shortcuts])
+        # Shortcuts work wherever focus is in the window, not only in the widget that owns the action.
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.setStatusTip(spec.tip)
+        action.setToolTip(spec.tip)
+        action.setCheckable(spec.checkable)
+        actions[spec.name] = action
+    return actions
+
+
+def shortcut_rows() -> list[tuple[str, str, str]]:
+    """(menu, action text without mnemonics, shortcuts as the platform shows them) for the help dialog."""
+    rows = []
+    for spec in ACTIONS:
+        if not spec.shortcuts:
+            continue
+        keys = ", ".join(QKeySequence(s).toString(QKeySequence.SequenceFormat.NativeText) for s in spec.shortcuts)
+        rows.append((spec.menu, spec.text.replace("&&", "\0").replace("&", "").replace("\0", "&"), keys))
+    return rows

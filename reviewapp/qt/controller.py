@@ -1,0 +1,215 @@
+"""SessionController: owns the loaded logbook and everything derived from it; the only object widgets call.
+
+Loading, indexing the trace and building the search index run on worker threads with a CancelToken, so the
+window keeps painting. A newer request always wins: results of a superseded load are dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from reviewapp.core.artifacts import ArtifactEntry, list_artifacts
+from reviewapp.core.demo import demo_workspace
+from reviewapp.core.locate import NotALogbookError
+from reviewapp.core.model import Claim, Logbook
+from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
+from reviewapp.core.reader import read_logbook
+from reviewapp.core.recent import recent_logbooks, remember_logbook
+from reviewapp.core.search import SearchIndex
+from reviewapp.core.trace_excerpts import Excerpt, ExcerptIndex, index_excerpts
+from reviewapp.core.verdict_slots import VerdictSlots, slots_for
+from reviewapp.core.verdicts import Verdict
+from reviewapp.qt.image_loader import ImageLoader
+from reviewapp.qt.workers import TaskRunner
+
+log = logging.getLogger(__name__)
+INDEX_FALLBACK_MS = 1500
+_Load = Callable[[ProgressCallback, CancelToken], Logbook]
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    logbook: Logbook
+    search: SearchIndex
+    artifacts: list[ArtifactEntry]
+
+
+class SessionController(QObject):
+    loading_started = Signal(str)  # a name for what is being opened
+    loading_progress = Signal(int, int, str)  # pages done, pages total, current page
+    loaded = Signal(object)  # Logbook
+    load_failed = Signal(str)  # one line for the user
+    load_cancelled = Signal()
+    excerpts_ready = Signal()  # the trace index for the loaded logbook is complete
+    verdicts_changed = Signal()  # judge or human verdicts were replaced
+    busy_changed = Signal(bool)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._runner = TaskRunner(2, self)
+        self.images = ImageLoader(parent=self)
+        self.logbook: Logbook | None = None
+        self.artifacts: list[ArtifactEntry] = []
+        self.excerpt_index: ExcerptIndex | None = None
+        self._search: SearchIndex | None = None
+        self._judge: dict[str, Verdict] = {}
+        self._human: dict[str, Verdict] = {}
+        self._load_token: CancelToken | None = None
+        self._index_token: CancelToken | None = None
+        self._index_pending = False
+        self.source_label = ""
+
+    # --- opening ------------------------------------------------------------------------------------------------
+
+    def open(self, source: Path | str) -> None:
+        path = Path(source).expanduser()
+        self._start(path.name or str(path), lambda progress, token: read_logbook(path, progress, token), path)
+
+    def open_demo(self) -> None:
+        def load(progress: ProgressCallback, token: CancelToken) -> Logbook:
+            return read_logbook(demo_workspace(), progress, token)
+
+        self._start("the demo logbook", load, None)
+
+    def cancel_loading(self) -> None:
+        if self._load_token is not None:
+            self._load_token.cancel()
+
+    @property
+    def loading(self) -> bool:
+        return self._load_token is not None
+
+    @property
+    def indexing(self) -> bool:
+        return self._index_token is not None or self._index_pending
+
+    @property
+    def busy(self) -> bool:
+        return self.loading or self.indexing or self.images.pending > 0
+
+    def _start(self, label: str, load: _Load, remember: Path | None) -> None:
+        self.cancel_loading()
+        token = CancelToken()
+        self._load_token = token
+        self.source_label = label
+
+        def work(progress: ProgressCallback) -> _Loaded:
+            logbook = load(progress, token)
+            return _Loaded(logbook, SearchIndex(logbook, token), list_artifacts(logbook))
+
+        self.loading_started.emit(label)
+        self.busy_changed.emit(True)
+        self._runner.submit(
+            work,
+            lambda result: self._loaded(token, result, remember),
+            lambda exc: self._load_error(token, exc),
+            lambda done, total, page: self._progress(token, done, total, page),
+        )
+
+    def _progress(self, token: CancelToken, done: int, total: int, page: str) -> None:
+        if token is self._load_token:
+            self.loading_progress.emit(done, total, page)
+
+    def _loaded(self, token: CancelToken, result: _Loaded, remember: Path | None) -> None:
+        if token is not self._load_token:
+            return  # superseded by a newer open
+        self._load_token = None
+        if self._index_token is not None:
+            self._index_token.cancel()
+        self.logbook = result.logbook
+        self._search = result.search
+        self.artifacts = result.artifacts
+        self.excerpt_index = None
+        self._judge, self._human = {}, {}
+        if remember is not None:
+            try:
+                remember_logbook(remember)
+            except OSError as exc:
+                log.warning("could not update the recent logbooks list: %s", exc)
+        self._index_pending = True
+        self.loaded.emit(result.logbook)
+        # The window starts the trace index once the first claim is on screen (index_traces); this is the fallback.
+        QTimer.singleShot(INDEX_FALLBACK_MS, self.index_traces)
+        self.busy_changed.emit(self.busy)
+
+    def _load_error(self, token: CancelToken, exc: BaseException) -> None:
+        if token is not self._load_token:
+            return
+        self._load_token = None
+        if isinstance(exc, Cancelled):
+            self.load_cancelled.emit()
+        elif isinstance(exc, NotALogbookError):
+            self.load_failed.emit(str(exc))
+        else:
+            log.error("loading failed", exc_info=(type(exc), exc, exc.__traceback__))
+            self.load_failed.emit(f"{self.source_label}: could not be opened ({type(exc).__name__}: {exc})")
+        self.busy_changed.emit(self.busy)
+
+    def index_traces(self) -> None:
+        """Tie trace events to claims in the background; once per load. Deferred so that it does not compete
+        with drawing the first claim for the interpreter."""
+        if not self._index_pending or self.logbook is None:
+            return
+        self._index_pending = False
+        logbook = self.logbook
+        if not any(t.chunks for t in logbook.traces):
+            self.excerpt_index = ExcerptIndex()
+            self.excerpts_ready.emit()
+            return
+        token = CancelToken()
+        self._index_token = token
+
+        def done(index: ExcerptIndex) -> None:
+            if token is self._index_token:
+                self._index_token = None
+                self.excerpt_index = index
+                self.excerpts_ready.emit()
+                self.busy_changed.emit(self.busy)
+
+        def failed(exc: BaseException) -> None:
+            if token is self._index_token:
+                self._index_token = None
+                if not isinstance(exc, Cancelled):
+                    log.error("trace indexing failed", exc_info=(type(exc), exc, exc.__traceback__))
+                    self.excerpt_index = ExcerptIndex()
+                    self.excerpts_ready.emit()
+                self.busy_changed.emit(self.busy)
+
+        self._runner.submit(lambda progress: index_excerpts(logbook, cancel=token, progress=progress), done, failed)
+
+    # --- derived state ------------------------------------------------------------------------------------------
+
+    def recent(self) -> list[Path]:
+        return recent_logbooks()
+
+    def search(self, query: str) -> set[str] | None:
+        """Claim keys matching the query in title or evidence; None when the query is empty."""
+        return self._search.matching(query) if self._search is not None else None
+
+    def excerpts(self, claim: Claim) -> list[Excerpt] | None:
+        """Trace events tied to the claim; None while the trace is still being indexed."""
+        return self.excerpt_index.for_claim(claim.key) if self.excerpt_index is not None else None
+
+    def verdict_slots(self, claim: Claim) -> VerdictSlots:
+        return slots_for(claim, self._judge, self._human)
+
+    def set_human_verdicts(self, verdicts: Mapping[str, Verdict]) -> None:
+        self._human = dict(verdicts)
+        self.verdicts_changed.emit()
+
+    def set_judge_verdicts(self, verdicts: Mapping[str, Verdict]) -> None:
+        self._judge = dict(verdicts)
+        self.verdicts_changed.emit()
+
+    def shutdown(self, msecs: int = 10_000) -> None:
+        """Cancel what runs and wait for the workers (window close, end of a test)."""
+        self.cancel_loading()
+        if self._index_token is not None:
+            self._index_token.cancel()
+        self._runner.wait(msecs)
+        self.images.wait(msecs)

@@ -1,0 +1,394 @@
+"""The review window: claims and pages on the left, the evidence in the middle, trace and artifacts on the right.
+
+Layout and wiring only; state lives in SessionController, rendering in the widgets.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QModelIndex, Qt, QUrl, Signal
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QIcon, QImage
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewapp.core.link_targets import LinkKind, LinkTarget
+from reviewapp.core.model import Claim, Logbook, Page
+from reviewapp.core.trace_excerpts import Excerpt
+from reviewapp.qt import theme, window_state
+from reviewapp.qt.actions import ACTIONS as ACTION_SPECS
+from reviewapp.qt.actions import MENUS, build_actions
+from reviewapp.qt.controller import SessionController
+from reviewapp.qt.links import display_path, open_with_system, system_url
+from reviewapp.qt.models.claim_table import ClaimTableModel
+from reviewapp.qt.models.page_tree import PageTreeModel
+from reviewapp.qt.models.trace_events import TraceEventModel
+from reviewapp.qt.plain import PlainLabel
+from reviewapp.qt.resources import resource
+from reviewapp.qt.widgets.artifact_panel import ArtifactPanel
+from reviewapp.qt.widgets.card import CardContext
+from reviewapp.qt.widgets.claim_list import ClaimListPanel
+from reviewapp.qt.widgets.dialogs import ProblemsDialog, ShortcutsDialog, about_box
+from reviewapp.qt.widgets.evidence_view import EvidenceView
+from reviewapp.qt.widgets.image_viewer import ZoomDialog
+from reviewapp.qt.widgets.load_panel import LoadPanel
+from reviewapp.qt.widgets.page_pane import PagePane
+from reviewapp.qt.widgets.trace_view import ExcerptPanel, TimelinePanel
+from reviewapp.qt.workers import TaskRunner
+
+
+class MainWindow(QMainWindow):
+    error_shown = Signal(str)  # every error dialog's text, so that tests and logs can see them
+
+    def __init__(self, controller: SessionController, remember_state: bool = True) -> None:
+        super().__init__()
+        self.controller = controller
+        self.remember_state = remember_state
+        self.context: CardContext | None = None
+        self.current_claim: Claim | None = None
+        self.dialog: QWidget | None = None  # the last non-modal dialog opened (zoom, problems, help)
+        self.setWindowTitle("reviewapp")
+        self.setWindowIcon(QIcon(str(resource("icons", "reviewapp.svg"))))
+        self.actions_by_name = build_actions(self)
+        self._build_layout()
+        self._build_menus()
+        self._connect()
+        self.resize(1600, 1000)
+        if remember_state:
+            window_state.restore_window(self, self.splitters, self.panes)
+        self.actions_by_name["toggle_claims_pane"].setChecked(not self.left.isHidden())
+        self.actions_by_name["toggle_side_pane"].setChecked(not self.side_tabs.isHidden())
+
+    # --- layout -------------------------------------------------------------------------------------------------
+
+    def _build_layout(self) -> None:
+        self.claim_model = ClaimTableModel(self)
+        self.claim_panel = ClaimListPanel(self.claim_model)
+        self.page_model = PageTreeModel(self)
+        pages = PagePane(self.page_model)
+        self.page_tree = pages.tree
+        self.left = QSplitter(Qt.Orientation.Vertical)
+        self.left.setObjectName("leftSplitter")
+        self.left.addWidget(self.claim_panel)
+        self.left.addWidget(pages)
+        self.left.setSizes([640, 300])
+        self.evidence = EvidenceView()
+        self.load_panel = LoadPanel()
+        self.center = QStackedWidget()
+        self.center.addWidget(self.evidence)
+        self.center.addWidget(self.load_panel)
+        self.trace_runner = TaskRunner(1, self)
+        self.excerpts = ExcerptPanel()
+        self.timeline = TimelinePanel(TraceEventModel(self.trace_runner, self))
+        self.artifacts = ArtifactPanel(self.controller.images)
+        self.side_tabs = QTabWidget()
+        self.side_tabs.setObjectName("sideTabs")
+        self.side_tabs.addTab(self.excerpts, "Trace excerpts")
+        self.side_tabs.addTab(self.timeline, "Timeline")
+        self.side_tabs.addTab(self.artifacts, "Artifacts")
+        self.main_split = QSplitter(Qt.Orientation.Horizontal)
+        self.main_split.setObjectName("mainSplitter")
+        for widget in (self.left, self.center, self.side_tabs):
+            self.main_split.addWidget(widget)
+        self.main_split.setStretchFactor(1, 1)
+        self.main_split.setSizes([370, 800, 430])
+        self.main_split.setChildrenCollapsible(False)
+        host = QWidget()
+        layout = QVBoxLayout(host)
+        layout.setContentsMargins(8, 8, 8, 4)
+        layout.addWidget(self.main_split)
+        self.setCentralWidget(host)
+        self.status_label = PlainLabel()
+        self.problems_button = QPushButton()
+        self.problems_button.setObjectName("link")
+        self.problems_button.hide()
+        self.statusBar().addWidget(self.status_label, 1)
+        self.statusBar().addPermanentWidget(self.problems_button)
+        self.splitters = [self.main_split, self.left]
+        self.panes: list[QWidget] = [self.left, self.side_tabs]
+
+    def _build_menus(self) -> None:
+        menus = {name: self.menuBar().addMenu(f"&{name}") for name in MENUS}
+        for spec in ACTION_SPECS:
+            menus[spec.menu].addAction(self.actions_by_name[spec.name])
+            if spec.name == "open_demo":
+                self.recent_menu = menus["File"].addMenu("Open &Recent")
+                self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.theme_group = QActionGroup(self)
+        for name in ("theme_system", "theme_light", "theme_dark"):
+            self.theme_group.addAction(self.actions_by_name[name])
+        self.actions_by_name[f"theme_{theme.manager().choice.value}"].setChecked(True)
+        self.actions_by_name["cancel_loading"].setEnabled(False)
+
+    def _connect(self) -> None:
+        c, a = self.controller, self.actions_by_name
+        c.loading_started.connect(self._loading_started)
+        c.loading_progress.connect(self.load_panel.progress)
+        c.loaded.connect(self._loaded)
+        c.load_failed.connect(self._load_failed)
+        c.load_cancelled.connect(self._load_cancelled)
+        c.excerpts_ready.connect(self._show_excerpts)
+        c.verdicts_changed.connect(self._verdicts_changed)
+        self.load_panel.cancel_requested.connect(c.cancel_loading)
+        self.claim_panel.claim_selected.connect(self.show_claim)
+        self.claim_panel.search_changed.connect(lambda text: self.claim_panel.apply_filters(c.search(text)))
+        self.page_tree.selectionModel().currentChanged.connect(self._page_clicked)
+        ev = self.evidence
+        ev.link_clicked.connect(self.follow_link)
+        ev.url_requested.connect(self.open_url)
+        ev.zoom_requested.connect(self.zoom)
+        ev.copy_requested.connect(self.copy_text)
+        ev.page_requested.connect(self.show_page)
+        ev.rendered.connect(c.index_traces)
+        self.excerpts.jump_requested.connect(self.jump_to_event)
+        self.artifacts.page_requested.connect(self.follow_page_link)
+        self.artifacts.url_requested.connect(self.open_url)
+        self.artifacts.copy_requested.connect(self.copy_text)
+        self.artifacts.zoom_requested.connect(self.zoom)
+        self.problems_button.clicked.connect(self.show_problems)
+        a["open_logbook"].triggered.connect(self.choose_logbook)
+        a["open_demo"].triggered.connect(c.open_demo)
+        a["cancel_loading"].triggered.connect(c.cancel_loading)
+        a["show_problems"].triggered.connect(self.show_problems)
+        a["quit"].triggered.connect(self.close)
+        a["next_claim"].triggered.connect(lambda: self.claim_panel.step(1))
+        a["previous_claim"].triggered.connect(lambda: self.claim_panel.step(-1))
+        a["jump_to_verdict"].triggered.connect(self.evidence.scroll_to_verdict)
+        a["focus_search"].triggered.connect(self.focus_search)
+        a["clear_filters"].triggered.connect(self.claim_panel.clear_filters)
+        a["show_excerpts"].triggered.connect(lambda: self._show_tab(self.excerpts))
+        a["show_timeline"].triggered.connect(lambda: self._show_tab(self.timeline))
+        a["show_artifacts"].triggered.connect(lambda: self._show_tab(self.artifacts))
+        a["toggle_claims_pane"].toggled.connect(self.left.setVisible)
+        a["toggle_side_pane"].toggled.connect(self.side_tabs.setVisible)
+        for choice in theme.ThemeChoice:
+            a[f"theme_{choice.value}"].triggered.connect(lambda _=False, ch=choice: theme.manager().apply(ch))
+        theme.manager().changed.connect(self._theme_changed)
+        a["shortcuts_help"].triggered.connect(lambda: self._open_dialog(ShortcutsDialog(self)))
+        a["about"].triggered.connect(lambda: self._open_dialog(about_box(self)))
+
+    # --- loading ------------------------------------------------------------------------------------------------
+
+    def _loading_started(self, label: str) -> None:
+        self.load_panel.start(label)
+        self.center.setCurrentWidget(self.load_panel)
+        self.actions_by_name["cancel_loading"].setEnabled(True)
+        self.status_label.setText(f"Opening {label}…")
+
+    def _loading_done(self) -> None:
+        self.center.setCurrentWidget(self.evidence)
+        self.actions_by_name["cancel_loading"].setEnabled(False)
+
+    def _loaded(self, logbook: Logbook) -> None:
+        self._loading_done()
+        self.context = CardContext(logbook, self.controller.images)
+        self.current_claim = None
+        self.setWindowTitle(f"{logbook.title} — reviewapp")
+        self.claim_model.set_claims(logbook.claims, [self.controller.verdict_slots(c) for c in logbook.claims])
+        self.claim_panel.clear_filters()
+        self.page_model.set_logbook(logbook)
+        self.page_tree.expandAll()
+        self.artifacts.set_entries(logbook, self.controller.artifacts)
+        self.timeline.set_logbook(logbook)
+        self.excerpts.show_state("Reading the agent trace…" if self.controller.indexing else "")
+        problems = len(logbook.problems)
+        self.problems_button.setText(f"⚠ {problems} problem{'s' if problems != 1 else ''} while reading")
+        self.problems_button.setVisible(bool(problems))
+        where = display_path(logbook.root)
+        self.status_label.setText(f"{where}  ·  {len(logbook.pages)} pages · {len(logbook.claims)} claims")
+        if logbook.claims:
+            self.claim_panel.select_key(logbook.claims[0].key)
+            self.claim_panel.view.setFocus()
+        elif logbook.pages:
+            self.show_page(logbook.pages[0].slug)
+
+    def _load_failed(self, message: str) -> None:
+        self._loading_done()
+        self.status_label.setText("The logbook could not be opened.")
+        if self.context is None:
+            self.evidence.show_message("Nothing is open. Use File > Open Logbook Folder… or open the demo.")
+        self.show_error("Could not open the logbook", message)
+
+    def _load_cancelled(self) -> None:
+        self._loading_done()
+        self.status_label.setText("Opening was cancelled.")
+        if self.context is None:
+            self.evidence.show_message("Opening was cancelled. Use File > Open Logbook Folder… to try again.")
+
+    # --- selection and navigation -------------------------------------------------------------------------------
+
+    def show_claim(self, key: str) -> None:
+        if self.context is None:
+            return
+        claim = self.context.logbook.claim(key)
+        if claim is None:
+            return
+        self.current_claim = claim
+        self.evidence.show_claim(self.context, claim, self.controller.verdict_slots(claim))
+        self.page_tree.selectionModel().blockSignals(True)
+        self.page_tree.setCurrentIndex(self.page_model.index_of(claim.page))
+        self.page_tree.selectionModel().blockSignals(False)
+        self._show_excerpts()
+
+    def show_page(self, slug: str) -> None:
+        if self.context is None:
+            return
+        page = self.context.logbook.page(slug)
+        if page is None:
+            return
+        self.current_claim = None
+        self.claim_panel.clear_selection()
+        self.page_tree.selectionModel().blockSignals(True)
+        self.page_tree.setCurrentIndex(self.page_model.index_of(slug))
+        self.page_tree.selectionModel().blockSignals(False)
+        self.evidence.show_page(self.context, page)
+        self.excerpts.show_state("Select a claim to see the trace events tied to it.")
+
+    def follow_page_link(self, slug: str) -> None:
+        """A link to a page opens its claim when the page holds exactly one, the page itself otherwise."""
+        if self.context is None:
+            return
+        claims = [c for c in self.context.logbook.claims if c.page == slug]
+        if len(claims) == 1:
+            self.claim_panel.clear_filters()
+            self.claim_panel.select_key(claims[0].key)
+        else:
+            self.show_page(slug)
+
+    def _page_clicked(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        page: Page | None = self.page_model.page_at(current)
+        if page is not None:
+            self.show_page(page.slug)
+
+    def select_claim(self, ref: str | int) -> bool:
+        claim = self.context.logbook.claim(ref) if self.context else None
+        if claim is None:
+            return False
+        self.claim_panel.clear_filters()
+        return self.claim_panel.select_key(claim.key)
+
+    def focus_search(self) -> None:
+        self.claim_panel.search.setFocus()
+        self.claim_panel.search.selectAll()
+
+    def _show_tab(self, widget: QWidget) -> None:
+        self.side_tabs.show()
+        self.actions_by_name["toggle_side_pane"].setChecked(True)
+        self.side_tabs.setCurrentWidget(widget)
+
+    def _show_excerpts(self) -> None:
+        claim = self.current_claim
+        if claim is None or self.context is None:
+            return
+        if not self.context.logbook.traces:
+            self.excerpts.show_state("This logbook has no agent trace attached.")
+        elif not any(t.chunks for t in self.context.logbook.traces):
+            self.excerpts.show_state("The manifest lists an agent trace, but its files are not in this folder.")
+        else:
+            excerpts = self.controller.excerpts(claim)
+            if excerpts is None:
+                self.excerpts.show_state("Reading the agent trace…")
+            else:
+                index = self.controller.excerpt_index
+                self.excerpts.show_excerpts(claim.label, excerpts, bool(index and claim.key in index.truncated))
+
+    def jump_to_event(self, excerpt: Excerpt) -> None:
+        self._show_tab(self.timeline)
+        self.timeline.select_trace(excerpt.trace_id)
+        self.timeline.jump_to(excerpt.sequence)
+
+    def _verdicts_changed(self) -> None:
+        if self.context is None:
+            return
+        claims = self.context.logbook.claims
+        self.claim_model.update_slots([self.controller.verdict_slots(c) for c in claims])
+        self.claim_panel.apply_filters(self.claim_panel.proxy.matching)
+        if self.current_claim is not None:
+            self.evidence.header.set_slots(self.controller.verdict_slots(self.current_claim))
+
+    # --- links, files, dialogs ----------------------------------------------------------------------------------
+
+    def follow_link(self, target: LinkTarget) -> None:
+        url = system_url(target)
+        if target.kind is LinkKind.PAGE and target.page:
+            self.follow_page_link(target.page)
+        elif url is not None:
+            self.open_url(url)
+        else:
+            self.statusBar().showMessage(f"Link not followed: {target.reason}", 8000)
+
+    def open_url(self, url: QUrl) -> None:
+        """Hand a URL to the system (browser, file manager); only ever called from a click."""
+        if not open_with_system(url):
+            self.statusBar().showMessage(f"Could not open {url.toDisplayString()}", 8000)
+
+    def copy_text(self, text: str) -> None:
+        QGuiApplication.clipboard().setText(text)
+        self.statusBar().showMessage(f"Copied: {text}", 5000)
+
+    def zoom(self, image: QImage, title: str) -> None:
+        self._open_dialog(ZoomDialog(image, title, self))
+
+    def show_problems(self) -> None:
+        if self.context is not None:
+            self._open_dialog(ProblemsDialog(self.context.logbook.problems, self))
+
+    def _open_dialog(self, dialog: QWidget) -> None:
+        if isinstance(self.dialog, QWidget):
+            self.dialog.close()
+        self.dialog = dialog
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+
+    def show_error(self, title: str, message: str) -> None:
+        self.error_shown.emit(message)
+        box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        self._open_dialog(box)
+
+    def choose_logbook(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Open a logbook folder", str(Path.home()))
+        if folder:
+            self.controller.open(folder)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        recent = self.controller.recent()
+        for path in recent:
+            action = QAction(str(path), self.recent_menu)
+            action.triggered.connect(lambda _=False, p=path: self.controller.open(p))
+            self.recent_menu.addAction(action)
+        if not recent:
+            self.recent_menu.addAction("No recent logbooks").setEnabled(False)
+
+    def _theme_changed(self) -> None:
+        """Painted lists pick the new colours up on repaint; rendered evidence is rebuilt with them."""
+        self.claim_panel.view.viewport().update()
+        if self.current_claim is not None:
+            self.show_claim(self.current_claim.key)
+        elif self.context is not None and self.page_tree.currentIndex().isValid():
+            page = self.page_model.page_at(self.page_tree.currentIndex())
+            if page is not None:
+                self.show_page(page.slug)
+
+    # --- state --------------------------------------------------------------------------------------------------
+
+    def is_idle(self) -> bool:
+        """Nothing loading, indexing, decoding or being laid out (screenshots and tests wait for this)."""
+        return not self.controller.busy and not self.evidence.busy
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.remember_state:
+            window_state.save_window(self, self.splitters, self.panes)
+        self.controller.shutdown()
+        self.trace_runner.wait()
+        super().closeEvent(event)

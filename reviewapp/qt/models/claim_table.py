@@ -1,0 +1,136 @@
+"""The claims of the loaded logbook as a list model, and the proxy that filters it by verdict, dispute and search.
+
+Rows are computed once per change (load, verdict import) so that data() is a tuple lookup.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
+
+from reviewapp.core.model import Claim
+from reviewapp.core.verdict_slots import VerdictSlots
+from reviewapp.core.verdicts import Verdict
+from reviewapp.qt.plain import plain_tooltip
+
+_Index = QModelIndex | QPersistentModelIndex
+_LABEL_PREFIX = re.compile(r"^\s*claim\s*#?\s*(\d{1,3})\s*[:.—–-]\s*", re.IGNORECASE)
+
+
+def short_title(claim: Claim) -> str:
+    """The title without its "Claim N:" prefix when the number is shown beside it anyway."""
+    match = _LABEL_PREFIX.match(claim.title)
+    if match and claim.n is not None and int(match.group(1)) == claim.n and match.end() < len(claim.title):
+        return claim.title[match.end() :]
+    return claim.title
+
+
+class ClaimRole(IntEnum):
+    CLAIM = Qt.ItemDataRole.UserRole + 1
+    KEY = Qt.ItemDataRole.UserRole + 2
+    SLOTS = Qt.ItemDataRole.UserRole + 3
+    NUMBER = Qt.ItemDataRole.UserRole + 4
+    DISAGREEMENT = Qt.ItemDataRole.UserRole + 5
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRow:
+    claim: Claim
+    slots: VerdictSlots
+    number: str  # "2", or "·" for an unnumbered claim
+    title: str
+    tooltip: str
+
+
+class ClaimTableModel(QAbstractListModel):
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[ClaimRow] = []
+
+    def set_claims(self, claims: list[Claim], slots: list[VerdictSlots]) -> None:
+        self.beginResetModel()
+        self._rows = [_row(c, s) for c, s in zip(claims, slots, strict=True)]
+        self.endResetModel()
+
+    def update_slots(self, slots: list[VerdictSlots]) -> None:
+        self._rows = [_row(row.claim, s) for row, s in zip(self._rows, slots, strict=True)]
+        if self._rows:
+            self.dataChanged.emit(self.index(0), self.index(len(self._rows) - 1))
+
+    def row_info(self, row: int) -> ClaimRow:
+        return self._rows[row]
+
+    def row_of(self, key: str) -> int:
+        return next((i for i, r in enumerate(self._rows) if r.claim.key == key), -1)
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return row.title
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return row.tooltip
+        if role == ClaimRole.CLAIM:
+            return row.claim
+        if role == ClaimRole.KEY:
+            return row.claim.key
+        if role == ClaimRole.SLOTS:
+            return row.slots
+        if role == ClaimRole.NUMBER:
+            return row.number
+        if role == ClaimRole.DISAGREEMENT:
+            return row.slots.disagreement
+        return None
+
+
+def _row(claim: Claim, slots: VerdictSlots) -> ClaimRow:
+    lines = [f"{claim.label}: {claim.title}" if claim.n is not None else claim.title]
+    lines.append(f"Agent: {slots.agent.value}" + (f" (“{claim.verdict_raw}”)" if claim.verdict_raw else ""))
+    lines.append(f"Logbook Judge: {slots.judge.value if slots.judge else 'not imported'}")
+    lines.append(f"Reviewer: {slots.human.value if slots.human else 'not judged yet'}")
+    lines.extend(slots.disagreements())
+    number = str(claim.n) if claim.n is not None else "·"
+    return ClaimRow(claim, slots, number, short_title(claim), plain_tooltip("\n".join(lines)))
+
+
+class ClaimFilterProxy(QSortFilterProxyModel):
+    """Verdict filter (any of agent/judge/reviewer), disagreements only, and the search result set."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.verdict: Verdict | None = None
+        self.disagreements_only = False
+        self.matching: set[str] | None = None
+
+    def set_filters(self, verdict: Verdict | None, disagreements_only: bool, matching: set[str] | None) -> None:
+        incremental = hasattr(self, "beginFilterChange")  # Qt 6.9+; older releases re-filter afterwards
+        if incremental:
+            self.beginFilterChange()
+        self.verdict = verdict
+        self.disagreements_only = disagreements_only
+        self.matching = matching
+        if incremental:
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            self.invalidateRowsFilter()
+
+    @property
+    def active(self) -> bool:
+        return self.verdict is not None or self.disagreements_only or self.matching is not None
+
+    def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
+        model = self.sourceModel()
+        assert isinstance(model, ClaimTableModel)
+        row = model.row_info(source_row)
+        if self.matching is not None and row.claim.key not in self.matching:
+            return False
+        if self.disagreements_only and not row.slots.disagreement:
+            return False
+        return self.verdict is None or row.slots.has(self.verdict)

@@ -1,0 +1,175 @@
+"""The top of the evidence pane: which claim, its verdicts side by side, where the verdict was read, and a slot
+on the right where the reviewer's verdict editor goes (set_reviewer_widget)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+
+from reviewapp.core.model import Claim, Logbook, Page
+from reviewapp.core.verdict_slots import VerdictSlots
+from reviewapp.qt.models.claim_table import short_title
+from reviewapp.qt.plain import PlainLabel, button_text, plain_tooltip
+from reviewapp.qt.widgets.verdict_badge import VerdictBadge
+
+_SOURCES = {
+    "claim text": "in the claim's text",
+    "cell title": "in a cell title",
+    "page title": "in the page title",
+    "verdict section": "in a verdict section",
+    "summary table": "in a summary table",
+    "summary": "in a summary",
+    "index title": "in the table of contents",
+    "logbook summary": "in a logbook-wide statement",
+    "raw data": "in raw data",
+}
+
+
+class EvidenceHeader(QFrame):
+    page_requested = Signal(str)
+    verdict_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("evidenceHeader")
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 12, 16, 12)
+        layout.setSpacing(6)
+        top = QHBoxLayout()
+        self.kicker = PlainLabel(self)
+        self.kicker.setObjectName("claimKicker")
+        top.addWidget(self.kicker)
+        self.page_link = QPushButton(self)
+        self.page_link.setObjectName("link")
+        self.page_link.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.page_link.clicked.connect(lambda: self.page_requested.emit(self._page_slug))
+        top.addWidget(self.page_link)
+        top.addStretch(1)
+        # Left empty on purpose: the reviewer's verdict editor is placed here by the annotations feature.
+        self.reviewer_slot = QWidget(self)
+        self.reviewer_slot.setObjectName("reviewerSlot")
+        self.reviewer_layout = QHBoxLayout(self.reviewer_slot)
+        self.reviewer_layout.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.reviewer_slot)
+        layout.addLayout(top)
+        self.title = PlainLabel(self)
+        self.title.setObjectName("claimTitle")
+        self.title.setWordWrap(True)
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.title)
+        verdicts = QHBoxLayout()
+        verdicts.setSpacing(6)
+        self.badges = {slot: VerdictBadge(slot, self) for slot in ("agent", "judge", "human")}
+        for badge in self.badges.values():
+            verdicts.addWidget(badge)
+        self.quote = PlainLabel(self)
+        self.quote.setObjectName("verdictQuote")
+        self.quote.setWordWrap(True)
+        self.quote.setTextFormat(Qt.TextFormat.PlainText)
+        verdicts.addSpacing(6)
+        verdicts.addWidget(self.quote, 1)
+        self.goto_verdict = QPushButton("Go to statement", self)
+        self.goto_verdict.setObjectName("link")
+        self.goto_verdict.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.goto_verdict.clicked.connect(self.verdict_requested)
+        verdicts.addWidget(self.goto_verdict, 0, Qt.AlignmentFlag.AlignTop)
+        self.verdict_row = QWidget(self)
+        self.verdict_row.setLayout(verdicts)
+        verdicts.setContentsMargins(0, 2, 0, 0)
+        layout.addWidget(self.verdict_row)
+        self.disagreement = PlainLabel(self)
+        self.disagreement.setObjectName("disagreement")
+        self.disagreement.setWordWrap(True)
+        self.disagreement.setTextFormat(Qt.TextFormat.PlainText)
+        layout.addWidget(self.disagreement)
+        self.elsewhere = QVBoxLayout()
+        self.elsewhere.setSpacing(0)
+        layout.addLayout(self.elsewhere)
+        self._page_slug = ""
+
+    def set_reviewer_widget(self, widget: QWidget) -> None:
+        """Place the reviewer's verdict editor (owned by the annotations feature) in the header."""
+        while self.reviewer_layout.count():
+            item = self.reviewer_layout.takeAt(0)
+            if item.widget() is not None:
+                item.widget().setParent(None)
+        self.reviewer_layout.addWidget(widget)
+
+    def show_claim(self, logbook: Logbook, claim: Claim, slots: VerdictSlots) -> None:
+        page = logbook.page(claim.page)
+        self.kicker.setText(claim.label.upper() if claim.n is not None else "CLAIM")
+        self._set_page(page)
+        self.title.setText(short_title(claim))
+        self.verdict_row.show()
+        self.set_slots(slots)
+        mention = claim.verdict_mention
+        if mention is not None:
+            where = _SOURCES.get(mention.source, f"in {mention.source}")
+            if mention.page != claim.page:
+                where += f" on “{_page_title(logbook, mention.page)}”"
+            self.quote.setText(f"“{_short(mention.text)}” — {where}, line {mention.line}")
+            self.goto_verdict.setVisible(mention.page == claim.page)
+        else:
+            self.quote.setText("The logbook states no verdict for this claim that the reader could find.")
+            self.goto_verdict.hide()
+        self._set_elsewhere(logbook, claim)
+
+    def set_slots(self, slots: VerdictSlots) -> None:
+        self.badges["agent"].set_verdict(slots.agent)
+        self.badges["judge"].set_verdict(slots.judge)
+        self.badges["human"].set_verdict(slots.human)
+        reasons = slots.disagreements()
+        self.disagreement.setText("⚠ Disputed: " + " ".join(reasons) if reasons else "")
+        self.disagreement.setVisible(bool(reasons))
+
+    def show_page(self, logbook: Logbook, page: Page) -> None:
+        self.kicker.setText("OVERVIEW" if page.is_index else "PAGE")
+        self._set_page(None)
+        self.title.setText(logbook.title if page.is_index else page.title)
+        self.verdict_row.hide()
+        self.disagreement.hide()
+        self._clear_elsewhere()
+
+    def _set_page(self, page: Page | None) -> None:
+        self._page_slug = page.slug if page is not None else ""
+        self.page_link.setVisible(page is not None)
+        if page is not None:
+            self.page_link.setText(button_text(f"on page “{page.title}”"))
+            self.page_link.setToolTip(plain_tooltip(f"Show the whole page ({page.file})"))
+
+    def _clear_elsewhere(self) -> None:
+        while self.elsewhere.count():
+            item = self.elsewhere.takeAt(0)
+            if item.widget() is not None:
+                item.widget().hide()
+                item.widget().deleteLater()
+
+    def _set_elsewhere(self, logbook: Logbook, claim: Claim) -> None:
+        self._clear_elsewhere()
+        seen: set[tuple[str, str, str]] = set()
+        for mention in claim.other_mentions:
+            if (mention.source, mention.page, mention.verdict) in seen or len(seen) >= 4:
+                continue
+            seen.add((mention.source, mention.page, mention.verdict))
+            where = _SOURCES.get(mention.source, mention.source)
+            agrees = "agrees" if mention.verdict == claim.verdict else "differs"
+            page_title = _page_title(logbook, mention.page)
+            text = f"Also stated {where} on “{page_title}”: {mention.verdict.value.upper()} ({agrees})"
+            button = QPushButton(button_text(text), self)
+            button.setObjectName("link")
+            button.setCursor(Qt.CursorShape.PointingHandCursor)
+            button.setToolTip(plain_tooltip(mention.text))
+            button.clicked.connect(lambda _=False, slug=mention.page: self.page_requested.emit(slug))
+            self.elsewhere.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
+
+
+def _page_title(logbook: Logbook, slug: str) -> str:
+    page = logbook.page(slug)
+    return page.title if page is not None else slug
+
+
+def _short(text: str, limit: int = 180) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,205 @@
+"""The selected claim (or page) and its evidence: the page's cells, in order, as cards.
+
+Cards are built a few at a time between event-loop turns, so a page with a thousand cells or megabytes of
+output never freezes the window; `rendered` fires when the last card is in place.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QFrame, QPushButton, QScrollArea, QVBoxLayout, QWidget
+
+from reviewapp.core.model import Cell, CellKind, Claim, Page, VerdictMention
+from reviewapp.core.verdict_slots import VerdictSlots
+from reviewapp.qt.plain import PlainLabel
+from reviewapp.qt.widgets.card import Card, CardContext
+from reviewapp.qt.widgets.cell_cards import ArtifactCard, CodeCard, DashboardCard, GenericCard, MarkdownCard
+from reviewapp.qt.widgets.evidence_header import EvidenceHeader
+from reviewapp.qt.widgets.figure_card import FigureCard
+
+BATCH_SECONDS = 0.012  # build cards for at most this long per event-loop turn
+
+
+def make_card(context: CardContext, cell: Cell) -> Card:
+    meta = f"line {cell.line}"
+    if cell.kind in (CellKind.MARKDOWN,):
+        return MarkdownCard(context, cell.body, cell.title, meta)
+    if cell.kind is CellKind.CODE:
+        return CodeCard(context, cell, meta)
+    if cell.kind is CellKind.FIGURE:
+        return FigureCard(context, cell, meta)
+    if cell.kind is CellKind.ARTIFACT:
+        return ArtifactCard(context, cell, meta)
+    if cell.kind is CellKind.DASHBOARD:
+        return DashboardCard(context, cell, meta)
+    return GenericCard(cell, meta)
+
+
+class EvidenceView(QWidget):
+    link_clicked = Signal(object)
+    url_requested = Signal(QUrl)
+    zoom_requested = Signal(QImage, str)
+    copy_requested = Signal(str)
+    page_requested = Signal(str)
+    rendered = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(8)
+        self.header = EvidenceHeader(self)
+        self.header.page_requested.connect(self.page_requested)
+        self.header.verdict_requested.connect(self.scroll_to_verdict)
+        self.header.hide()
+        layout.addWidget(self.header)
+        self.scroll = QScrollArea(self)
+        self.scroll.setObjectName("evidenceScroll")
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        canvas = QWidget()
+        canvas.setObjectName("evidenceCanvas")
+        self.column = QVBoxLayout(canvas)
+        self.column.setContentsMargins(0, 0, 6, 12)
+        self.column.setSpacing(10)
+        self.column.addStretch(1)
+        self.scroll.setWidget(canvas)
+        layout.addWidget(self.scroll, 1)
+        self.cards: list[Card] = []
+        self.verdict_card: Card | None = None
+        self._queue: list[Callable[[], Card | None]] = []
+        # A real timer, not a chain of zero-delay posted calls: those would starve input and timers meanwhile.
+        self._batch_timer = QTimer(self)
+        self._batch_timer.setSingleShot(True)
+        self._batch_timer.setInterval(1)
+        self._batch_timer.timeout.connect(self._build_batch)
+        self.hint = PlainLabel(self)
+        self.hint.setObjectName("emptyHint")
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.hint.setWordWrap(True)
+        self.column.insertWidget(0, self.hint)
+        self.show_message("Open a logbook to review its claims.")
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._queue)
+
+    def show_message(self, text: str) -> None:
+        self._reset()
+        self.header.hide()
+        self.hint.setText(text)
+        self.hint.show()
+        self.rendered.emit()
+
+    def show_claim(self, context: CardContext, claim: Claim, slots: VerdictSlots) -> None:
+        self._reset()
+        page = context.logbook.page(claim.page)
+        self.header.show_claim(context.logbook, claim, slots)
+        self.header.show()
+        if page is None:
+            self.hint.setText(f"The page '{claim.page}' could not be read.")
+            self.hint.show()
+            self.rendered.emit()
+            return
+        wanted = set(claim.cells)
+        if claim.section_line is not None:
+            self._queue.append(lambda: self._section_note(page))
+        elif page.preamble.strip():
+            self._queue.append(lambda: self._preamble(context, page, claim.verdict_mention))
+        for cell in page.cells:
+            if cell.ordinal in wanted:
+                self._queue.append(lambda c=cell: self._cell(context, c, claim.verdict_mention))
+        if not self._queue:
+            self.hint.setText("This claim has no evidence cells.")
+            self.hint.show()
+        self._start()
+
+    def show_page(self, context: CardContext, page: Page) -> None:
+        self._reset()
+        self.header.show_page(context.logbook, page)
+        self.header.show()
+        if page.preamble.strip():
+            self._queue.append(lambda: self._preamble(context, page, None))
+        for cell in page.cells:
+            self._queue.append(lambda c=cell: self._cell(context, c, None))
+        if not self._queue:
+            self.hint.setText("This page is empty.")
+            self.hint.show()
+        self._start()
+
+    def scroll_to_verdict(self) -> None:
+        if self.verdict_card is not None:
+            self.scroll.ensureWidgetVisible(self.verdict_card, 0, 40)
+
+    # --- building ---------------------------------------------------------------------------------------------
+
+    def _reset(self) -> None:
+        self._batch_timer.stop()
+        self._queue = []
+        for card in self.cards:
+            card.hide()
+            card.deleteLater()
+        self.cards = []
+        self.verdict_card = None
+        self.hint.hide()
+        self.scroll.verticalScrollBar().setValue(0)
+
+    def _start(self) -> None:
+        self._batch_timer.start()
+
+    def _build_batch(self) -> None:
+        started = time.perf_counter()
+        while self._queue and time.perf_counter() - started < BATCH_SECONDS:
+            card = self._queue.pop(0)()
+            if card is not None:
+                self._add(card)
+        if self._queue:
+            self._batch_timer.start()
+        else:
+            self.rendered.emit()
+
+    def _add(self, card: Card) -> None:
+        card.link_clicked.connect(self.link_clicked)
+        card.url_requested.connect(self.url_requested)
+        card.zoom_requested.connect(self.zoom_requested)
+        card.copy_requested.connect(self.copy_requested)
+        self.column.insertWidget(self.column.count() - 1, card)
+        self.cards.append(card)
+
+    def _cell(self, context: CardContext, cell: Cell, mention: VerdictMention | None) -> Card:
+        card = make_card(context, cell)
+        if mention is not None and mention.page == cell.page and mention.cell == cell.ordinal:
+            self._mark(card, mention)
+        return card
+
+    def _preamble(self, context: CardContext, page: Page, mention: VerdictMention | None) -> Card:
+        title = "Introduction" if page.cells else "Page text"
+        card = MarkdownCard(context, page.preamble, title, f"line {page.preamble_line}")
+        card.chip.setText("PAGE")
+        if (
+            mention is not None
+            and mention.page == page.slug
+            and mention.cell is None
+            and mention.source != "page title"
+        ):
+            self._mark(card, mention)
+        return card
+
+    def _mark(self, card: Card, mention: VerdictMention) -> None:
+        card.mark_verdict(in_title=mention.source == "cell title")
+        if isinstance(card, MarkdownCard) and mention.source != "cell title":
+            card.highlight(mention.text)
+        self.verdict_card = card
+
+    def _section_note(self, page: Page) -> Card:
+        card = Card("PAGE", "markdown", f"This claim is one section of “{page.title}”", "")
+        button = QPushButton("Show the whole page", card)
+        button.setObjectName("small")
+        button.clicked.connect(lambda: self.page_requested.emit(page.slug))
+        card.body.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
+        return card

@@ -1,0 +1,131 @@
+"""Run core functions off the GUI thread and deliver their results, errors and progress on it.
+
+A task's callbacks run on the GUI thread through a relay QObject that lives there; the relay is kept alive by the
+runner until the task ends, so a worker never emits on a deleted object. Callbacks that touch a widget should
+check that the widget still exists (`alive`), since the user may have moved on.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import shiboken6
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+
+from reviewapp.core.progress import ProgressCallback
+
+PROGRESS_INTERVAL_S = 0.04  # at most 25 progress updates a second reach the GUI thread
+SWITCH_INTERVAL_S = 0.0005
+
+
+def share_interpreter_with_gui() -> None:
+    """Make worker threads hand the interpreter back to the GUI thread sooner.
+
+    Painting a Python-backed view calls into Python once per visible row; with the default 5 ms switch interval
+    each call can wait that long for a busy worker, turning a 5 ms repaint into 200 ms.
+    """
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
+
+
+class _Relay(QObject):
+    """Lives on the GUI thread; its own slots receive the worker's signals, so delivery is always queued there."""
+
+    done = Signal(object)
+    failed = Signal(object)
+    progress = Signal(int, int, str)
+
+    def __init__(
+        self,
+        finish: Callable[[_Relay], None],
+        on_done: Callable[[Any], None],
+        on_error: Callable[[BaseException], None],
+        on_progress: Callable[[int, int, str], None] | None,
+    ) -> None:
+        super().__init__()
+        self._finish = finish
+        self._on_done = on_done
+        self._on_error = on_error
+        self._on_progress = on_progress
+        self.done.connect(self._deliver_done)
+        self.failed.connect(self._deliver_error)
+        self.progress.connect(self._deliver_progress)
+
+    @Slot(object)
+    def _deliver_done(self, value: Any) -> None:
+        self._finish(self)
+        self._on_done(value)
+
+    @Slot(object)
+    def _deliver_error(self, exc: BaseException) -> None:
+        self._finish(self)
+        self._on_error(exc)
+
+    @Slot(int, int, str)
+    def _deliver_progress(self, done: int, total: int, label: str) -> None:
+        if self._on_progress is not None:
+            self._on_progress(done, total, label)
+
+
+class _Task(QRunnable):
+    def __init__(self, fn: Callable[[ProgressCallback], Any], relay: _Relay) -> None:
+        super().__init__()
+        self.setAutoDelete(False)
+        self._fn = fn
+        self._relay = relay
+        self._last = 0.0
+
+    def _progress(self, done: int, total: int, label: str) -> None:
+        now = time.monotonic()
+        if now - self._last >= PROGRESS_INTERVAL_S or (total and done >= total):
+            self._last = now
+            self._relay.progress.emit(done, total, label)
+
+    def run(self) -> None:
+        try:
+            result = self._fn(self._progress)
+        except BaseException as exc:  # delivered to the GUI thread, which decides what it means
+            self._relay.failed.emit(exc)
+        else:
+            self._relay.done.emit(result)
+
+
+class TaskRunner(QObject):
+    """A small thread pool whose tasks report back on the GUI thread."""
+
+    def __init__(self, threads: int, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(threads)
+        self._running: dict[_Relay, _Task] = {}
+
+    def submit(
+        self,
+        fn: Callable[[ProgressCallback], Any],
+        on_done: Callable[[Any], None],
+        on_error: Callable[[BaseException], None],
+        on_progress: Callable[[int, int, str], None] | None = None,
+    ) -> None:
+        """Run fn(progress) in the pool; exactly one of on_done / on_error is called later on the GUI thread."""
+        relay = _Relay(self._finish, on_done, on_error, on_progress)
+        task = _Task(fn, relay)
+        self._running[relay] = task
+        self._pool.start(task)
+
+    def _finish(self, relay: _Relay) -> None:
+        self._running.pop(relay, None)
+        relay.deleteLater()
+
+    @property
+    def pending(self) -> int:
+        return len(self._running)
+
+    def wait(self, msecs: int = 10_000) -> bool:
+        return self._pool.waitForDone(msecs)
+
+
+def alive(obj: QObject | None) -> bool:
+    """The Qt object behind `obj` still exists (a widget can be deleted while a task for it runs)."""
+    return obj is not None and shiboken6.isValid(obj)
