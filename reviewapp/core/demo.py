@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw, ImageFilter
 from reviewapp.core.logbook_writer import LogbookDraft, png_bytes, write_trace
 from reviewapp.core.paths import user_data_dir
 
-DEMO_VERSION = 1
+DEMO_VERSION = 2
 PAIR_COUNT = 8
 
 
@@ -225,7 +225,39 @@ def _workspace_files(workspace: Path) -> list[dict[str, Any]]:
             path.parent.mkdir(parents=True, exist_ok=True)
             image.save(path, format="PNG")
             files.append(_file_entry(workspace, path, "image"))
+    manifest = workspace / "samples" / "usability-pairs.json"
+    manifest.write_text(json.dumps(_pair_manifest(), indent=2) + "\n", encoding="utf-8")
+    files.append(_file_entry(workspace, manifest, "dataset"))
     return files
+
+
+PROMPTS = (
+    "a lighthouse at dusk", "a bowl of oranges on a table", "a foggy forest path", "a red bicycle by a wall",
+    "a snowy mountain ridge", "a cat asleep on a windowsill", "a busy market street", "waves on a rocky shore",
+)  # fmt: skip
+
+
+def _pair_manifest() -> dict[str, Any]:
+    """The image pairs of claim 4 as a pair set for blinded rating (`reviewapp pairs rate`)."""
+    return {
+        "claim": "4",
+        "question": "Which image is more usable?",
+        "instructions": (
+            "Each pair shows the same prompt rendered by two models. Pick the image you would rather use, or say "
+            "that you see no difference. Mark an image unusable if you would not accept it at all."
+        ),
+        "conditions": ["baseline", "quantized"],
+        "controls": {"rate": 0.25},
+        "pairs": [
+            {
+                "id": f"prompt-{index:02d}",
+                "left": f"baseline/prompt-{index:02d}.png",
+                "right": f"quantized/prompt-{index:02d}.png",
+                "prompt": PROMPTS[(index - 1) % len(PROMPTS)],
+            }
+            for index in range(1, PAIR_COUNT + 1)
+        ],
+    }
 
 
 def _file_entry(workspace: Path, path: Path, kind: str) -> dict[str, Any]:

@@ -1,0 +1,170 @@
+"""`reviewapp pairs ...`: blinded image-pair rating.
+
+  pairs list SOURCE [--json]                       the pair sets of a logbook, with per-pair problems
+  pairs rate SOURCE [--set NAME] [--annotator N]   open the rating window (resumes where you stopped)
+  pairs check RESULTS.csv [--json] [--min-consistency X]
+                                                   validate committed results against their protocol
+
+`check` exits 0 when the results are valid (and consistent enough, when a threshold is given), 1 when the file
+is invalid, altered, missing its protocol, or below the threshold, 2 on usage errors. `list` and `check` never
+import Qt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from reviewapp.cli.common import CommandError, fail, load_or_exit, print_json
+
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("pairs", help="rate image pairs blind, and check committed ratings")
+    commands = parser.add_subparsers(dest="pairs_command", metavar="SUBCOMMAND", required=True)
+
+    listing = commands.add_parser("list", help="list a logbook's pair sets and the problems of their pairs")
+    listing.add_argument("source", metavar="SOURCE", help="logbook folder (workspace, .trackio, logbook or Space)")
+    listing.add_argument("--json", action="store_true", help="print one JSON object")
+    listing.set_defaults(handler=run_list)
+
+    rate = commands.add_parser("rate", help="open the blinded rating window for a pair set")
+    rate.add_argument("source", metavar="SOURCE", help="logbook folder (workspace, .trackio, logbook or Space)")
+    rate.add_argument("--set", dest="set_name", metavar="NAME", help="the pair set (needed when there are several)")
+    rate.add_argument("--annotator", metavar="NAME", help="your name as annotator (saved for next time)")
+    rate.set_defaults(handler=run_rate)
+
+    check = commands.add_parser("check", help="validate a results CSV against its protocol and print the summary")
+    check.add_argument("results", metavar="RESULTS.csv", type=Path, help="reviews/pairs/<set>-<annotator>.csv")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.add_argument(
+        "--min-consistency",
+        type=_fraction,
+        metavar="X",
+        help="also fail when the rater's consistency on control trials is below X (0..1)",
+    )
+    check.set_defaults(handler=run_check)
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from reviewapp.core.pairs.sets import PairSetError, find_manifests, load_manifest
+
+    try:
+        logbook = load_or_exit(args.source)
+    except CommandError as error:
+        return fail(error)
+    sets: list[dict[str, Any]] = []
+    for name, manifest in sorted(find_manifests(logbook).items()):
+        try:
+            pair_set = load_manifest(logbook, manifest)
+        except PairSetError as exc:
+            sets.append({"name": name, "manifest": str(manifest), "error": str(exc)})
+            continue
+        sets.append(
+            {
+                "name": pair_set.name,
+                "source": pair_set.source,
+                "claim": pair_set.claim,
+                "question": pair_set.question,
+                "conditions": list(pair_set.conditions),
+                "pairs": len(pair_set.pairs),
+                "rateable": len(pair_set.rateable),
+                "problems": [{"pair": p.pair_id, "message": p.message} for p in pair_set.problems],
+                "set_problems": pair_set.set_problems,
+            }
+        )
+    if args.json:
+        print_json({"sets": sets})
+        return 0
+    if not sets:
+        print("No pair sets (add a <name>-pairs.csv or <name>-pairs.json to the logbook's folder).")
+    for entry in sets:
+        if "error" in entry:
+            print(f"{entry['name']}: cannot be loaded: {entry['error']}")
+            continue
+        claim = f", claim {entry['claim']}" if entry["claim"] else ""
+        print(f"{entry['name']}: {entry['rateable']} of {entry['pairs']} pairs can be rated ({entry['source']}{claim})")
+        print(f"  {entry['conditions'][0]} vs {entry['conditions'][1]}: {entry['question']}")
+        for problem in entry["set_problems"]:
+            print(f"  {problem}")
+        for problem in entry["problems"]:
+            print(f"  pair {problem['pair']}: {problem['message']}")
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from reviewapp.core.pairs.check import check_results
+    from reviewapp.core.pairs.stats import render_summary
+
+    report = check_results(args.results, args.min_consistency)
+    if args.json:
+        print_json(report.to_dict())
+    else:
+        protocol = report.protocol or {}
+        pair_set = protocol.get("set") if isinstance(protocol.get("set"), dict) else {}
+        if report.valid:
+            print(f"{args.results}: valid ({pair_set.get('name')}, rated by {protocol.get('annotator')})")
+        else:
+            print(f"{args.results}: INVALID", file=sys.stderr)
+            for error in report.errors:
+                print(f"  {error}", file=sys.stderr)
+        if report.summary is not None:
+            print("\n".join(render_summary(report.summary)))
+        if report.below_threshold:
+            value = report.consistency
+            shown = "not measurable (no control trials)" if value is None else f"{value:.1%}"
+            print(f"consistency {shown} is below the required {args.min_consistency:.1%}", file=sys.stderr)
+    return 0 if report.passed else EXIT_INVALID
+
+
+def run_rate(args: argparse.Namespace) -> int:
+    from reviewapp.cli.annotate_cmd import identity_or_exit, warn_about
+    from reviewapp.core.annotation_session import AnnotationSession
+    from reviewapp.core.pairs.rating import RatingError
+    from reviewapp.core.pairs.sets import PairSetError, load_set
+
+    try:
+        logbook = load_or_exit(args.source)
+        identity = identity_or_exit(args.annotator, logbook.root)
+        pair_set = load_set(logbook, args.set_name)
+    except CommandError as error:
+        return fail(error)
+    except PairSetError as exc:
+        return fail(CommandError(f"error: {exc}", EXIT_USAGE))
+    for problem in pair_set.set_problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    if pair_set.problems:  # named only here, before rating: the window never shows file names
+        print(f"warning: {len({p.pair_id for p in pair_set.problems})} pairs are left out:", file=sys.stderr)
+        for problem in pair_set.problems:
+            print(f"  {problem}", file=sys.stderr)
+    try:
+        from PySide6.QtWidgets import QApplication
+
+        from reviewapp.qt.pairs import PairRatingWindow
+    except ImportError as exc:
+        print(f"error: the rating window needs PySide6: {exc}", file=sys.stderr)
+        return 1
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    session = AnnotationSession.open(logbook, identity, "participant")
+    warn_about(session.loaded)
+    try:
+        window = PairRatingWindow.for_set(session, pair_set=pair_set)
+    except RatingError as exc:
+        return fail(CommandError(f"error: {exc}", EXIT_USAGE))
+    window.show()
+    app.exec()
+    return 0

@@ -1,0 +1,297 @@
+"""One rater working through one pair set: the state behind the rating window, without Qt.
+
+Ratings are annotations. Opening a set appends a `pair_session` record carrying the protocol (seed, trials,
+sides, control settings, set fingerprint, app version) unless this rater already has one for the set, in which
+case the session resumes at the first trial without a rating. Each answer is a `pair_rating` record, on disk
+(fsync) before `rate` returns; undo appends a retraction of the latest one. When the last trial is rated the
+un-blinded results are written to `reviews/pairs/`.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from reviewapp import __version__
+from reviewapp.core.annotation_schema import (
+    PairRatingPayload,
+    PairRatingRecord,
+    PairSessionPayload,
+    PairSessionRecord,
+    RetractionPayload,
+    Target,
+)
+from reviewapp.core.annotation_session import AnnotationSession
+from reviewapp.core.history import RecordDraft
+from reviewapp.core.pairs.protocol import (
+    ALGORITHM,
+    ControlSettings,
+    Trial,
+    build_trials,
+    new_seed,
+    trials_from_lists,
+)
+from reviewapp.core.pairs.results import RESPONSES, RESULTS_DIR, Rating, SessionInfo, results_paths, write_results
+from reviewapp.core.pairs.sets import Pair, PairSet
+
+ESTIMATE_WINDOW = 20  # recent answers the remaining-time estimate is based on
+
+
+class RatingError(ValueError):
+    """An answer that cannot be recorded (nothing left to rate, an invalid confidence)."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    rated: int
+    total: int
+    remaining_s: float | None  # estimate; None before the first answers
+
+    @property
+    def text(self) -> str:
+        done = f"{min(self.rated + 1, self.total)} of {self.total}" if self.rated < self.total else "all rated"
+        if self.remaining_s is None or self.rated >= self.total:
+            return done
+        minutes = self.remaining_s / 60
+        left = "under a minute left" if minutes < 1 else f"about {minutes:.0f} min left"
+        return f"{done} · {left}"
+
+
+class PairRatingSession:
+    def __init__(self, annotations: AnnotationSession, pair_set: PairSet, start: PairSessionRecord) -> None:
+        self.annotations = annotations
+        self.pair_set = pair_set
+        self.start = start
+        payload = start.payload
+        self.trials: list[Trial] = trials_from_lists(payload.trial_order, payload.sides, payload.control_kinds)
+        self.conditions: tuple[str, str] = (payload.conditions[0], payload.conditions[1])
+        self.results: tuple[Path, Path] | None = None
+        self._ratings: dict[int, PairRatingRecord] = {}
+        for record in annotations.state.live():
+            if (
+                isinstance(record, PairRatingRecord)
+                and record.payload.session == start.id
+                and record.payload.trial < len(self.trials)
+            ):
+                self._ratings[record.payload.trial] = record  # replay order: a later record for a trial wins
+
+    @classmethod
+    def open(
+        cls,
+        annotations: AnnotationSession,
+        pair_set: PairSet,
+        *,
+        seed: int | None = None,
+        controls: ControlSettings | None = None,
+        restart: bool = False,
+    ) -> PairRatingSession:
+        """Resume this rater's session on the set, or start one (a new seed unless `seed` is given)."""
+        if not restart:
+            existing = find_session(annotations, pair_set.name)
+            if existing is not None:
+                return cls(annotations, pair_set, existing)
+        pair_ids = [p.id for p in pair_set.rateable]
+        if not pair_ids:
+            raise RatingError(f"pair set {pair_set.name!r} has no pair that can be shown")
+        seed = new_seed() if seed is None else seed
+        settings = controls or pair_set.controls
+        trials = build_trials(pair_ids, seed, settings)
+        payload = PairSessionPayload(
+            set=pair_set.name,
+            source=pair_set.source,
+            fingerprint=pair_set.fingerprint(),
+            question=pair_set.question,
+            instructions=pair_set.instructions,
+            conditions=list(pair_set.conditions),
+            pairs=pair_ids,
+            seed=seed,
+            algorithm=ALGORITHM,
+            controls=settings.to_dict(),
+            trial_order=[t.pair_id for t in trials],
+            sides=[t.left for t in trials],
+            control_kinds=[t.control for t in trials],
+            app_version=__version__,
+        )
+        record = annotations.append(RecordDraft("pair_session", _target(pair_set), payload))
+        assert isinstance(record, PairSessionRecord)
+        return cls(annotations, pair_set, record)
+
+    # -- state ------------------------------------------------------------------------------------------------
+
+    @property
+    def seed(self) -> int:
+        return self.start.payload.seed
+
+    @property
+    def question(self) -> str:
+        return self.start.payload.question
+
+    @property
+    def instructions(self) -> str:
+        return self.start.payload.instructions
+
+    @property
+    def current(self) -> Trial | None:
+        """The first trial without a rating; None when every trial is rated."""
+        return next((t for t in self.trials if t.index not in self._ratings), None)
+
+    @property
+    def complete(self) -> bool:
+        return len(self._ratings) >= len(self.trials)
+
+    def upcoming(self, count: int) -> list[Trial]:
+        """The current trial and the next ones to be shown, for prefetching."""
+        return [t for t in self.trials if t.index not in self._ratings][:count]
+
+    def pair(self, trial: Trial) -> Pair | None:
+        """The pair a trial shows, when the set (as loaded now) can still show it."""
+        pair = self.pair_set.pair(trial.pair_id)
+        if pair is None or any(p.pair_id == pair.id for p in self.pair_set.problems):
+            return None
+        return pair
+
+    def set_changed(self) -> bool:
+        """The images differ from those the session started with (ratings continue on what is there now)."""
+        return self.pair_set.validated and self.pair_set.fingerprint() != self.start.payload.fingerprint
+
+    def ratings(self) -> list[Rating]:
+        return [_rating(self.trials[i], r) for i, r in sorted(self._ratings.items())]
+
+    def rating(self, index: int) -> Rating | None:
+        record = self._ratings.get(index)
+        return _rating(self.trials[index], record) if record else None
+
+    def progress(self) -> Progress:
+        rated = len(self._ratings)
+        recent = [r.payload.response_ms for r in self._latest(ESTIMATE_WINDOW)]
+        remaining = None
+        if recent:
+            remaining = statistics.median(recent) / 1000 * (len(self.trials) - rated)
+        return Progress(rated, len(self.trials), remaining)
+
+    def _latest(self, count: int) -> list[PairRatingRecord]:
+        return sorted(self._ratings.values(), key=lambda r: r.created_at)[-count:]
+
+    # -- actions ----------------------------------------------------------------------------------------------
+
+    def rate(
+        self,
+        response: str,
+        *,
+        left_unusable: bool = False,
+        right_unusable: bool = False,
+        confidence: int | None = None,
+        comment: str | None = None,
+        response_ms: int = 0,
+    ) -> Rating:
+        """Record the answer to the current trial (on disk when this returns) and move to the next."""
+        trial = self.current
+        if trial is None:
+            raise RatingError("every trial of this session is rated")
+        if response not in RESPONSES:
+            raise RatingError(f"unknown response {response!r}")
+        payload = PairRatingPayload(
+            session=self.start.id,
+            set=self.start.payload.set,
+            trial=trial.index,
+            pair=trial.pair_id,
+            left=trial.left,
+            right=trial.right,
+            control=trial.control,
+            response=response,
+            left_unusable=left_unusable,
+            right_unusable=right_unusable,
+            confidence=confidence,
+            comment=(comment or "").strip() or None,
+            response_ms=max(0, int(response_ms)),
+        )
+        record = self.annotations.append(RecordDraft("pair_rating", self.start.target, payload))
+        assert isinstance(record, PairRatingRecord)
+        self._ratings[trial.index] = record
+        if self.complete:
+            self.results = self.write_results()
+        return _rating(trial, record)
+
+    def undo(self) -> Rating | None:
+        """Retract the latest rating; its trial becomes the current one again. None when nothing is rated."""
+        latest = self._latest(1)
+        if not latest:
+            return None
+        record = latest[0]
+        self.annotations.append(RecordDraft("retraction", record.target, RetractionPayload()), supersedes=record.id)
+        del self._ratings[record.payload.trial]
+        if self.results is not None or self._results_exist():
+            for path in results_paths(self.results_folder, self.start.payload.set, self.annotations.identity.slug):
+                path.unlink(missing_ok=True)  # a complete result no longer: never leave a stale one to commit
+            self.results = None
+        return _rating(self.trials[record.payload.trial], record)
+
+    # -- results ----------------------------------------------------------------------------------------------
+
+    @property
+    def results_folder(self) -> Path:
+        return self.annotations.store.folder / RESULTS_DIR
+
+    def _results_exist(self) -> bool:
+        csv_path, _ = results_paths(self.results_folder, self.start.payload.set, self.annotations.identity.slug)
+        return csv_path.exists()
+
+    def info(self) -> SessionInfo:
+        payload = self.start.payload
+        return SessionInfo(
+            set_name=payload.set,
+            source=payload.source,
+            claim=self.start.target.claim,
+            question=payload.question,
+            instructions=payload.instructions,
+            conditions=self.conditions,
+            fingerprint=payload.fingerprint,
+            pairs=tuple(payload.pairs),
+            seed=payload.seed,
+            controls=ControlSettings.from_dict(
+                payload.controls.model_dump(include={"rate", "identical", "repeats", "min_gap"})
+            ),
+            annotator=self.start.annotator,
+            session_id=self.start.id,
+            started_at=self.start.created_at.isoformat(timespec="seconds"),
+            app_version=payload.app_version,
+        )
+
+    def write_results(self) -> tuple[Path, Path]:
+        return write_results(
+            self.results_folder, self.info(), self.annotations.identity.slug, self.trials, self.ratings()
+        )
+
+
+def find_session(annotations: AnnotationSession, set_name: str) -> PairSessionRecord | None:
+    """This rater's latest live session on the set."""
+    found = None
+    for record in annotations.state.live():
+        if (
+            isinstance(record, PairSessionRecord)
+            and record.annotator == annotations.identity.name
+            and record.payload.set == set_name
+        ):
+            found = record
+    return found
+
+
+def _target(pair_set: PairSet) -> Target:
+    return Target(claim=pair_set.claim) if pair_set.claim else Target()
+
+
+def _rating(trial: Trial, record: PairRatingRecord) -> Rating:
+    p = record.payload
+    rated_at: datetime = record.created_at
+    return Rating(
+        trial=trial,
+        response=p.response,
+        left_unusable=p.left_unusable,
+        right_unusable=p.right_unusable,
+        confidence=p.confidence,
+        comment=p.comment,
+        response_ms=p.response_ms,
+        rated_at=rated_at,
+    )

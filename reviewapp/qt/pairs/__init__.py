@@ -1,0 +1,5 @@
+"""Blinded image-pair rating: `PairRatingWindow.for_set(annotation_session, set_name, parent)` opens it."""
+
+from reviewapp.qt.pairs.window import PairRatingWindow
+
+__all__ = ["PairRatingWindow"]

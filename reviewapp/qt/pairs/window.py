@@ -1,0 +1,481 @@
+"""The blinded pair-rating window: question and instructions on top, the compare canvas, answers by single keys.
+
+Nothing that could reveal a condition is shown while rating: no file names, folder names, condition names or
+metadata, and prompts only when they name no condition. Every answer is saved (core PairRatingSession) before
+the next pair is shown; closing and reopening resumes at the same trial.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QColor, QImage, QKeyEvent, QResizeEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSizePolicy,
+    QSlider,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewapp.core.annotation_session import AnnotationSession
+from reviewapp.core.annotation_store import StoreError
+from reviewapp.core.pairs.protocol import Trial
+from reviewapp.core.pairs.rating import PairRatingSession, RatingError
+from reviewapp.core.pairs.results import Rating
+from reviewapp.core.pairs.sets import PairSet, load_set
+from reviewapp.qt.pairs.canvas import CompareCanvas, CompareMode
+from reviewapp.qt.pairs.loader import PairImageCache
+
+PREFETCH = 4  # pairs decoded ahead of the one shown
+TITLE = "Rate image pairs"
+
+#: (keys, what they do): shown in the on-screen help and the README's shortcuts table.
+SHORTCUTS: tuple[tuple[str, str], ...] = (
+    ("← or 1", "left is better"),
+    ("→ or 3", "right is better"),
+    ("↓, 2, Space", "no visible difference"),
+    ("Q / P", "left / right unusable (toggle)"),
+    ("Shift+1/2/3", "confidence: unsure / fair / certain"),
+    ("C", "comment (Enter keeps, Esc drops)"),
+    ("Ctrl+Z", "undo the last rating"),
+    ("S F W D", "side by side, flicker, wipe, difference"),
+    ("Z", "1:1 pixels or fit"),
+    ("+ / −", "zoom (or the wheel); drag to pan"),
+    ("[ / ]", "move the wipe line (or Shift+drag)"),
+    ("H", "show or hide this help"),
+    ("Esc", "stop for now (all is saved)"),
+)
+_CONFIDENCE_KEYS = {
+    Qt.Key.Key_Exclam: 1,
+    Qt.Key.Key_At: 2,
+    Qt.Key.Key_NumberSign: 3,
+    Qt.Key.Key_QuoteDbl: 2,  # Shift+2 on many European layouts
+    Qt.Key.Key_section: 3,  # Shift+3 on German layouts
+}
+_MODE_KEYS = {
+    Qt.Key.Key_S: CompareMode.SIDE_BY_SIDE,
+    Qt.Key.Key_F: CompareMode.FLICKER,
+    Qt.Key.Key_W: CompareMode.WIPE,
+    Qt.Key.Key_D: CompareMode.DIFFERENCE,
+}
+_RESPONSE_KEYS = {
+    Qt.Key.Key_Left: "left",
+    Qt.Key.Key_1: "left",
+    Qt.Key.Key_Right: "right",
+    Qt.Key.Key_3: "right",
+    Qt.Key.Key_Down: "same",
+    Qt.Key.Key_2: "same",
+    Qt.Key.Key_Space: "same",
+}
+_CONFIDENCE_WORDS = {1: "unsure", 2: "fairly sure", 3: "certain"}
+
+
+def help_html() -> str:
+    rows = "".join(f"<tr><td><b>{keys}</b></td><td>&nbsp;&nbsp;{what}</td></tr>" for keys, what in SHORTCUTS)
+    return f"<table>{rows}</table>"
+
+
+class PairRatingWindow(QWidget):
+    """A top-level window (or a child widget when embedded) rating one pair set for one annotator."""
+
+    rated = Signal(int)  # trial index, after its rating is on disk
+    finished = Signal()  # every trial rated; results written
+
+    def __init__(self, rating: PairRatingSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.rating = rating
+        self.setWindowTitle(TITLE)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.resize(1400, 900)
+        self.cache = PairImageCache(rating.pair_set.logbook, parent=self)
+        self.cache.loaded.connect(self._pair_loaded)
+        self._trial: Trial | None = None
+        self._token = 0
+        self._shown_at: float | None = None  # when the current pair was first fully painted
+        self._left_unusable = False
+        self._right_unusable = False
+        self._confidence: int | None = None
+        self._comment: str | None = None
+        self._build()
+        self.canvas.painted.connect(self._painted)
+        self.canvas.view_changed.connect(self._update_bar)
+        self._show_current()
+        if rating.set_changed():
+            self._say("Some images changed since you started this set; rating goes on with the images as they are now.")
+
+    @classmethod
+    def for_set(
+        cls,
+        annotations: AnnotationSession,
+        set_name: str | None = None,
+        parent: QWidget | None = None,
+        *,
+        pair_set: PairSet | None = None,
+    ) -> PairRatingWindow:
+        """Open (resuming where this annotator stopped) the rating of a pair set of the session's logbook.
+
+        Raises PairSetError when the set cannot be loaded and RatingError when none of its pairs can be shown.
+        """
+        loaded = pair_set or load_set(annotations.logbook, set_name)
+        return cls(PairRatingSession.open(annotations, loaded), parent)
+
+    # -- layout -----------------------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 10, 12, 10)
+        layout.setSpacing(6)
+        self.question = QLabel(self.rating.question)
+        font = self.question.font()
+        font.setPointSizeF(font.pointSizeF() * 1.5)
+        font.setBold(True)
+        self.question.setFont(font)
+        self.question.setWordWrap(True)
+        self.instructions = QLabel(self.rating.instructions)
+        self.instructions.setWordWrap(True)
+        self.prompt = QLabel()
+        self.prompt.setWordWrap(True)
+        self.prompt.setStyleSheet("font-style: italic;")
+        layout.addWidget(self.question)
+        layout.addWidget(self.instructions)
+        layout.addWidget(self.prompt)
+        middle = QHBoxLayout()
+        self.canvas = CompareCanvas(self)
+        middle.addWidget(self.canvas, 1)
+        self.help = QLabel(help_html())
+        self.help.setTextFormat(Qt.TextFormat.RichText)
+        self.help.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.help.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
+        self.help.setContentsMargins(10, 4, 4, 4)
+        middle.addWidget(self.help)
+        layout.addLayout(middle, 1)
+        self.wipe_slider = QSlider(Qt.Orientation.Horizontal)
+        self.wipe_slider.setRange(0, 1000)
+        self.wipe_slider.setValue(500)
+        self.wipe_slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.wipe_slider.setToolTip("Wipe position ([ and ] or Shift+drag on the image)")
+        self.wipe_slider.valueChanged.connect(lambda value: self.canvas.set_wipe(value / 1000))
+        self.wipe_slider.hide()
+        layout.addWidget(self.wipe_slider)
+        bar = QHBoxLayout()
+        self.mode_buttons: dict[CompareMode, QToolButton] = {}
+        for key, mode in _MODE_KEYS.items():
+            button = self._button(f"{mode.value.capitalize()} ({_key_letter(key)})", checkable=True)
+            button.clicked.connect(lambda _=False, m=mode: self.set_mode(m))
+            self.mode_buttons[mode] = button
+            bar.addWidget(button)
+        self.zoom_button = self._button("1:1 (Z)")
+        self.zoom_button.clicked.connect(self.canvas.toggle_one_to_one)
+        bar.addWidget(self.zoom_button)
+        self.zoom_label = QLabel()
+        bar.addWidget(self.zoom_label)
+        bar.addStretch(1)
+        self.left_unusable_button = self._button("Left unusable (Q)", checkable=True)
+        self.left_unusable_button.clicked.connect(lambda: self.toggle_unusable("left"))
+        self.right_unusable_button = self._button("Right unusable (P)", checkable=True)
+        self.right_unusable_button.clicked.connect(lambda: self.toggle_unusable("right"))
+        bar.addWidget(self.left_unusable_button)
+        bar.addWidget(self.right_unusable_button)
+        self.confidence_label = QLabel()
+        bar.addWidget(self.confidence_label)
+        bar.addStretch(1)
+        self.progress = QLabel()
+        bar.addWidget(self.progress)
+        layout.addLayout(bar)
+        self.comment_edit = QLineEdit()
+        self.comment_edit.setPlaceholderText("Comment on this pair (Enter keeps it, Esc drops it)")
+        self.comment_edit.setMaxLength(2000)
+        self.comment_edit.returnPressed.connect(self._keep_comment)
+        self.comment_edit.hide()
+        layout.addWidget(self.comment_edit)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        layout.addWidget(self.status)
+        self.mode_buttons[CompareMode.SIDE_BY_SIDE].setChecked(True)
+
+    def _button(self, text: str, *, checkable: bool = False) -> QToolButton:
+        button = QToolButton()
+        button.setText(text)
+        button.setCheckable(checkable)
+        button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        return button
+
+    # -- trials -----------------------------------------------------------------------------------------------
+
+    def _show_current(self) -> None:
+        self._token += 1
+        self._shown_at = None
+        trial = self.rating.current
+        self._trial = trial
+        if trial is None:
+            self._show_finished()
+            return
+        pair = self.rating.pair(trial)
+        shown = self.rating.pair_set.shown_prompt(pair) if pair else None
+        self.prompt.setText(f"Prompt: {shown}" if shown else "")
+        self.prompt.setVisible(bool(shown))
+        upcoming = [p for p in (self.rating.pair(t) for t in self.rating.upcoming(PREFETCH + 1)) if p is not None]
+        self.cache.fit_size = self.canvas.panel_size()
+        self.cache.request(upcoming)
+        self._present()
+        self._update_bar()
+
+    def _present(self) -> None:
+        trial = self._trial
+        if trial is None:
+            return
+        pair = self.rating.pair(trial)
+        if pair is None:
+            self.canvas.show_message(
+                self._token, "This pair cannot be shown (its images are missing or damaged).\n\nPress Space to skip it."
+            )
+            return
+        decoded = self.cache.get(pair.id)
+        if decoded is None:
+            self.canvas.show_message(self._token, "Loading…")
+            return
+        if decoded.error is not None:
+            self.canvas.show_message(
+                self._token, "This pair cannot be shown (an image could not be decoded).\n\nPress Space to skip it."
+            )
+            return
+        left, right = decoded.images[trial.left], decoded.images[trial.right]
+        fitted = {}
+        if decoded.fitted:
+            fitted = {
+                "left": decoded.fitted[trial.left],
+                "right": decoded.fitted[trial.right],
+                "diff": decoded.fitted["diff"],
+            }
+        diff = decoded.images["diff"]
+        if trial.left == trial.right:  # the same image twice: nothing differs
+            diff = QImage(left.size(), QImage.Format.Format_RGB32)
+            diff.fill(QColor(0, 0, 0))
+            if "diff" in fitted:
+                fitted["diff"] = QImage(fitted["left"].size(), QImage.Format.Format_RGB32)
+                fitted["diff"].fill(QColor(0, 0, 0))
+        self.canvas.show_images(self._token, left, right, diff, fitted, decoded.fit_size)
+
+    def _pair_loaded(self, pair_id: str) -> None:
+        if self._trial is not None and self._trial.pair_id == pair_id and not self.canvas.has_images:
+            self._present()
+
+    def _painted(self, token: int) -> None:
+        if token == self._token and self._shown_at is None:
+            self._shown_at = time.monotonic()
+
+    @property
+    def can_answer(self) -> bool:
+        return self._trial is not None and (self._shown_at is not None or self._unshowable())
+
+    def _unshowable(self) -> bool:
+        trial = self._trial
+        if trial is None:
+            return False
+        pair = self.rating.pair(trial)
+        if pair is None:
+            return True
+        decoded = self.cache.get(pair.id)
+        return decoded is not None and decoded.error is not None
+
+    # -- answering --------------------------------------------------------------------------------------------
+
+    def answer(self, response: str) -> Rating | None:
+        """Record `response` for the shown pair (saved before the next pair appears)."""
+        if not self.can_answer:
+            self._say("Wait until both images are shown.")
+            return None
+        if self._unshowable():
+            response = "skipped"
+        assert self._trial is not None
+        elapsed = 0 if self._shown_at is None else round((time.monotonic() - self._shown_at) * 1000)
+        try:
+            done = self.rating.rate(
+                response,
+                left_unusable=self._left_unusable,
+                right_unusable=self._right_unusable,
+                confidence=self._confidence,
+                comment=self._comment,
+                response_ms=elapsed,
+            )
+        except (StoreError, RatingError, ValueError) as exc:
+            self._say(f"Not saved: {exc}", error=True)
+            return None
+        self._reset_answer()
+        self._say(f"Saved pair {done.trial.index + 1}.")
+        self.rated.emit(done.trial.index)
+        self._show_current()
+        return done
+
+    def undo(self) -> Rating | None:
+        try:
+            undone = self.rating.undo()
+        except StoreError as exc:
+            self._say(f"Undo not saved: {exc}", error=True)
+            return None
+        if undone is None:
+            self._say("Nothing to undo.")
+            return None
+        self._left_unusable, self._right_unusable = undone.left_unusable, undone.right_unusable
+        self._confidence, self._comment = undone.confidence, undone.comment
+        self._say(f"Undid the rating of pair {undone.trial.index + 1}; rate it again.")
+        self._show_current()
+        return undone
+
+    def _reset_answer(self) -> None:
+        self._left_unusable = self._right_unusable = False
+        self._confidence = None
+        self._comment = None
+        self.comment_edit.clear()
+        self.comment_edit.hide()
+
+    def toggle_unusable(self, side: str) -> None:
+        if side == "left":
+            self._left_unusable = not self._left_unusable
+        else:
+            self._right_unusable = not self._right_unusable
+        self._update_bar()
+
+    def set_confidence(self, value: int) -> None:
+        self._confidence = None if self._confidence == value else value
+        self._update_bar()
+
+    def set_mode(self, mode: CompareMode) -> None:
+        self.canvas.set_mode(mode)
+        self.wipe_slider.setVisible(mode is CompareMode.WIPE)
+        self._update_bar()
+        self.cache.fit_size = self.canvas.panel_size()
+
+    def start_comment(self) -> None:
+        if self._trial is None:
+            return
+        self.comment_edit.setText(self._comment or "")
+        self.comment_edit.show()
+        self.comment_edit.setFocus()
+
+    def _keep_comment(self) -> None:
+        self._comment = self.comment_edit.text().strip() or None
+        self.comment_edit.hide()
+        self.setFocus()
+        self._update_bar()
+
+    def _drop_comment(self) -> None:
+        self.comment_edit.setText(self._comment or "")
+        self.comment_edit.hide()
+        self.setFocus()
+
+    # -- status -----------------------------------------------------------------------------------------------
+
+    def _update_bar(self) -> None:
+        for mode, button in self.mode_buttons.items():
+            button.setChecked(mode is self.canvas.mode)
+        self.zoom_label.setText(f"Zoom: {self.canvas.zoom_label()}")
+        self.left_unusable_button.setChecked(self._left_unusable)
+        self.right_unusable_button.setChecked(self._right_unusable)
+        words = _CONFIDENCE_WORDS.get(self._confidence or 0, "–")
+        note = " · comment added" if self._comment else ""
+        self.confidence_label.setText(f"Confidence: {words}{note}")
+        progress = self.rating.progress()
+        self.progress.setText(f"Pair {progress.text}")
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        self.status.setStyleSheet("color: #c0392b;" if error else "")
+        self.status.setText(text)
+
+    def _show_finished(self) -> None:
+        self.canvas.show_message(self._token, "")
+        self.prompt.hide()
+        results = self.rating.results
+        where = ""
+        if results is not None:
+            where = f"\n\nResults: {results[0]}\nProtocol: {results[1]}"
+        self.canvas.show_message(
+            self._token,
+            f"All {len(self.rating.trials)} pairs are rated. Thank you!{where}\n\n"
+            "Ctrl+Z undoes the last rating; Esc closes this window.",
+        )
+        self._update_bar()
+        self.finished.emit()
+
+    # -- events -----------------------------------------------------------------------------------------------
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if not self.handle_key(event):
+            super().keyPressEvent(event)
+
+    def handle_key(self, event: QKeyEvent) -> bool:
+        key = Qt.Key(event.key())
+        modifiers = event.modifiers()
+        if self.comment_edit.isVisible() and self.comment_edit.hasFocus():
+            if key == Qt.Key.Key_Escape:
+                self._drop_comment()
+                return True
+            return False
+        if modifiers & Qt.KeyboardModifier.ControlModifier:
+            if key == Qt.Key.Key_Z:
+                self.undo()
+                return True
+            return False
+        shift = bool(modifiers & Qt.KeyboardModifier.ShiftModifier)
+        if key in _CONFIDENCE_KEYS or (shift and key in (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3)):
+            value = _CONFIDENCE_KEYS.get(key) or {Qt.Key.Key_1: 1, Qt.Key.Key_2: 2, Qt.Key.Key_3: 3}[key]
+            self.set_confidence(value)
+            return True
+        if key in _RESPONSE_KEYS:
+            if self._trial is not None:
+                self.answer(_RESPONSE_KEYS[key])
+            return True
+        if key in _MODE_KEYS:
+            self.set_mode(_MODE_KEYS[key])
+            return True
+        simple = {
+            Qt.Key.Key_Q: lambda: self.toggle_unusable("left"),
+            Qt.Key.Key_P: lambda: self.toggle_unusable("right"),
+            Qt.Key.Key_C: self.start_comment,
+            Qt.Key.Key_Z: self.canvas.toggle_one_to_one,
+            Qt.Key.Key_Plus: lambda: self.canvas.zoom_by(1.25),
+            Qt.Key.Key_Equal: lambda: self.canvas.zoom_by(1.25),
+            Qt.Key.Key_Minus: lambda: self.canvas.zoom_by(0.8),
+            Qt.Key.Key_BracketLeft: lambda: self.wipe_slider.setValue(self.wipe_slider.value() - 50),
+            Qt.Key.Key_BracketRight: lambda: self.wipe_slider.setValue(self.wipe_slider.value() + 50),
+            Qt.Key.Key_H: lambda: self.help.setVisible(not self.help.isVisible()),
+            Qt.Key.Key_F1: lambda: self.help.setVisible(not self.help.isVisible()),
+            Qt.Key.Key_Escape: self.close,
+        }
+        action = simple.get(key)
+        if action is None:
+            return False
+        action()
+        return True
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.setFocus()
+        self._refit()
+        if self.cache.closed:  # shown again after being closed: decode again
+            self.cache.reopen()
+            self._show_current()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._refit()
+
+    def _refit(self) -> None:
+        size: QSize = self.canvas.panel_size()
+        if self.cache.fit_size != size and self._trial is not None:
+            self.cache.fit_size = size
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.canvas.stop()
+        self.cache.close()
+        super().closeEvent(event)
+
+
+def _key_letter(key: Qt.Key) -> str:
+    return chr(key.value)  # letter keys' values are their upper-case ASCII codes
