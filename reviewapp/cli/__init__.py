@@ -15,6 +15,8 @@ COMMAND_MODULES = (
     "reviewapp.cli.inspect_cmd",
     "reviewapp.cli.annotate_cmd",
     "reviewapp.cli.annotations_cmd",
+    "reviewapp.cli.pairs_cmd",
+    "reviewapp.cli.commit_cmd",
 )
 
 

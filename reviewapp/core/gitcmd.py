@@ -25,6 +25,7 @@ class GitResult:
     returncode: int
     stdout: str
     stderr: str
+    raw: bytes = b""  # stdout exactly as git wrote it (file contents), when run with raw=True
 
     @property
     def ok(self) -> bool:
@@ -52,24 +53,25 @@ def run(
     cwd: Path | str,
     *,
     timeout: float = DEFAULT_TIMEOUT,
-    input: str | None = None,
+    input: str | bytes | None = None,
     env: Mapping[str, str] | None = None,
+    raw: bool = False,
 ) -> GitResult:
     """Run `git ARGS` in `cwd` and capture its output (decoded as UTF-8, undecodable bytes replaced).
 
-    `env` adds to (not replaces) the environment. Raises GitError only when git cannot be run or times out.
+    `input` may be bytes (file contents for `hash-object --stdin`); with `raw` the undecoded stdout is kept in
+    `GitResult.raw` too. `env` adds to (not replaces) the environment. Raises GitError only when git cannot be
+    run or times out.
     """
     command = ["git", *args]
+    data = input.encode("utf-8") if isinstance(input, str) else input
     try:
         done = subprocess.run(
             command,
             cwd=cwd,
-            input=input,
-            stdin=None if input is not None else subprocess.DEVNULL,
+            input=data,
+            stdin=None if data is not None else subprocess.DEVNULL,
             capture_output=True,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
             timeout=timeout,
             env=git_env(env),
             check=False,
@@ -82,4 +84,10 @@ def run(
         raise GitError(f"git {' '.join(args)} did not finish within {timeout:g} s") from exc
     except OSError as exc:
         raise GitError(f"cannot run git: {exc}") from exc
-    return GitResult(tuple(args), done.returncode, done.stdout, done.stderr)
+    return GitResult(
+        tuple(args),
+        done.returncode,
+        done.stdout.decode("utf-8", "replace"),
+        done.stderr.decode("utf-8", "replace"),
+        done.stdout if raw else b"",
+    )
