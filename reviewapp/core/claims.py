@@ -169,7 +169,7 @@ def _between_summary_and_conclusion(pages: list[Page]) -> tuple[list[Claim], lis
 
 def _claim(page: Page, key: str, n: int | None, title: str, scope: _Scope, cells: list[int] | None = None) -> Claim:
     if cells is None:
-        cells = [c.ordinal for c in page.cells if scope.covers(c.body_line) or scope.covers(c.line)]
+        cells = [c.ordinal for c in page.cells if scope.overlaps(c.body_line, c.body_line + max(c.line_count, 1) - 1)]
     return Claim(
         key=key, n=n, title=vm.clean(title), page=page.slug, cells=cells, section_line=scope.first_line or None
     )
@@ -194,10 +194,10 @@ def _own_mentions(scope: _Scope) -> list[VerdictMention]:
             found.append(_mention(title, page, 1, None, "page title"))
         _scan_text(page.preamble, page.preamble_line, page, None, scope, found)
     for cell in page.cells:
-        if scope.first_line and not scope.overlaps(cell.line, cell.body_line + cell.line_count):
+        if scope.first_line and not scope.overlaps(cell.body_line, cell.body_line + max(cell.line_count, 1) - 1):
             continue
         title = vm.title_verdict(cell.title) if cell.header.get("title") else None
-        if title and scope.covers(cell.line):
+        if title and scope.covers(cell.body_line):
             found.append(_mention(title, page, cell.line + 2, cell.ordinal, "cell title"))
         if cell.kind in (CellKind.MARKDOWN, CellKind.GENERIC):
             _scan_text(cell.body, cell.body_line, page, cell.ordinal, scope, found)

@@ -131,6 +131,20 @@ def test_several_claims_on_one_page(tmp_path: Path) -> None:
     assert claims[0].section_line < claims[1].section_line < claims[2].section_line
 
 
+def test_claim_sections_in_separate_cells_do_not_share_evidence(tmp_path: Path) -> None:
+    def build(d: LogbookDraft) -> None:
+        page = d.page("Claim results")
+        page.markdown("## Claim 1: Convergence\n\nVerdict: VERIFIED.", title="First")
+        page.run(["python", "one.py"], "ok")
+        page.markdown("## Claim 2: Rates\n\nText.", title="Verdict: TOY")
+        page.run(["python", "two.py"], "ok")
+
+    first, second = write(tmp_path, build)
+    assert (first.cells, second.cells) == ([0, 1], [2, 3])
+    assert second.verdict is Verdict.TOY and second.verdict_mention.source == "cell title"
+    assert first.verdict is Verdict.VERIFIED
+
+
 def test_numbered_claims_list_with_a_logbook_wide_verdict(tmp_path: Path) -> None:
     def build(d: LogbookDraft) -> None:
         d.page("Overview").markdown("Clean-room reproduction. All claims verified at full scale.")
