@@ -14,6 +14,9 @@ import io
 import os
 import re
 import stat
+import threading
+import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,23 +49,42 @@ class DecodedImage:
     format: str
 
 
+# warnings.catch_warnings swaps a process-wide filter list: two threads opening images at once could leave the
+# "error" filter installed for everyone. Only Image.open (header parsing, fast) runs under this lock.
+_OPEN_LOCK = threading.Lock()
+
+
+def open_untrusted(data: bytes, *, formats: Sequence[str], max_pixels: int) -> Image.Image:
+    """Open image bytes from an untrusted source without decoding pixels.
+
+    Only `formats` are tried, Pillow's decompression-bomb warning is an error, and the declared size is checked
+    against `max_pixels` before anything is decoded. The caller closes the image.
+    """
+    try:
+        with _OPEN_LOCK, warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data), formats=list(formats))
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise ImageRefused(f"image declares too many pixels ({exc})") from exc
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as exc:
+        raise ImageRefused(f"not a supported image ({', '.join(formats)})") from exc
+    width, height = image.size
+    if width <= 0 or height <= 0:
+        image.close()
+        raise ImageRefused("image has no pixels")
+    if width * height > max_pixels:
+        image.close()
+        raise ImageRefused(f"image is {width}x{height} pixels, over the {max_pixels:,}-pixel limit")
+    return image
+
+
 def decode_image(
     data: bytes, *, max_pixels: int = MAX_IMAGE_PIXELS, max_side: int | None = MAX_DISPLAY_SIDE
 ) -> DecodedImage:
     """Decode raster image bytes; ImageRefused when the format is not allowed or it declares too many pixels."""
-    try:
-        image = Image.open(io.BytesIO(data), formats=list(RASTER_FORMATS))
-    except Image.DecompressionBombError as exc:
-        raise ImageRefused(f"image declares too many pixels ({exc})") from exc
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
-        raise ImageRefused(f"not a supported image ({', '.join(RASTER_FORMATS)})") from exc
+    image = open_untrusted(data, formats=RASTER_FORMATS, max_pixels=max_pixels)
     with image:
         width, height = image.size
-        if width <= 0 or height <= 0:
-            raise ImageRefused("image has no pixels")
-        # Checked before load(): the declared size is all a decompression bomb needs to be refused.
-        if width * height > max_pixels:
-            raise ImageRefused(f"image is {width}x{height} pixels, over the {max_pixels:,}-pixel limit")
         try:
             if max_side and image.format == "JPEG":
                 image.draft("RGB", (max_side, max_side))  # decode at reduced scale: cheaper, same result

@@ -61,7 +61,7 @@ def test_decompression_bombs_are_refused_before_decoding(width: int, height: int
 def test_formats_outside_the_whitelist_are_refused() -> None:
     ico = encoded(Image.new("RGB", (16, 16)), "ICO")
     assert Image.open(io.BytesIO(ico)).format == "ICO"  # Pillow itself would open it
-    with pytest.raises(ImageProblem, match="not a readable image"):
+    with pytest.raises(ImageProblem, match="not a supported image"):
         probe_image(ico)
 
 

@@ -62,7 +62,7 @@ def test_every_kind_of_bad_image_is_reported_for_its_pair(tmp_path: Path) -> Non
     problems = {p.pair_id: p.message for p in pair_set.problems}
     assert set(problems) == set(broken)
     assert "file not found" in problems["p01"]
-    assert "not a readable image" in problems["p02"]
+    assert "not a supported image" in problems["p02"]
     assert "is a folder" in problems["p03"]
     assert "too many pixels" in problems["p04"]
     assert "differ in size (96x96 vs 48x32)" in problems["p05"]

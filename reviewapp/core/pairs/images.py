@@ -9,14 +9,12 @@ rating window runs it in worker threads.
 from __future__ import annotations
 
 import hashlib
-import io
-import threading
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import ExifTags, Image, ImageChops, ImageOps, UnidentifiedImageError
+from PIL import ExifTags, Image, ImageChops, ImageOps
 
+from reviewapp.core.images import ImageRefused, open_untrusted
 from reviewapp.core.safepath import UnsafeReference, read_capped
 
 MAX_PAIR_IMAGE_BYTES = 64 * 1024 * 1024
@@ -25,12 +23,9 @@ FORMATS: tuple[str, ...] = ("PNG", "JPEG", "WEBP", "BMP", "GIF", "TIFF")
 DIFFERENCE_GAIN = 4  # small differences are what a rater looks for; x4 makes a 1-level change visible
 
 _ORIENTATION = ExifTags.Base.Orientation
-# warnings.catch_warnings swaps a process-wide filter list: two threads opening images at once could leave
-# the "error" filter installed for everyone. Only Image.open (header parsing, fast) runs under this lock.
-_OPEN_LOCK = threading.Lock()
 
 
-class ImageProblem(ValueError):
+class ImageProblem(ImageRefused):
     """The image cannot be used; the message says why in words a rater understands."""
 
 
@@ -79,21 +74,9 @@ def read_image_bytes(path: Path, limit: int = MAX_PAIR_IMAGE_BYTES) -> bytes:
 
 def _open(data: bytes, max_pixels: int) -> Image.Image:
     try:
-        with _OPEN_LOCK, warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data), formats=list(FORMATS))
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-        raise ImageProblem(f"declares too many pixels to decode safely ({exc})") from exc
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as exc:
-        raise ImageProblem(f"not a readable image ({', '.join(FORMATS)})") from exc
-    width, height = image.size
-    if width <= 0 or height <= 0:
-        image.close()
-        raise ImageProblem("has no pixels")
-    if width * height > max_pixels:
-        image.close()
-        raise ImageProblem(f"is {width}x{height} pixels, over the {max_pixels:,}-pixel limit")
-    return image
+        return open_untrusted(data, formats=FORMATS, max_pixels=max_pixels)
+    except ImageRefused as exc:
+        raise ImageProblem(str(exc)) from exc
 
 
 def _orientation(image: Image.Image, *, decoded: bool) -> int:
