@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 from pathlib import Path
 
+from reviewapp.core.durable import atomic_write
 from reviewapp.core.paths import user_config_dir
 
 MAX_RECENT = 10
@@ -36,14 +34,5 @@ def remember_logbook(source: Path) -> list[Path]:
     target = recent_file()
     target.parent.mkdir(parents=True, exist_ok=True)
     payload = json.dumps({"logbooks": [str(p) for p in updated]}, indent=2)
-    # Write aside and rename, so a crash mid-write leaves the old list rather than half a file.
-    handle, temp = tempfile.mkstemp(prefix=".recent-", dir=target.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(payload)
-        os.replace(temp, target)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
+    atomic_write(target, payload.encode("utf-8"))  # a crash mid-write leaves the old list, never half a file
     return updated

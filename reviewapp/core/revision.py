@@ -44,23 +44,30 @@ def git_head(root: Path) -> str | None:
     return head.stdout.strip() if tracked.ok and tracked.stdout.strip("\0") else None
 
 
+def download_folder(root: Path) -> Path | None:
+    """The `hf download --local-dir` folder holding the logbook (it has `.cache/huggingface/download`)."""
+    for folder in (root, root.parent, root.parent.parent):
+        if (folder / ".cache" / "huggingface" / "download").is_dir():
+            return folder
+    return None
+
+
 def space_sha(root: Path) -> str | None:
     """The Space commit the logbook was downloaded at, when it came from `hf download --local-dir`."""
-    for local_dir in (root, root.parent, root.parent.parent):
-        downloads = local_dir / ".cache" / "huggingface" / "download"
-        if not downloads.is_dir():
-            continue
-        # The index page's record first: files deleted upstream keep stale metadata after a re-download.
-        try:
-            index = (root / "pages" / "index.md").relative_to(local_dir)
-        except ValueError:
-            index = None
-        if index is not None:
-            found = _commit_of(downloads / f"{index}.metadata")
-            if found:
-                return found[0]
-        return _newest_commit(downloads)
-    return None
+    local_dir = download_folder(root)
+    if local_dir is None:
+        return None
+    downloads = local_dir / ".cache" / "huggingface" / "download"
+    # The index page's record first: files deleted upstream keep stale metadata after a re-download.
+    try:
+        index = (root / "pages" / "index.md").relative_to(local_dir)
+    except ValueError:
+        index = None
+    if index is not None:
+        found = _commit_of(downloads / f"{index}.metadata")
+        if found:
+            return found[0]
+    return _newest_commit(downloads)
 
 
 def _commit_of(metadata: Path) -> tuple[str, float] | None:

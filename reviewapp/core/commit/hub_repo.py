@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from reviewapp.core.commit.errors import CommitError
 from reviewapp.core.model import Logbook
+from reviewapp.core.revision import download_folder
 
 REPO_TYPES = ("space", "dataset")
 URL_PREFIXES = {"model": "", "dataset": "datasets/", "space": "spaces/"}
@@ -83,11 +83,3 @@ def logbook_path_in_repo(logbook: Logbook) -> str:
         return ""
     relative = logbook.root.resolve().relative_to(folder.resolve()).as_posix()
     return "" if relative == "." else relative
-
-
-def download_folder(root: Path) -> Path | None:
-    """The `hf download --local-dir` folder holding the logbook (it has `.cache/huggingface/download`)."""
-    for folder in (root, root.parent, root.parent.parent):
-        if (folder / ".cache" / "huggingface" / "download").is_dir():
-            return folder
-    return None
