@@ -79,16 +79,25 @@ def open_for_append(path: Path) -> tuple[int, bool]:
         return os.open(path, flags), False
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` so that a crash leaves either the old or the new content, never a mix."""
+def write_temp_beside(path: Path, data: bytes) -> Path:
+    """Write `data` to a new hidden file next to `path` and fsync it; the caller links or renames it into place."""
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_BINARY | O_CLOEXEC, 0o644)
     try:
-        try:
-            write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        write_all(fd, data)
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        tmp.unlink(missing_ok=True)
+        raise
+    os.close(fd)
+    return tmp
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` so that a crash leaves either the old or the new content, never a mix."""
+    tmp = write_temp_beside(path, data)
+    try:
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -12,13 +12,21 @@ and combining it is a conflict rather than a guess.
 from __future__ import annotations
 
 import os
-import secrets
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from reviewapp.core.annotation_store import GITATTRIBUTES_FILE, RECORD_SUFFIX, SCHEMA_FILE
 from reviewapp.core.commit.errors import CommitError
-from reviewapp.core.durable import O_BINARY, O_CLOEXEC, O_NOFOLLOW, fsync_dir, locked, open_for_append, write_all
+from reviewapp.core.durable import (
+    O_BINARY,
+    O_CLOEXEC,
+    O_NOFOLLOW,
+    fsync_dir,
+    locked,
+    open_for_append,
+    write_all,
+    write_temp_beside,
+)
 from reviewapp.core.pairs.results import PROTOCOL_SUFFIX, RESULTS_DIR
 
 MAX_FILE_BYTES = 256 * 1024 * 1024  # a review file this large is not something a person wrote
@@ -156,14 +164,8 @@ def bring_into(folder: Path, rel: str, data: bytes) -> bool:
 
 def _create_whole(target: Path, data: bytes) -> bool:
     """Create `target` holding `data` atomically; False when someone created it first."""
-    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_BINARY | O_CLOEXEC, 0o644)
+    tmp = write_temp_beside(target, data)
     try:
-        try:
-            write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
         try:
             os.link(tmp, target)
         except FileExistsError:
