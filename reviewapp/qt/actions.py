@@ -12,7 +12,7 @@ from PySide6.QtGui import QAction, QKeySequence
 class ActionSpec:
     name: str
     text: str
-    menu: str  # "File", "View", "Go", "Help"
+    menu: str  # one of MENUS
     shortcuts: tuple[str, ...] = ()
     tip: str = ""
     checkable: bool = False
@@ -23,7 +23,21 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("open_demo", "Open &Demo Logbook", "File", (), "Open the built-in demo review"),
     ActionSpec("cancel_loading", "&Cancel Loading", "File", ("Esc",), "Stop opening the logbook"),
     ActionSpec("show_problems", "Show &Problems…", "File", (), "What the reader could not load"),
+    ActionSpec("export_reviews", "&Export Reviews…", "File", ("Ctrl+Shift+E",), "Save the review as CSV or JSON Lines"),
+    ActionSpec("commit_reviews", "Co&mmit Reviews…", "File", ("Ctrl+Shift+S",), "Commit the review files (git or Hub)"),
     ActionSpec("quit", "&Quit", "File", ("Ctrl+Q",), "Quit reviewapp"),
+    ActionSpec("undo", "&Undo", "Edit", ("Ctrl+Z",), "Undo the last review action"),
+    ActionSpec("redo", "&Redo", "Edit", ("Ctrl+Shift+Z", "Ctrl+Y"), "Redo what was undone"),
+    ActionSpec("edit_verdict", "&Record Verdict…", "Review", ("V",), "Open your verdict on the claim shown"),
+    ActionSpec("save_verdict", "&Save Verdict", "Review", ("Ctrl+Return", "Ctrl+Enter"), "Save the verdict you edit"),
+    ActionSpec("clear_verdict", "C&lear Verdict", "Review", (), "Remove your verdict on the claim shown"),
+    ActionSpec("add_note", "Add &Note…", "Review", ("N",), "A note on the claim or page shown"),
+    ActionSpec("correct_agent_verdict", "&Correct Agent Verdict…", "Review", (), "The reader mis-read the agent"),
+    ActionSpec("add_claim", "&Add Claim on This Page…", "Review", (), "A claim the reader missed"),
+    ActionSpec("split_claim", "S&plit Claim…", "Review", (), "One claim that is really several"),
+    ActionSpec("merge_claims", "&Merge Claims…", "Review", (), "Claims that are really one (Ctrl+click to select)"),
+    ActionSpec("rate_pairs", "Rate &Image Pairs…", "Review", ("Ctrl+Shift+R",), "Blinded rating of image pairs"),
+    ActionSpec("reviewer_identity", "Reviewer N&ame and Role…", "Review", (), "Who is reviewing"),
     ActionSpec("next_claim", "&Next Claim", "Go", ("Alt+Down", "J"), "Select the next claim in the list"),
     ActionSpec("previous_claim", "&Previous Claim", "Go", ("Alt+Up", "K"), "Select the previous claim in the list"),
     ActionSpec("jump_to_verdict", "Go to the &Verdict Statement", "Go", ("Ctrl+G",), "Scroll to the matched verdict"),
@@ -41,7 +55,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("about", "&About reviewapp", "Help", (), "Version and safety notes"),
 )
 
-MENUS = ("File", "Go", "View", "Help")
+MENUS = ("File", "Edit", "Review", "Go", "View", "Help")
 
 
 def build_actions(parent: QObject) -> dict[str, QAction]:

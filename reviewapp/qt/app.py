@@ -55,6 +55,7 @@ def run(
         crash.install_excepthook()
     controller = SessionController()
     window = MainWindow(controller, remember_state=screenshot is None)
+    window.review.ask_on_load = screenshot is None  # a screenshot never waits for someone to type a name
     if screenshot is not None:
         window.resize(*size)
     window.show()

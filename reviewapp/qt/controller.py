@@ -16,14 +16,17 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from reviewapp.core.artifacts import ArtifactEntry, list_artifacts
 from reviewapp.core.demo import demo_workspace
 from reviewapp.core.locate import NotALogbookError
-from reviewapp.core.model import Claim, Logbook
+from reviewapp.core.model import Claim, Logbook, Problem
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.reader import read_logbook
 from reviewapp.core.recent import recent_logbooks, remember_logbook
-from reviewapp.core.search import SearchIndex
+from reviewapp.core.search import SearchIndex, query_terms
 from reviewapp.core.trace_excerpts import Excerpt, ExcerptIndex, index_excerpts
 from reviewapp.core.verdict_slots import VerdictSlots, slots_for
 from reviewapp.core.verdicts import Verdict
+from reviewapp.qt.annotations.claims import as_claim
+from reviewapp.qt.annotations.opening import ReviewOpening, prepare_review
+from reviewapp.qt.annotations.review_controller import ReviewController
 from reviewapp.qt.image_loader import ImageLoader
 from reviewapp.qt.workers import TaskRunner
 
@@ -37,6 +40,7 @@ class _Loaded:
     logbook: Logbook
     search: SearchIndex
     artifacts: list[ArtifactEntry]
+    review: ReviewOpening
 
 
 class SessionController(QObject):
@@ -47,6 +51,7 @@ class SessionController(QObject):
     load_cancelled = Signal()
     excerpts_ready = Signal()  # the trace index for the loaded logbook is complete
     verdicts_changed = Signal()  # judge or human verdicts were replaced
+    claims_changed = Signal()  # reviewers added, split, merged claims or corrected an agent verdict
     busy_changed = Signal(bool)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -63,6 +68,9 @@ class SessionController(QObject):
         self._index_token: CancelToken | None = None
         self._index_pending = False
         self.source_label = ""
+        self.review = ReviewController(self)
+        self.review.changed.connect(self._review_changed)
+        self._claims: list[Claim] = []
 
     # --- opening ------------------------------------------------------------------------------------------------
 
@@ -100,7 +108,8 @@ class SessionController(QObject):
 
         def work(progress: ProgressCallback) -> _Loaded:
             logbook = load(progress, token)
-            return _Loaded(logbook, SearchIndex(logbook, token), list_artifacts(logbook))
+            search = SearchIndex(logbook, token)
+            return _Loaded(logbook, search, list_artifacts(logbook), prepare_review(logbook))
 
         self.loading_started.emit(label)
         self.busy_changed.emit(True)
@@ -125,7 +134,10 @@ class SessionController(QObject):
         self._search = result.search
         self.artifacts = result.artifacts
         self.excerpt_index = None
-        self._judge, self._human = {}, {}
+        self._judge = {}
+        self.review.attach(result.logbook, result.review)
+        self._claims = self._effective_claims()
+        self._human = self.review.human_verdicts()
         if remember is not None:
             try:
                 remember_logbook(remember)
@@ -187,13 +199,47 @@ class SessionController(QObject):
     def recent(self) -> list[Path]:
         return recent_logbooks()
 
+    @property
+    def claims(self) -> list[Claim]:
+        """The claims as reviewers corrected them (the reader's claims while nobody has)."""
+        return self._claims
+
+    def claim(self, ref: str | int) -> Claim | None:
+        text = str(ref).strip()
+        found = next((c for c in self._claims if c.key == text), None)
+        if found is None and text.isdigit():
+            numbered = [c for c in self._claims if c.n == int(text)]
+            found = numbered[0] if len(numbered) == 1 else None
+        return found
+
+    def problems(self) -> list[Problem]:
+        """What could not be read: the logbook's problems, then the review files'."""
+        return [*(self.logbook.problems if self.logbook else []), *self.review.problems()]
+
     def search(self, query: str) -> set[str] | None:
         """Claim keys matching the query in title or evidence; None when the query is empty."""
-        return self._search.matching(query) if self._search is not None else None
+        matching = self._search.matching(query) if self._search is not None else None
+        if matching is None:
+            return None
+        terms = query_terms(query)
+        for claim in self._claims:  # claims reviewers made: through the claims they replace, or by title
+            effective = self.review.effective(claim.key)
+            if effective is None or effective.origin == "logbook":
+                continue
+            if set(effective.replaces) & matching or all(t in claim.title.casefold() for t in terms):
+                matching.add(claim.key)
+        return matching
 
     def excerpts(self, claim: Claim) -> list[Excerpt] | None:
         """Trace events tied to the claim; None while the trace is still being indexed."""
-        return self.excerpt_index.for_claim(claim.key) if self.excerpt_index is not None else None
+        if self.excerpt_index is None:
+            return None
+        effective = self.review.effective(claim.key)
+        keys = [claim.key, *(effective.replaces if effective else ())]
+        found: list[Excerpt] = []
+        for key in keys:  # a split or merged claim is tied to what the claims it replaces were tied to
+            found.extend(e for e in self.excerpt_index.for_claim(key) if e not in found)
+        return found
 
     def verdict_slots(self, claim: Claim) -> VerdictSlots:
         return slots_for(claim, self._judge, self._human)
@@ -204,6 +250,22 @@ class SessionController(QObject):
 
     def set_judge_verdicts(self, verdicts: Mapping[str, Verdict]) -> None:
         self._judge = dict(verdicts)
+        self.verdicts_changed.emit()
+
+    def _effective_claims(self) -> list[Claim]:
+        effective = self.review.effective_claims()
+        if effective is None:
+            return list(self.logbook.claims) if self.logbook is not None else []
+        return [as_claim(e) for e in effective]
+
+    def _review_changed(self) -> None:
+        if self.logbook is None:
+            return
+        claims = self._effective_claims()
+        if claims != self._claims:
+            self._claims = claims
+            self.claims_changed.emit()
+        self._human = self.review.human_verdicts()
         self.verdicts_changed.emit()
 
     def shutdown(self, msecs: int = 10_000) -> None:

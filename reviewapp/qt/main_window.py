@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, Qt, QUrl, Signal
+from PySide6.QtCore import QModelIndex, QSignalBlocker, Qt, QUrl, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QIcon, QImage
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -27,6 +27,7 @@ from reviewapp.core.trace_excerpts import Excerpt
 from reviewapp.qt import theme, window_state
 from reviewapp.qt.actions import ACTIONS as ACTION_SPECS
 from reviewapp.qt.actions import MENUS, build_actions
+from reviewapp.qt.annotations.feature import ReviewFeature
 from reviewapp.qt.controller import SessionController
 from reviewapp.qt.links import display_path, open_with_system, system_url
 from reviewapp.qt.models.claim_table import ClaimTableModel
@@ -48,6 +49,7 @@ from reviewapp.qt.workers import TaskRunner
 
 class MainWindow(QMainWindow):
     error_shown = Signal(str)  # every error dialog's text, so that tests and logs can see them
+    subject_shown = Signal()  # a claim or a page is now on screen (current_claim / the page tree tell which)
 
     def __init__(self, controller: SessionController, remember_state: bool = True) -> None:
         super().__init__()
@@ -62,6 +64,7 @@ class MainWindow(QMainWindow):
         self._build_layout()
         self._build_menus()
         self._connect()
+        self.review = ReviewFeature(self)  # verdicts, notes, corrections, undo/redo, export, pairs, commit
         self.resize(1600, 1000)
         if remember_state:
             window_state.restore_window(self, self.splitters, self.panes)
@@ -193,20 +196,19 @@ class MainWindow(QMainWindow):
         self.context = CardContext(logbook, self.controller.images)
         self.current_claim = None
         self.setWindowTitle(f"{logbook.title} — reviewapp")
-        self.claim_model.set_claims(logbook.claims, [self.controller.verdict_slots(c) for c in logbook.claims])
+        claims = self.controller.claims
+        self.claim_model.set_claims(claims, [self.controller.verdict_slots(c) for c in claims])
         self.claim_panel.clear_filters()
         self.page_model.set_logbook(logbook)
         self.page_tree.expandAll()
         self.artifacts.set_entries(logbook, self.controller.artifacts)
         self.timeline.set_logbook(logbook)
         self.excerpts.show_state("Reading the agent trace…" if self.controller.indexing else "")
-        problems = len(logbook.problems)
-        self.problems_button.setText(f"⚠ {problems} problem{'s' if problems != 1 else ''} while reading")
-        self.problems_button.setVisible(bool(problems))
+        self.update_problems()
         where = display_path(logbook.root)
-        self.status_label.setText(f"{where}  ·  {len(logbook.pages)} pages · {len(logbook.claims)} claims")
-        if logbook.claims:
-            self.claim_panel.select_key(logbook.claims[0].key)
+        self.status_label.setText(f"{where}  ·  {len(logbook.pages)} pages · {len(claims)} claims")
+        if claims:
+            self.claim_panel.select_key(claims[0].key)
             self.claim_panel.view.setFocus()
         elif logbook.pages:
             self.show_page(logbook.pages[0].slug)
@@ -229,15 +231,14 @@ class MainWindow(QMainWindow):
     def show_claim(self, key: str) -> None:
         if self.context is None:
             return
-        claim = self.context.logbook.claim(key)
+        claim = self.controller.claim(key)
         if claim is None:
             return
         self.current_claim = claim
         self.evidence.show_claim(self.context, claim, self.controller.verdict_slots(claim))
-        self.page_tree.selectionModel().blockSignals(True)
-        self.page_tree.setCurrentIndex(self.page_model.index_of(claim.page))
-        self.page_tree.selectionModel().blockSignals(False)
+        self._mark_page(claim.page)
         self._show_excerpts()
+        self.subject_shown.emit()
 
     def show_page(self, slug: str) -> None:
         if self.context is None:
@@ -247,17 +248,20 @@ class MainWindow(QMainWindow):
             return
         self.current_claim = None
         self.claim_panel.clear_selection()
-        self.page_tree.selectionModel().blockSignals(True)
-        self.page_tree.setCurrentIndex(self.page_model.index_of(slug))
-        self.page_tree.selectionModel().blockSignals(False)
+        self._mark_page(slug)
         self.evidence.show_page(self.context, page)
         self.excerpts.show_state("Select a claim to see the trace events tied to it.")
+        self.subject_shown.emit()
+
+    def _mark_page(self, slug: str) -> None:
+        with QSignalBlocker(self.page_tree.selectionModel()):
+            self.page_tree.setCurrentIndex(self.page_model.index_of(slug))
 
     def follow_page_link(self, slug: str) -> None:
         """A link to a page opens its claim when the page holds exactly one, the page itself otherwise."""
         if self.context is None:
             return
-        claims = [c for c in self.context.logbook.claims if c.page == slug]
+        claims = [c for c in self.controller.claims if c.page == slug]
         if len(claims) == 1:
             self.claim_panel.clear_filters()
             self.claim_panel.select_key(claims[0].key)
@@ -270,11 +274,10 @@ class MainWindow(QMainWindow):
             self.show_page(page.slug)
 
     def select_claim(self, ref: str | int) -> bool:
-        claim = self.context.logbook.claim(ref) if self.context else None
-        if claim is None:
-            return False
-        self.claim_panel.clear_filters()
-        return self.claim_panel.select_key(claim.key)
+        claim = self.controller.claim(ref) if self.context else None
+        if claim is not None:
+            self.claim_panel.clear_filters()
+        return claim is not None and self.claim_panel.select_key(claim.key)
 
     def focus_search(self) -> None:
         self.claim_panel.search.setFocus()
@@ -309,11 +312,11 @@ class MainWindow(QMainWindow):
     def _verdicts_changed(self) -> None:
         if self.context is None:
             return
-        claims = self.context.logbook.claims
-        self.claim_model.update_slots([self.controller.verdict_slots(c) for c in claims])
+        self.claim_model.update_slots([self.controller.verdict_slots(c) for c in self.controller.claims])
         self.claim_panel.apply_filters(self.claim_panel.proxy.matching)
-        if self.current_claim is not None:
-            self.evidence.header.set_slots(self.controller.verdict_slots(self.current_claim))
+        claim = self.controller.claim(self.current_claim.key) if self.current_claim is not None else None
+        if claim is not None:
+            self.evidence.header.set_slots(self.controller.verdict_slots(claim))
 
     # --- links, files, dialogs ----------------------------------------------------------------------------------
 
@@ -340,7 +343,12 @@ class MainWindow(QMainWindow):
 
     def show_problems(self) -> None:
         if self.context is not None:
-            self._open_dialog(ProblemsDialog(self.context.logbook.problems, self))
+            self._open_dialog(ProblemsDialog(self.controller.problems(), self))
+
+    def update_problems(self) -> None:  # the reader's and the review files' problems
+        problems = len(self.controller.problems())
+        self.problems_button.setText(f"⚠ {problems} problem{'s' if problems != 1 else ''} while reading")
+        self.problems_button.setVisible(bool(problems))
 
     def _open_dialog(self, dialog: QWidget) -> None:
         if isinstance(self.dialog, QWidget):
@@ -375,10 +383,8 @@ class MainWindow(QMainWindow):
         self.claim_panel.view.viewport().update()
         if self.current_claim is not None:
             self.show_claim(self.current_claim.key)
-        elif self.context is not None and self.page_tree.currentIndex().isValid():
-            page = self.page_model.page_at(self.page_tree.currentIndex())
-            if page is not None:
-                self.show_page(page.slug)
+        elif self.context is not None and (page := self.page_model.page_at(self.page_tree.currentIndex())):
+            self.show_page(page.slug)
 
     # --- state --------------------------------------------------------------------------------------------------
 

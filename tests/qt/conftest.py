@@ -16,12 +16,14 @@ from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from reviewapp.core.demo import write_demo
+from reviewapp.core.preferences import Preferences, save_preferences
 from reviewapp.qt import theme
 from reviewapp.qt.controller import SessionController
 from reviewapp.qt.main_window import MainWindow
 
 QT_NOISE = ("This plugin does not support propagateSizeHints",)
 LOAD_TIMEOUT_MS = 60_000
+REVIEWER = "Rae Reviewer"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -39,12 +41,26 @@ def light_theme(qapp: QApplication) -> Iterator[None]:
     theme.manager().apply(theme.ThemeChoice.LIGHT)
 
 
+@pytest.fixture(autouse=True)
+def reviewer(isolated_user_dirs: Path) -> str:
+    """A reviewer already known from the preferences, so that opening a logbook never asks who is reviewing."""
+    save_preferences(Preferences(annotator=REVIEWER, annotator_source="asked"))
+    return REVIEWER
+
+
 @pytest.fixture(scope="session")
 def demo_logbook(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The built-in demo, written once per test session (tests only read it)."""
     workspace = tmp_path_factory.mktemp("demo")
     write_demo(workspace)
     return workspace
+
+
+@pytest.fixture
+def demo_copy(tmp_path: Path) -> Path:
+    """A demo logbook of the test's own, to write reviews into."""
+    write_demo(tmp_path / "demo")
+    return tmp_path / "demo"
 
 
 OpenWindow = Callable[..., MainWindow]

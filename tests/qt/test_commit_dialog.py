@@ -74,7 +74,7 @@ def test_commit_and_push_to_a_git_remote(qtbot: QtBot, tmp_path: Path, screensho
         (".gitattributes", "new file"),
         ("SCHEMA.json", "new file"),
     ]
-    assert dialog.files.topLevelItem(0).toolTip(0).startswith(f"{REVIEWS}/ada-lovelace.jsonl in git checkout")
+    assert f"{REVIEWS}/ada-lovelace.jsonl in git checkout" in dialog.files.topLevelItem(0).toolTip(0)
     shown = dialog.diff.toPlainText()
     assert "Claim 3: verdict partial (was toy) — Only the small model was run. [scale below paper]" in shown
     assert "Claim 1: note “accuracy table checked against the paper”" in shown

@@ -7,7 +7,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPlainTextEdit,
     QSplitter,
     QTreeWidget,
@@ -17,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewapp.core.commit.plan import CommitPlan
+from reviewapp.qt.plain import PlainLabel, plain_tooltip
 from reviewapp.qt.widgets.code_block import monospace_font
 
 
@@ -37,7 +37,7 @@ class ChangesPanel(QSplitter):
         layout = QVBoxLayout(panel)
         layout.setContentsMargins(0, 0, 0, 0)
         header = QHBoxLayout()
-        title = QLabel("WHAT CHANGED SINCE THE LAST COMMIT", panel)
+        title = PlainLabel("WHAT CHANGED SINCE THE LAST COMMIT", panel)
         title.setObjectName("paneTitle")
         header.addWidget(title, 1)
         header.addWidget(self.raw_toggle)
@@ -54,7 +54,8 @@ class ChangesPanel(QSplitter):
         for planned in plan.files if plan is not None else []:
             item = QTreeWidgetItem([planned.rel, planned.describe() if planned.changed else "unchanged"])
             sources = "\n".join(f"from {path}" for path in planned.sources)
-            item.setToolTip(0, f"{planned.path} in {plan.destination}\n{sources}")  # type: ignore[union-attr]
+            tip = f"{planned.path} in {plan.destination}\n{sources}"  # type: ignore[union-attr]
+            item.setToolTip(0, plain_tooltip(tip))
             item.setDisabled(not planned.changed)
             self.files.addTopLevelItem(item)
         self._show_diff()

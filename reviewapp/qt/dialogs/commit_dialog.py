@@ -36,6 +36,7 @@ from reviewapp.core.progress import ProgressCallback
 from reviewapp.qt import theme
 from reviewapp.qt.dialogs.commit_changes import ChangesPanel
 from reviewapp.qt.dialogs.commit_target import GIT_COMMIT, GIT_PUSH, HUB_COMMIT, HUB_PR, Places, PlanKey, TargetBox
+from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.workers import TaskRunner, alive
 
 __all__ = ["GIT_COMMIT", "GIT_PUSH", "HUB_COMMIT", "HUB_PR", "CommitDialog"]
@@ -74,7 +75,8 @@ class CommitDialog(QDialog):
     # -- layout ----------------------------------------------------------------------------------------------------
 
     def _build(self) -> None:
-        heading = QLabel(f"Commit the reviews of “{html.escape(self.logbook.title)}”", self)
+        # Titles, file names and messages quoting review lines are shown as plain text, never as HTML.
+        heading = PlainLabel(f"Commit the reviews of “{self.logbook.title}”", self)
         heading.setObjectName("claimTitle")
         heading.setWordWrap(True)
         self.target_box = TargetBox(self)
@@ -86,11 +88,11 @@ class CommitDialog(QDialog):
         self.changes = ChangesPanel(self)
         self.files, self.diff, self.raw_toggle = self.changes.files, self.changes.diff, self.changes.raw_toggle
 
-        message_title = QLabel("MESSAGE", self)
+        message_title = PlainLabel("MESSAGE", self)
         message_title.setObjectName("paneTitle")
         self.message = QPlainTextEdit(self)
         self.message.setFixedHeight(96)
-        self.notes = QLabel("", self)
+        self.notes = PlainLabel("", self)
         self.notes.setObjectName("notice")
         self.notes.setWordWrap(True)
         self.notes.hide()
@@ -98,14 +100,15 @@ class CommitDialog(QDialog):
         self.progress = QProgressBar(self)
         self.progress.setRange(0, 0)
         self.progress.setMaximumWidth(160)
-        self.status = QLabel("", self)
+        self.status = PlainLabel("", self)
         self.status.setObjectName("muted")
         self.status.setWordWrap(True)
         self.result = QLabel("", self)
+        self.result.setTextFormat(Qt.TextFormat.RichText)  # built by _result_html, every value escaped
         self.result.setWordWrap(True)
         self.result.setOpenExternalLinks(True)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
-        self.error_label = QLabel("", self)
+        self.error_label = PlainLabel("", self)
         self.error_label.setWordWrap(True)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         colors = theme.colors()

@@ -12,13 +12,13 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QRadioButton,
     QWidget,
 )
 
 from reviewapp.core.commit.hub_repo import REPO_TYPES, HubRepo
+from reviewapp.qt.plain import PlainLabel, plain_tooltip
 
 GIT_COMMIT, GIT_PUSH, HUB_COMMIT, HUB_PR = "git", "git+push", "hub", "hub+pr"
 LABELS = {
@@ -56,7 +56,7 @@ class TargetBox(QGroupBox):
             self.group.addButton(radio)
             self.radios[key] = radio
             grid.addWidget(radio, index // 2, index % 2)
-        self.git_where = QLabel("", self)
+        self.git_where = PlainLabel("", self)
         self.git_where.setObjectName("muted")
         grid.addWidget(self.git_where, 2, 0, 1, 2)
         self.repo_edit = QLineEdit(self)
@@ -64,11 +64,11 @@ class TargetBox(QGroupBox):
         self.repo_type = QComboBox(self)
         self.repo_type.addItems(list(REPO_TYPES))
         row = QHBoxLayout()
-        row.addWidget(QLabel("Hub repository:", self))
+        row.addWidget(PlainLabel("Hub repository:", self))
         row.addWidget(self.repo_edit, 1)
         row.addWidget(self.repo_type)
         grid.addLayout(row, 3, 0, 1, 2)
-        self.repo_hint = QLabel("", self)
+        self.repo_hint = PlainLabel("", self)
         self.repo_hint.setObjectName("muted")
         self.repo_hint.setWordWrap(True)
         grid.addWidget(self.repo_hint, 4, 0, 1, 2)
@@ -98,7 +98,7 @@ class TargetBox(QGroupBox):
         """Enable what applies, fill in the logbook's repository, and pick the likely target."""
         for key in (GIT_COMMIT, GIT_PUSH):
             self.radios[key].setEnabled(places.git_reason is None)
-            self.radios[key].setToolTip(places.git_reason or places.git_where)
+            self.radios[key].setToolTip(plain_tooltip(places.git_reason or places.git_where))
         self.git_where.setText(f"Git: {places.git_where or places.git_reason}")
         for key in (HUB_COMMIT, HUB_PR):
             self.radios[key].setEnabled(True)

@@ -34,6 +34,7 @@ class ClaimRole(IntEnum):
     SLOTS = Qt.ItemDataRole.UserRole + 3
     NUMBER = Qt.ItemDataRole.UserRole + 4
     DISAGREEMENT = Qt.ItemDataRole.UserRole + 5
+    MARK = Qt.ItemDataRole.UserRole + 6  # how reviewers changed the claim ("split", "A corrected"), or ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,22 +44,37 @@ class ClaimRow:
     number: str  # "2", or "·" for an unnumbered claim
     title: str
     tooltip: str
+    mark: str = ""
 
 
 class ClaimTableModel(QAbstractListModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[ClaimRow] = []
+        self._marks: dict[str, tuple[str, list[str]]] = {}
 
     def set_claims(self, claims: list[Claim], slots: list[VerdictSlots]) -> None:
         self.beginResetModel()
-        self._rows = [_row(c, s) for c, s in zip(claims, slots, strict=True)]
+        self._rows = [self._row(c, s) for c, s in zip(claims, slots, strict=True)]
         self.endResetModel()
 
     def update_slots(self, slots: list[VerdictSlots]) -> None:
-        self._rows = [_row(row.claim, s) for row, s in zip(self._rows, slots, strict=True)]
+        self._rows = [self._row(row.claim, s) for row, s in zip(self._rows, slots, strict=True)]
+        self._changed()
+
+    def set_marks(self, marks: dict[str, str], notes: dict[str, list[str]]) -> None:
+        """Per claim key: a short mark for the row and sentences for its tool tip (reviewers' corrections)."""
+        self._marks = {key: (mark, notes.get(key, [])) for key, mark in marks.items()}
+        self._rows = [self._row(row.claim, row.slots) for row in self._rows]
+        self._changed()
+
+    def _changed(self) -> None:
         if self._rows:
             self.dataChanged.emit(self.index(0), self.index(len(self._rows) - 1))
+
+    def _row(self, claim: Claim, slots: VerdictSlots) -> ClaimRow:
+        mark, notes = self._marks.get(claim.key, ("", []))
+        return _row(claim, slots, mark, notes)
 
     def row_info(self, row: int) -> ClaimRow:
         return self._rows[row]
@@ -87,17 +103,20 @@ class ClaimTableModel(QAbstractListModel):
             return row.number
         if role == ClaimRole.DISAGREEMENT:
             return row.slots.disagreement
+        if role == ClaimRole.MARK:
+            return row.mark
         return None
 
 
-def _row(claim: Claim, slots: VerdictSlots) -> ClaimRow:
+def _row(claim: Claim, slots: VerdictSlots, mark: str = "", notes: list[str] | None = None) -> ClaimRow:
     lines = [f"{claim.label}: {claim.title}" if claim.n is not None else claim.title]
     lines.append(f"Agent: {slots.agent.value}" + (f" (“{claim.verdict_raw}”)" if claim.verdict_raw else ""))
     lines.append(f"Logbook Judge: {slots.judge.value if slots.judge else 'not imported'}")
     lines.append(f"Reviewer: {slots.human.value if slots.human else 'not judged yet'}")
     lines.extend(slots.disagreements())
+    lines.extend(notes or [])
     number = str(claim.n) if claim.n is not None else "·"
-    return ClaimRow(claim, slots, number, short_title(claim), plain_tooltip("\n".join(lines)))
+    return ClaimRow(claim, slots, number, short_title(claim), plain_tooltip("\n".join(lines)), mark)
 
 
 class ClaimFilterProxy(QSortFilterProxyModel):

@@ -30,6 +30,7 @@ from reviewapp.core.pairs.results import Rating
 from reviewapp.core.pairs.sets import PairSet, load_set
 from reviewapp.qt.pairs.canvas import CompareCanvas, CompareMode
 from reviewapp.qt.pairs.loader import PairImageCache
+from reviewapp.qt.plain import PlainLabel
 
 PREFETCH = 4  # pairs decoded ahead of the one shown
 TITLE = "Rate image pairs"
@@ -130,15 +131,16 @@ class PairRatingWindow(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 10)
         layout.setSpacing(6)
-        self.question = QLabel(self.rating.question)
+        # Manifest text (question, instructions, prompts) and messages naming files are plain text, never HTML.
+        self.question = PlainLabel(self.rating.question)
         font = self.question.font()
         font.setPointSizeF(font.pointSizeF() * 1.5)
         font.setBold(True)
         self.question.setFont(font)
         self.question.setWordWrap(True)
-        self.instructions = QLabel(self.rating.instructions)
+        self.instructions = PlainLabel(self.rating.instructions)
         self.instructions.setWordWrap(True)
-        self.prompt = QLabel()
+        self.prompt = PlainLabel()
         self.prompt.setWordWrap(True)
         self.prompt.setStyleSheet("font-style: italic;")
         layout.addWidget(self.question)
@@ -172,7 +174,7 @@ class PairRatingWindow(QWidget):
         self.zoom_button = self._button("1:1 (Z)")
         self.zoom_button.clicked.connect(self.canvas.toggle_one_to_one)
         bar.addWidget(self.zoom_button)
-        self.zoom_label = QLabel()
+        self.zoom_label = PlainLabel()
         bar.addWidget(self.zoom_label)
         bar.addStretch(1)
         self.left_unusable_button = self._button("Left unusable (Q)", checkable=True)
@@ -181,10 +183,10 @@ class PairRatingWindow(QWidget):
         self.right_unusable_button.clicked.connect(lambda: self.toggle_unusable("right"))
         bar.addWidget(self.left_unusable_button)
         bar.addWidget(self.right_unusable_button)
-        self.confidence_label = QLabel()
+        self.confidence_label = PlainLabel()
         bar.addWidget(self.confidence_label)
         bar.addStretch(1)
-        self.progress = QLabel()
+        self.progress = PlainLabel()
         bar.addWidget(self.progress)
         layout.addLayout(bar)
         self.comment_edit = QLineEdit()
@@ -193,7 +195,7 @@ class PairRatingWindow(QWidget):
         self.comment_edit.returnPressed.connect(self._keep_comment)
         self.comment_edit.hide()
         layout.addWidget(self.comment_edit)
-        self.status = QLabel()
+        self.status = PlainLabel()
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
         self.mode_buttons[CompareMode.SIDE_BY_SIDE].setChecked(True)

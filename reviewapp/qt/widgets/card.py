@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from reviewapp.core.model import Logbook
+from reviewapp.core.model import Cell, Logbook
 from reviewapp.qt.image_loader import ImageLoader
 from reviewapp.qt.plain import PlainLabel
 
@@ -39,6 +39,8 @@ class Card(QFrame):
     def __init__(self, chip: str, kind: str, title: str, meta: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("card")
+        self.cell: Cell | None = None  # the cell shown, when the card shows one (notes anchor to it)
+        self.page_slug = ""  # the page the card belongs to
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(1, 1, 1, 1)

@@ -94,6 +94,16 @@ class ClaimDelegate(QStyledItemDelegate):
             width = badge_width(badge_metrics, verdict)
             paint_badge(painter, QRectF(x, top, width, BADGE_HEIGHT), slot, verdict, font)
             x += width + 6
+        mark: str = index.data(ClaimRole.MARK) or ""
+        if mark:  # how reviewers changed the claim: "split", "A corrected"
+            italic = QFont(option.font)
+            italic.setItalic(True)
+            italic.setPointSizeF(max(7.0, option.font.pointSizeF() * 0.85))
+            painter.setFont(italic)
+            painter.setPen(QColor(colors.warning))
+            mark_rect = QRectF(x + 2, top - 2, rect.right() - 8 - x, BADGE_HEIGHT + 4)
+            text = QFontMetrics(italic).elidedText(f"✎ {mark}", Qt.TextElideMode.ElideRight, int(mark_rect.width()))
+            painter.drawText(mark_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
         painter.restore()
 
 

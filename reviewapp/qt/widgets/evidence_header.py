@@ -1,5 +1,6 @@
-"""The top of the evidence pane: which claim, its verdicts side by side, where the verdict was read, and a slot
-on the right where the reviewer's verdict editor goes (set_reviewer_widget)."""
+"""The top of the evidence pane: which claim, its verdicts side by side, where the verdict was read, how
+reviewers corrected the claim, and a full-width slot at the bottom where the reviewer's verdict editor goes
+(set_reviewer_widget)."""
 
 from __future__ import annotations
 
@@ -46,12 +47,6 @@ class EvidenceHeader(QFrame):
         self.page_link.clicked.connect(lambda: self.page_requested.emit(self._page_slug))
         top.addWidget(self.page_link)
         top.addStretch(1)
-        # Left empty on purpose: the reviewer's verdict editor is placed here by the annotations feature.
-        self.reviewer_slot = QWidget(self)
-        self.reviewer_slot.setObjectName("reviewerSlot")
-        self.reviewer_layout = QHBoxLayout(self.reviewer_slot)
-        self.reviewer_layout.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(self.reviewer_slot)
         layout.addLayout(top)
         self.title = PlainLabel(self)
         self.title.setObjectName("claimTitle")
@@ -87,6 +82,17 @@ class EvidenceHeader(QFrame):
         self.elsewhere = QVBoxLayout()
         self.elsewhere.setSpacing(0)
         layout.addLayout(self.elsewhere)
+        self.corrections = PlainLabel(self)
+        self.corrections.setObjectName("correction")
+        self.corrections.setWordWrap(True)
+        self.corrections.hide()
+        layout.addWidget(self.corrections)
+        # Filled by the annotations feature with the reviewer's verdict editor.
+        self.reviewer_slot = QWidget(self)
+        self.reviewer_slot.setObjectName("reviewerSlot")
+        self.reviewer_layout = QHBoxLayout(self.reviewer_slot)
+        self.reviewer_layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.reviewer_slot)
         self._page_slug = ""
 
     def set_reviewer_widget(self, widget: QWidget) -> None:
@@ -97,8 +103,14 @@ class EvidenceHeader(QFrame):
                 item.widget().setParent(None)
         self.reviewer_layout.addWidget(widget)
 
+    def set_corrections(self, lines: list[str]) -> None:
+        """How reviewers changed this claim (added, split, merged, agent verdict corrected); empty hides it."""
+        self.corrections.setText("\n".join(f"✎ {line}" for line in lines))
+        self.corrections.setVisible(bool(lines))
+
     def show_claim(self, logbook: Logbook, claim: Claim, slots: VerdictSlots) -> None:
         page = logbook.page(claim.page)
+        self.set_corrections([])
         self.kicker.setText(claim.label.upper() if claim.n is not None else "CLAIM")
         self._set_page(page)
         self.title.setText(short_title(claim))
@@ -130,6 +142,7 @@ class EvidenceHeader(QFrame):
         self.title.setText(logbook.title if page.is_index else page.title)
         self.verdict_row.hide()
         self.disagreement.hide()
+        self.set_corrections([])
         self._clear_elsewhere()
 
     def _set_page(self, page: Page | None) -> None:

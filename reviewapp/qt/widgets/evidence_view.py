@@ -46,6 +46,7 @@ class EvidenceView(QWidget):
     copy_requested = Signal(str)
     page_requested = Signal(str)
     rendered = Signal()
+    card_added = Signal(object)  # a Card now in the column (its `cell` and `page_slug` say what it shows)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -170,9 +171,11 @@ class EvidenceView(QWidget):
         card.copy_requested.connect(self.copy_requested)
         self.column.insertWidget(self.column.count() - 1, card)
         self.cards.append(card)
+        self.card_added.emit(card)
 
     def _cell(self, context: CardContext, cell: Cell, mention: VerdictMention | None) -> Card:
         card = make_card(context, cell)
+        card.cell, card.page_slug = cell, cell.page
         if mention is not None and mention.page == cell.page and mention.cell == cell.ordinal:
             self._mark(card, mention)
         return card
@@ -181,6 +184,7 @@ class EvidenceView(QWidget):
         title = "Introduction" if page.cells else "Page text"
         card = MarkdownCard(context, page.preamble, title, f"line {page.preamble_line}")
         card.chip.setText("PAGE")
+        card.page_slug = page.slug
         if (
             mention is not None
             and mention.page == page.slug

@@ -1,0 +1,179 @@
+"""Claim corrections from the claim list's context menu (and the Review menu): correct the agent's verdict, add
+a claim on the page, split a claim, merge selected claims, and take back one's own correction. Each is an
+annotation like any other: recorded at once, undoable, and visible in the list."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QPoint, Qt
+from PySide6.QtWidgets import QAbstractItemView, QMenu
+
+from reviewapp.core.annotation_state import EffectiveClaim
+from reviewapp.qt.annotations.claim_dialogs import (
+    AddClaimDialog,
+    CorrectVerdictDialog,
+    FormDialog,
+    MergeClaimsDialog,
+    SplitClaimDialog,
+)
+from reviewapp.qt.annotations.review_controller import ActionFailed
+from reviewapp.qt.models.claim_table import ClaimRole, short_title
+from reviewapp.qt.plain import button_text
+
+if TYPE_CHECKING:
+    from reviewapp.qt.annotations.feature import ReviewFeature
+
+
+class ClaimCorrections(QObject):
+    def __init__(self, feature: ReviewFeature) -> None:
+        super().__init__(feature)
+        self.feature = feature
+        self.review = feature.review
+        self.window = feature.window
+        view = self.window.claim_panel.view
+        view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        view.customContextMenuRequested.connect(self._context_menu)
+        view.selectionModel().selectionChanged.connect(lambda *_: feature._update_actions())
+
+    # -- which claims ------------------------------------------------------------------------------------------
+
+    def selected_keys(self) -> list[str]:
+        """Keys of the selected claims, in list order."""
+        view = self.window.claim_panel.view
+        rows = sorted(view.selectionModel().selectedRows(), key=lambda i: i.row())
+        return [index.data(ClaimRole.KEY) for index in rows]
+
+    def _claim(self, key: str | None) -> EffectiveClaim | None:
+        key = key or self.feature.claim_key
+        return self.review.effective(key) if key else None
+
+    def _name(self, claim: EffectiveClaim) -> str:
+        return f"claim {claim.n}" if claim.n is not None and not claim.replaces else f"“{claim.title}”"
+
+    # -- the menu ---------------------------------------------------------------------------------------------
+
+    def _context_menu(self, pos: QPoint) -> None:
+        view = self.window.claim_panel.view
+        index = view.indexAt(pos)
+        if index.isValid() and index.data(ClaimRole.KEY) not in self.selected_keys():
+            view.setCurrentIndex(index)
+        menu = self.menu()
+        menu.aboutToHide.connect(menu.deleteLater)
+        menu.popup(view.viewport().mapToGlobal(pos))
+
+    def menu(self) -> QMenu:
+        """The claim list's context menu for the selected claims."""
+        menu = QMenu(self.window)
+        keys = self.selected_keys()
+        current = self._claim(keys[0] if len(keys) == 1 else self.feature.claim_key)
+        active = self.review.active
+        if len(keys) >= 2:
+            claims = [c for c in (self._claim(k) for k in keys) if c is not None]
+            names = ", ".join(self._name(c) for c in claims)
+            self._entry(menu, f"Merge {button_text(names)}…", lambda: self.merge_claims(keys), active)
+            return menu
+        if current is None:
+            return menu
+        name = button_text(self._name(current))
+        self._entry(menu, f"Add note on {name}…", lambda: self.feature.notes.add_for_subject(), active)
+        menu.addSeparator()
+        self._entry(menu, "Correct agent verdict…", lambda: self.correct_agent_verdict(current.key), active)
+        self._entry(menu, "Add claim on this page…", lambda: self.add_claim(current.page), active)
+        self._entry(menu, f"Split {name}…", lambda: self.split_claim(current.key), active)
+        merge = menu.addMenu("Merge with")
+        merge.setEnabled(active)
+        for other in self.review.effective_claims() or []:
+            if other.key != current.key:
+                self._entry(
+                    merge, button_text(f"{self._name(other)} — {other.title}"[:90]),
+                    lambda _=False, k=other.key: self.merge_claims([current.key, k]), active,
+                )  # fmt: skip
+        mine = [r for r in (current.source, current.correction) if r is not None and self.review.is_mine(r)]
+        if mine:
+            menu.addSeparator()
+            for record in mine:
+                what = "agent verdict correction" if record.kind == "agent_verdict" else f"{current.origin} claim"
+                self._entry(menu, f"Remove this {what}", lambda _=False, r=record: self.remove(r.id), active)
+        return menu
+
+    def _entry(self, menu: QMenu, text: str, slot: object, enabled: bool = True) -> None:
+        action = menu.addAction(text)
+        action.setEnabled(enabled)
+        action.triggered.connect(slot)
+
+    # -- the corrections ----------------------------------------------------------------------------------------
+
+    def _run(self, action: Any) -> str | None:
+        """Record one correction; None when done, else why not (shown in the form)."""
+        try:
+            self.review.act(action)
+        except ActionFailed as exc:
+            return str(exc)
+        return None
+
+    def _open(self, dialog: FormDialog) -> FormDialog:
+        self.feature.open_dialog(dialog)
+        return dialog
+
+    def correct_agent_verdict(self, key: str | None = None) -> FormDialog | None:
+        claim = self._claim(key)
+        if claim is None:
+            return None
+        mention = claim.claim.verdict_mention if claim.claim is not None else None
+        read = claim.agent_verdict_read or claim.agent_verdict
+
+        def submit(values: dict[str, Any]) -> str | None:
+            return self._run(lambda s: s.correct_agent_verdict(claim.key, values["verdict"], values["rationale"]))
+
+        quote = " ".join(mention.text.split())[:200] if mention is not None else ""
+        return self._open(CorrectVerdictDialog(self._name(claim), read, quote, submit, self.window))
+
+    def add_claim(self, page: str | None = None) -> FormDialog | None:
+        slug = page or self.feature.page_slug
+        found = self.window.context.logbook.page(slug) if self.window.context and slug else None
+        if found is None:
+            return None
+
+        def submit(values: dict[str, Any]) -> str | None:
+            return self._run(
+                lambda s: s.add_claim(
+                    found.slug, values["title"], values["rationale"],
+                    cells=values["cells"], n=values["n"], agent_verdict=values["agent_verdict"],
+                )
+            )  # fmt: skip
+
+        return self._open(AddClaimDialog(found.title, found.cells, submit, self.window))
+
+    def split_claim(self, key: str | None = None) -> FormDialog | None:
+        claim = self._claim(key)
+        if claim is None:
+            return None
+
+        def submit(values: dict[str, Any]) -> str | None:
+            return self._run(lambda s: s.split_claim(claim.key, values["parts"], values["rationale"]))
+
+        title = short_title(claim.claim) if claim.claim is not None else claim.title
+        return self._open(SplitClaimDialog(self._name(claim), title, claim.cells, submit, self.window))
+
+    def merge_claims(self, keys: list[str] | None = None) -> FormDialog | None:
+        keys = keys or self.selected_keys()
+        claims = [c for c in (self._claim(k) for k in keys) if c is not None]
+        if len(claims) < 2:
+            self.feature.say("Select two or more claims to merge (Ctrl+click in the claim list).")
+            return None
+
+        def submit(values: dict[str, Any]) -> str | None:
+            return self._run(lambda s: s.merge_claims([c.key for c in claims], values["title"], values["rationale"]))
+
+        title = short_title(claims[0].claim) if claims[0].claim is not None else claims[0].title
+        return self._open(MergeClaimsDialog([self._name(c) for c in claims], title, submit, self.window))
+
+    def remove(self, record_id: str) -> bool:
+        problem = self._run(lambda s: s.delete(record_id))
+        if problem:
+            self.window.show_error("Cannot remove the correction", problem)
+            return False
+        self.feature.say("Removed; Ctrl+Z brings it back.")
+        return True

@@ -1,0 +1,225 @@
+"""The review tools in the window: the verdict editor in the evidence header, the notes tab, claim corrections,
+undo/redo, the reviewer's identity and where reviews are saved, export, pair rating and commit.
+
+MainWindow creates one ReviewFeature; everything here talks to the annotations through ReviewController, and
+refreshes what is shown whenever it says the annotations changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QDialog, QWidget
+
+from reviewapp.core.annotation_state import EffectiveClaim
+from reviewapp.qt import theme
+from reviewapp.qt.annotations.claims import claim_mark, correction_lines
+from reviewapp.qt.annotations.corrections import ClaimCorrections
+from reviewapp.qt.annotations.note_actions import NoteActions
+from reviewapp.qt.annotations.notes_panel import NotesPanel
+from reviewapp.qt.annotations.review_controller import ActionFailed
+from reviewapp.qt.annotations.tools import ReviewTools
+from reviewapp.qt.annotations.verdict_editor import VerdictEditor
+from reviewapp.qt.links import display_path
+from reviewapp.qt.plain import PlainLabel, button_text, plain_tooltip
+from reviewapp.qt.workers import alive
+
+if TYPE_CHECKING:
+    from reviewapp.qt.main_window import MainWindow
+
+STATUS_MS = 8000
+
+
+class ReviewFeature(QObject):
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.controller = window.controller
+        self.review = window.controller.review
+        self.actions = window.actions_by_name
+        self.dialog: QWidget | None = None  # the last dialog the review tools opened
+        self.ask_on_load = True  # ask who is reviewing when a logbook opens and nobody is known
+        self.editor = VerdictEditor(self.review)
+        window.evidence.header.set_reviewer_widget(self.editor)
+        self.notes_panel = NotesPanel()
+        self.notes_tab = window.side_tabs.addTab(self.notes_panel, "Notes")
+        self.reviewer = PlainLabel()
+        self.reviewer.setObjectName("reviewer")
+        window.statusBar().addPermanentWidget(self.reviewer)
+        self._effective: dict[str, EffectiveClaim] = {}  # as last shown: where a claim went after a split/merge
+        self.notes = NoteActions(self)
+        self.corrections = ClaimCorrections(self)
+        self.tools = ReviewTools(self)
+        self._connect()
+        self._update_actions()
+
+    def _connect(self) -> None:
+        c, a, w = self.controller, self.actions, self.window
+        c.loaded.connect(self._loaded)
+        c.claims_changed.connect(self._claims_changed)
+        self.review.changed.connect(self._changed)
+        self.review.session_changed.connect(self._session_changed)
+        w.subject_shown.connect(self.subject_shown)
+        theme.manager().changed.connect(self.editor.apply_theme)
+        self.editor.note_requested.connect(self.notes.add_for_subject)
+        self.editor.pairs_requested.connect(lambda: self.tools.rate_pairs(self.claim_key))
+        self.editor.identity_requested.connect(self.tools.ask_identity)
+        a["undo"].triggered.connect(self.undo)
+        a["redo"].triggered.connect(self.redo)
+        a["edit_verdict"].triggered.connect(self.editor.open_editor)
+        a["save_verdict"].triggered.connect(self.editor.save)
+        a["clear_verdict"].triggered.connect(self.editor.clear)
+        a["add_note"].triggered.connect(self.notes.add_for_subject)
+        a["correct_agent_verdict"].triggered.connect(lambda: self.corrections.correct_agent_verdict())
+        a["add_claim"].triggered.connect(lambda: self.corrections.add_claim())
+        a["split_claim"].triggered.connect(lambda: self.corrections.split_claim())
+        a["merge_claims"].triggered.connect(lambda: self.corrections.merge_claims())
+        a["rate_pairs"].triggered.connect(lambda: self.tools.rate_pairs(self.claim_key))
+        a["reviewer_identity"].triggered.connect(lambda: self.tools.ask_identity(change=True))
+        a["export_reviews"].triggered.connect(self.tools.export)
+        a["commit_reviews"].triggered.connect(self.tools.commit)
+
+    # -- what is shown ----------------------------------------------------------------------------------------
+
+    @property
+    def claim_key(self) -> str | None:
+        claim = self.window.current_claim
+        return claim.key if claim is not None else None
+
+    @property
+    def page_slug(self) -> str | None:
+        """The page shown: the current claim's, or the one selected in the page tree."""
+        if self.window.current_claim is not None:
+            return self.window.current_claim.page
+        index = self.window.page_tree.currentIndex()
+        page = self.window.page_model.page_at(index) if index.isValid() else None
+        return page.slug if page is not None else None
+
+    def _loaded(self) -> None:
+        self._effective = {e.key: e for e in self.review.effective_claims() or []}
+        self._mark_claims()
+        self._session_changed()
+        if self.review.ask and self.ask_on_load:
+            self.tools.ask_identity()
+
+    def _session_changed(self) -> None:
+        self.editor.drafts.clear()
+        identity, where = self.review.identity, self.review.location()
+        if identity is None or where is None:
+            self.reviewer.setText(self.review.reason or "")
+            self.reviewer.setToolTip("")
+        else:
+            file = self.review.file()
+            shown = display_path(file) if file is not None else ""
+            role = self.review.session.role if self.review.session else ""
+            if where.fallback:
+                self.reviewer.setText(f"{identity.name} ({role}) · reviews saved outside the logbook: {shown}")
+                self.reviewer.setToolTip(plain_tooltip(f"{where.reason}\nCommitting copies them into the logbook."))
+            else:
+                self.reviewer.setText(f"{identity.name} ({role}) · reviews saved in {shown}")
+                self.reviewer.setToolTip(plain_tooltip(str(file)))
+        self.window.update_problems()
+        self.subject_shown()
+
+    def subject_shown(self) -> None:
+        claim = self.window.current_claim
+        if self.window.context is None:
+            self.editor.show_nothing()
+        elif claim is not None:
+            self.editor.show_claim(claim.key, claim.label, len(self.review.sets_for(claim.key)))
+            self.window.evidence.header.set_corrections(correction_lines(self.review.effective(claim.key)))
+        else:
+            slug = self.page_slug
+            self.editor.show_page(len(self.review.notes(page=slug)) if slug else 0)
+        self.notes.refresh_panel()
+        self._update_actions()
+
+    def _changed(self) -> None:
+        self.editor.refresh()
+        self.notes.refresh_panel()
+        self._mark_claims()
+        if self.window.current_claim is not None:
+            lines = correction_lines(self.review.effective(self.window.current_claim.key))
+            self.window.evidence.header.set_corrections(lines)
+        for repair in self.review.new_repairs():
+            self.say(f"Set aside an unfinished line another program left: {repair.issue}")
+        self.window.update_problems()
+        self._update_actions()
+
+    def _mark_claims(self) -> None:
+        """The claim list says which claims reviewers changed, and how (in the row's tool tip)."""
+        effective = self.review.effective_claims() or []
+        marks = {e.key: claim_mark(e) for e in effective if claim_mark(e)}
+        self.window.claim_model.set_marks(marks, {e.key: correction_lines(e) for e in effective if e.key in marks})
+
+    def _claims_changed(self) -> None:
+        """Reviewers added, split or merged claims (or undid that): list the claims again, keeping the place."""
+        w = self.window
+        current = w.current_claim.key if w.current_claim is not None else None
+        previous = self._effective.get(current) if current else None
+        claims = self.controller.claims
+        self._effective = {e.key: e for e in self.review.effective_claims() or []}
+        w.claim_model.set_claims(claims, [self.controller.verdict_slots(c) for c in claims])
+        self._mark_claims()
+        w.claim_panel.apply_filters(self.controller.search(w.claim_panel.search.text()))
+        if current is None:
+            return
+        target = current if self.controller.claim(current) is not None else None
+        if target is None:  # the claim was split or merged away, or its split/merge undone: follow it
+            made = [e.key for e in self._effective.values() if current in e.replaces]
+            back = [k for k in (previous.replaces if previous else ()) if k in self._effective]
+            same_page = [c.key for c in claims if previous is not None and c.page == previous.page]
+            target = next(iter(made + back + same_page + [c.key for c in claims[:1]]), None)
+        if target is not None and not w.claim_panel.select_key(target):
+            w.claim_panel.clear_filters()
+            w.claim_panel.select_key(target)
+
+    def _update_actions(self) -> None:
+        a, session = self.actions, self.review.session
+        history = session.history if session is not None else None
+        a["undo"].setEnabled(bool(history and history.can_undo))
+        a["redo"].setEnabled(bool(history and history.can_redo))
+        a["undo"].setText(button_text(history.undo_label) if history and history.undo_label else "&Undo")
+        a["redo"].setText(button_text(history.redo_label) if history and history.redo_label else "&Redo")
+        active, on_claim = session is not None, self.claim_key is not None
+        for name in ("edit_verdict", "save_verdict", "clear_verdict", "correct_agent_verdict", "split_claim"):
+            a[name].setEnabled(active and on_claim)
+        a["merge_claims"].setEnabled(active and len(self.corrections.selected_keys()) >= 2)
+        for name in ("add_note", "add_claim"):
+            a[name].setEnabled(active and self.page_slug is not None)
+        for name in ("export_reviews", "commit_reviews"):
+            a[name].setEnabled(active)
+        a["rate_pairs"].setEnabled(active and bool(self.review.pair_sets))
+        a["reviewer_identity"].setEnabled(self.controller.logbook is not None)
+
+    # -- undo / redo ------------------------------------------------------------------------------------------
+
+    def undo(self) -> None:
+        self._step(self.review.undo, "Undid", "Cannot undo")
+
+    def redo(self) -> None:
+        self._step(self.review.redo, "Redid", "Cannot redo")
+
+    def _step(self, step: Callable[[], str | None], done: str, failed: str) -> None:
+        try:
+            label = step()
+        except ActionFailed as exc:
+            self.window.show_error(failed, str(exc))
+            return
+        if label:
+            self.say(f"{done} {label}.")
+
+    # -- helpers for the parts --------------------------------------------------------------------------------
+
+    def say(self, text: str) -> None:
+        self.window.statusBar().showMessage(text, STATUS_MS)
+
+    def open_dialog(self, dialog: QDialog) -> None:
+        """Open a review dialog over the window (one at a time); it deletes itself when closed."""
+        if isinstance(self.dialog, QWidget) and alive(self.dialog):
+            self.dialog.close()
+        self.dialog = dialog
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()

@@ -1,0 +1,303 @@
+"""Adding, editing and deleting notes from wherever the reviewer is looking: the claim or page shown, a page in
+the tree, a cell card (its Note button or context menu), selected lines of a run's output, a figure, a trace event.
+
+Menus are built by `*_menu` methods and shown with popup(), so that each entry can be reached (and tested)
+without a nested event loop.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QModelIndex, QObject, QPoint, Qt
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QListView, QMenu, QPlainTextEdit, QPushButton, QWidget
+
+from reviewapp.core.annotation_schema import NoteRecord
+from reviewapp.core.model import TraceEvent
+from reviewapp.qt.annotations.anchors import NoteAnchor
+from reviewapp.qt.annotations.note_dialog import NoteDialog
+from reviewapp.qt.annotations.notes_panel import ShownNote
+from reviewapp.qt.annotations.review_controller import ActionFailed
+from reviewapp.qt.models.trace_events import EventRole, event_summary
+from reviewapp.qt.plain import button_text
+from reviewapp.qt.widgets.card import Card
+from reviewapp.qt.widgets.cell_cards import CodeCard
+from reviewapp.qt.widgets.figure_card import FigureCard
+
+if TYPE_CHECKING:
+    from reviewapp.qt.annotations.feature import ReviewFeature
+
+
+class NoteActions(QObject):
+    def __init__(self, feature: ReviewFeature) -> None:
+        super().__init__(feature)
+        self.feature = feature
+        self.review = feature.review
+        window = feature.window
+        self.window = window
+        window.evidence.card_added.connect(self.hook_card)
+        window.page_tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        window.page_tree.customContextMenuRequested.connect(
+            lambda pos: self._popup(self.page_menu(window.page_tree.indexAt(pos)), window.page_tree, pos)
+        )
+        for view, excerpts in ((window.excerpts.view, True), (window.timeline.view, False)):
+            view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+            view.customContextMenuRequested.connect(
+                lambda pos, v=view, e=excerpts: self._popup(self.event_menu(v, v.indexAt(pos), e), v, pos)
+            )
+        panel = feature.notes_panel
+        panel.add_requested.connect(self.add_for_subject)
+        panel.edit_requested.connect(self.edit)
+        panel.delete_requested.connect(self.delete)
+        panel.show_requested.connect(self.go_to)
+        panel.scope_changed.connect(self.refresh_panel)
+
+    # -- anchors from what is on screen -----------------------------------------------------------------------
+
+    def add_for_subject(self) -> NoteDialog | None:
+        """A note on the claim shown, or on the page shown."""
+        key = self.feature.claim_key
+        if key is not None:
+            return self.add(NoteAnchor("claim", claim=key))
+        slug = self.feature.page_slug
+        return self.add(NoteAnchor("page", page=slug)) if slug else None
+
+    def hook_card(self, card: Card) -> None:
+        """Give an evidence card its Note button and context menu; run output and figures get their own."""
+        button = QPushButton("+ Note", card)
+        button.setObjectName("cardNote")
+        button.setToolTip("Add a note on this cell" if card.cell is not None else "Add a note on this page")
+        button.setCursor(Qt.CursorShape.PointingHandCursor)
+        button.clicked.connect(lambda: self.add(self.card_anchor(card)))
+        button.setVisible(self.review.active)
+        card.header_layout.addWidget(button, 0, Qt.AlignmentFlag.AlignVCenter)
+        card.note_button = button  # type: ignore[attr-defined]
+        card.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        card.customContextMenuRequested.connect(lambda pos: self._popup(self.card_menu(card), card, pos))
+        if isinstance(card, CodeCard) and card.output is not None:
+            editor = card.output.editor
+            editor.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+            editor.customContextMenuRequested.connect(
+                lambda pos: self._popup(self.output_menu(card, pos), editor.viewport(), pos)
+            )
+        if isinstance(card, FigureCard):
+            for index, figure in enumerate(card.figures):
+                figure.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+                figure.customContextMenuRequested.connect(
+                    lambda pos, i=index, f=figure: self._popup(self.figure_menu(card, i), f, pos)
+                )
+
+    def card_anchor(self, card: Card) -> NoteAnchor:
+        if card.cell is None:
+            return NoteAnchor("page", page=card.page_slug)
+        return NoteAnchor("cell", page=card.cell.page, ordinal=card.cell.ordinal, quote=card.cell.title)
+
+    def output_anchor(self, card: CodeCard, pos: QPoint | None = None) -> NoteAnchor | None:
+        """The selected lines of a run's output (or the line under `pos`), numbered from 1 as shown."""
+        if card.output is None or card.cell is None:
+            return None
+        editor: QPlainTextEdit = card.output.editor
+        cursor = editor.textCursor()
+        document = editor.document()
+        if cursor.hasSelection():
+            first = document.findBlock(cursor.selectionStart()).blockNumber()
+            end = cursor.selectionEnd()
+            last_block = document.findBlock(end)
+            last = last_block.blockNumber()
+            if last > first and end == last_block.position():  # selection ends at the start of a line
+                last -= 1
+        else:
+            line = editor.cursorForPosition(pos).blockNumber() if pos is not None else cursor.blockNumber()
+            first = last = line
+        lines = card.output.lines[first : last + 1]
+        return NoteAnchor(
+            "lines", page=card.cell.page, ordinal=card.cell.ordinal, first=first + 1, last=last + 1,
+            quote="\n".join(lines),
+        )  # fmt: skip
+
+    def select_output_lines(self, card: CodeCard, first: int, last: int) -> None:
+        """Select lines `first`..`last` (1-based) of the card's output, as a reviewer dragging over them would."""
+        assert card.output is not None
+        editor = card.output.editor
+        document = editor.document()
+        cursor = QTextCursor(document.findBlockByNumber(first - 1))
+        end = document.findBlockByNumber(last - 1)
+        cursor.setPosition(end.position() + end.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+        editor.setTextCursor(cursor)
+
+    # -- menus ------------------------------------------------------------------------------------------------
+
+    def card_menu(self, card: Card) -> QMenu:
+        menu = QMenu(self.window)
+        anchor = self.card_anchor(card)
+        text = "Add note on this cell…" if anchor.kind == "cell" else "Add note on this page…"
+        self._entry(menu, text, lambda: self.add(anchor))
+        if isinstance(card, CodeCard) and card.output is not None:
+            self._entry(menu, "Add note on the selected output lines…", lambda: self._add_lines(card, None))
+        return menu
+
+    def output_menu(self, card: CodeCard, pos: QPoint | None = None) -> QMenu:
+        assert card.output is not None
+        menu = card.output.editor.createStandardContextMenu()
+        menu.setParent(self.window, menu.windowFlags())
+        anchor = self.output_anchor(card, pos)
+        if anchor is not None:
+            menu.addSeparator()
+            span = f"line {anchor.first}" if anchor.first == anchor.last else f"lines {anchor.first}–{anchor.last}"
+            self._entry(menu, f"Add note on {span} of the output…", lambda: self.add(anchor))
+        return menu
+
+    def figure_menu(self, card: FigureCard, index: int) -> QMenu:
+        menu = QMenu(self.window)
+        cell = card.cell
+        if cell is not None:
+            anchor = NoteAnchor("figure", page=cell.page, ordinal=cell.ordinal, index=index, quote=cell.title)
+            self._entry(menu, "Add note on this figure…", lambda: self.add(anchor))
+        return menu
+
+    def page_menu(self, index: QModelIndex) -> QMenu:
+        menu = QMenu(self.window)
+        page = self.window.page_model.page_at(index) if index.isValid() else None
+        if page is not None:
+            name = button_text(page.title)
+            self._entry(menu, f"Add note on page “{name}”…", lambda: self.add(NoteAnchor("page", page=page.slug)))
+            corrections = self.feature.corrections
+            self._entry(menu, "Add claim on this page…", lambda: corrections.add_claim(page.slug))
+        return menu
+
+    def event_menu(self, view: QListView, index: QModelIndex, in_excerpts: bool) -> QMenu:
+        menu = QMenu(self.window)
+        if not index.isValid():
+            return menu
+        event: TraceEvent = index.data(EventRole.EVENT)
+        if in_excerpts:
+            session = index.data(EventRole.EXCERPT).trace_id
+            claim = self.feature.claim_key
+        else:
+            trace = self.window.timeline.model.trace
+            session = trace.id if trace is not None else None
+            claim = self._claim_tied_to(session, event.sequence)
+        if session is None:
+            return menu
+        quote = f"#{event.sequence} {event.title}: {event_summary(event)}"
+        anchor = NoteAnchor("trace", claim=claim, session=session, sequence=event.sequence, quote=quote)
+        self._entry(menu, f"Add note on trace event #{event.sequence}…", lambda: self.add(anchor))
+        return menu
+
+    def _claim_tied_to(self, session: str | None, sequence: int) -> str | None:
+        """The claim shown, when the event is one of its excerpts (a timeline note then belongs to it)."""
+        claim = self.window.current_claim
+        excerpts = self.window.controller.excerpts(claim) if claim is not None else None
+        if claim is None or not excerpts:
+            return None
+        tied = any(e.trace_id == session and e.sequence == sequence for e in excerpts)
+        return claim.key if tied else None
+
+    def _entry(self, menu: QMenu, text: str, slot: object) -> None:
+        action = menu.addAction(text)
+        action.setEnabled(self.review.active)
+        action.triggered.connect(slot)
+
+    def _popup(self, menu: QMenu, widget: QWidget, pos: QPoint) -> None:
+        if menu.isEmpty():
+            menu.deleteLater()
+            return
+        menu.aboutToHide.connect(menu.deleteLater)
+        menu.popup(widget.mapToGlobal(pos))
+
+    def _add_lines(self, card: CodeCard, pos: QPoint | None) -> None:
+        anchor = self.output_anchor(card, pos)
+        if anchor is not None:
+            self.add(anchor)
+
+    # -- acting -----------------------------------------------------------------------------------------------
+
+    def add(self, anchor: NoteAnchor) -> NoteDialog | None:
+        """Open the note editor for `anchor`; the note is recorded when the reviewer saves it."""
+        try:
+            target = self.review.act(anchor.target)
+        except (ActionFailed, ValueError) as exc:
+            self.feature.say(f"Cannot add a note there: {exc}")
+            return None
+        label = self.review.act(lambda s: s.label(target))
+
+        def submit(text: str, tags: list[str]) -> str | None:
+            try:
+                self.review.act(lambda s: s.add_note(target, text, tags))
+            except ActionFailed as exc:
+                return str(exc)
+            self.feature.say(f"Saved note on {label}.")
+            return None
+
+        dialog = NoteDialog("Add a note", label, anchor.quote, self.review.tag_choices(), submit, parent=self.window)
+        self.feature.open_dialog(dialog)
+        return dialog
+
+    def edit(self, record: NoteRecord) -> NoteDialog | None:
+        label = self.review.label(record)
+
+        def submit(text: str, tags: list[str]) -> str | None:
+            try:
+                self.review.act(lambda s: s.edit_note(record.id, text, tags))
+            except ActionFailed as exc:
+                return str(exc)
+            self.feature.say(f"Saved the edit of the note on {label}.")
+            return None
+
+        dialog = NoteDialog(
+            "Edit note", label, "", self.review.tag_choices(), submit,
+            text=record.payload.text, tags=list(record.payload.tags), parent=self.window,
+        )  # fmt: skip
+        self.feature.open_dialog(dialog)
+        return dialog
+
+    def delete(self, record: NoteRecord) -> bool:
+        label = self.review.label(record)
+        try:
+            self.review.act(lambda s: s.delete(record.id))
+        except ActionFailed as exc:
+            self.window.show_error("Cannot delete the note", str(exc))
+            return False
+        self.feature.say(f"Deleted the note on {label}; Ctrl+Z brings it back.")
+        return True
+
+    def go_to(self, record: NoteRecord) -> None:
+        target, window = record.target, self.window
+        if target.claim is not None and window.controller.claim(target.claim) is not None:
+            if not window.claim_panel.select_key(target.claim):
+                window.claim_panel.clear_filters()
+                window.claim_panel.select_key(target.claim)
+        elif target.page is not None:
+            window.show_page(target.page)
+        if target.trace is not None:
+            window.timeline.select_trace(target.trace.session)
+            window.side_tabs.setCurrentWidget(window.timeline)
+            window.timeline.jump_to(target.trace.sequence)
+
+    # -- the notes tab ----------------------------------------------------------------------------------------
+
+    def refresh_panel(self) -> None:
+        panel, feature = self.feature.notes_panel, self.feature
+        scope = panel.scope_value
+        key, slug = feature.claim_key, feature.page_slug
+        claim = self.window.current_claim
+        if scope == "claim" and key is not None and claim is not None:
+            notes = self.review.notes(claim=key)
+            where = f"claim {claim.n}" if claim.n is not None else f"“{claim.title}”"
+        elif scope in ("claim", "page") and slug is not None:
+            page = self.window.context.logbook.page(slug) if self.window.context else None
+            notes, where = self.review.notes(page=slug), f"page “{page.title if page else slug}”"
+        else:
+            notes, where = self.review.notes(), "this logbook"
+        shown = [ShownNote(n, self.review.label(n), self.review.is_mine(n)) for n in notes]
+        count = f"{len(shown)} note{'s' if len(shown) != 1 else ''}" if shown else "No notes"
+        summary = f"{count} on {where}." if self.review.active else self.review.reason or ""
+        panel.set_notes(summary, shown)
+        panel.add_button.setEnabled(self.review.active and slug is not None)
+        tabs = self.window.side_tabs
+        tabs.setTabText(tabs.indexOf(panel), f"Notes ({len(shown)})" if shown else "Notes")
+        for card in self.window.evidence.cards:
+            button = getattr(card, "note_button", None)
+            if button is not None:
+                button.setVisible(self.review.active)

@@ -1,0 +1,236 @@
+"""ReviewController: the open AnnotationSession of the loaded logbook, as the window sees it.
+
+Every action goes through `act`, which turns the core's refusals (a secret in the text, a disk that cannot be
+written, an annotation changed elsewhere) into ActionFailed with a message for the user. `changed` fires after
+anything that can change what is shown: an action, an undo or redo, a reload, a rating.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from PySide6.QtCore import QObject, Signal
+
+from reviewapp.core.annotation_schema import NoteRecord, VerdictRecord
+from reviewapp.core.annotation_session import AnnotationError, AnnotationSession
+from reviewapp.core.annotation_state import EffectiveClaim
+from reviewapp.core.annotation_store import ReviewsLocation, SecretInRecord, StoreError, TailRepair
+from reviewapp.core.annotation_targets import TargetError
+from reviewapp.core.history import HistoryConflict
+from reviewapp.core.identity import Identity
+from reviewapp.core.model import Logbook, Problem
+from reviewapp.core.verdicts import Verdict
+from reviewapp.qt.annotations.opening import ReviewOpening, open_session
+
+T = TypeVar("T")
+
+
+class ActionFailed(Exception):
+    """An annotation action that did not happen; the message says why, for the user."""
+
+
+class ReviewController(QObject):
+    changed = Signal()  # annotations changed (an action, undo/redo, reload, a pair rating)
+    session_changed = Signal()  # a session was opened for another reviewer (after asking who is reviewing)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.logbook: Logbook | None = None
+        self.session: AnnotationSession | None = None
+        self.reason: str | None = "Open a logbook to review it."
+        self.ask = False
+        self.pair_sets: dict[str, str | None] = {}
+        self.pair_problems: list[Problem] = []
+        self._location: ReviewsLocation | None = None
+        self._repairs_reported = 0
+
+    # -- opening ----------------------------------------------------------------------------------------------
+
+    def attach(self, logbook: Logbook, opening: ReviewOpening) -> None:
+        """The worker's preparation for a newly loaded logbook (no signal: the window is about to show it)."""
+        self._detach()
+        self.logbook = logbook
+        self.session = opening.session
+        self.reason, self.ask = opening.reason, opening.ask
+        self.pair_sets, self.pair_problems = opening.pair_sets, opening.problems
+        self._listen()
+
+    def open_as(self, identity: Identity, role: str) -> None:
+        """Open the session for `identity` (the first time, or after the reviewer changed their name)."""
+        if self.logbook is None:
+            raise ActionFailed("Open a logbook first.")
+        try:
+            session = open_session(self.logbook, identity, role)
+        except Exception as exc:  # unreadable folder: say so, keep the window usable
+            raise ActionFailed(f"The review files could not be read ({type(exc).__name__}: {exc})") from exc
+        self._detach()
+        self.session = session
+        self.reason, self.ask = None, False
+        self._listen()
+        self.session_changed.emit()
+        self.changed.emit()
+
+    def _listen(self) -> None:
+        self._location = None
+        self._repairs_reported = 0
+        if self.session is not None:
+            self.session.history.listeners.append(self._history_changed)
+
+    def _detach(self) -> None:
+        if self.session is not None and self._history_changed in self.session.history.listeners:
+            self.session.history.listeners.remove(self._history_changed)
+        self.session = None
+
+    def _history_changed(self) -> None:
+        self.changed.emit()
+
+    # -- reading ----------------------------------------------------------------------------------------------
+
+    @property
+    def active(self) -> bool:
+        return self.session is not None
+
+    @property
+    def identity(self) -> Identity | None:
+        return self.session.identity if self.session is not None else None
+
+    def effective_claims(self) -> list[EffectiveClaim] | None:
+        return self.session.claims() if self.session is not None else None
+
+    def effective(self, key: str) -> EffectiveClaim | None:
+        return self.session.state.effective_claim(key) if self.session is not None else None
+
+    def human_verdicts(self) -> dict[str, Verdict]:
+        """This reviewer's verdict per claim key (the H badge)."""
+        session = self.session
+        if session is None:
+            return {}
+        found: dict[str, Verdict] = {}
+        for key in session.state.verdict_claims():
+            record = session.state.verdict(key, session.identity.name)
+            if record is not None:
+                found[key] = record.payload.verdict
+        return found
+
+    def my_verdict(self, claim_key: str) -> VerdictRecord | None:
+        session = self.session
+        return session.state.verdict(claim_key, session.identity.name) if session is not None else None
+
+    def other_verdicts(self, claim_key: str) -> list[VerdictRecord]:
+        session = self.session
+        if session is None:
+            return []
+        return [r for name, r in sorted(session.state.verdicts(claim_key).items()) if name != session.identity.name]
+
+    def notes(self, *, claim: str | None = None, page: str | None = None) -> list[NoteRecord]:
+        return self.session.state.notes(claim=claim, page=page) if self.session is not None else []
+
+    def label(self, record: NoteRecord) -> str:
+        return self.session.label(record.target) if self.session is not None else ""
+
+    def is_mine(self, record: object) -> bool:
+        return self.session is not None and getattr(record, "annotator", None) == self.session.identity.name
+
+    def sets_for(self, claim_key: str | None) -> list[str]:
+        """Pair sets belonging to the claim (all sets when `claim_key` is None)."""
+        if claim_key is None:
+            return sorted(self.pair_sets)
+        effective = self.effective(claim_key)
+        keys = {claim_key, *(effective.replaces if effective else ())}
+        return sorted(name for name, key in self.pair_sets.items() if key in keys)
+
+    def tag_choices(self) -> list[str]:
+        return self.session.tag_choices() if self.session is not None else []
+
+    def location(self) -> ReviewsLocation | None:
+        """Where this reviewer's records go (probed by writing once per session)."""
+        if self.session is None:
+            return None
+        if self._location is None:
+            self._location = self.session.store.location
+        return self._location
+
+    def file(self) -> Path | None:
+        session = self.session
+        return session.store.file_for(session.identity.slug) if session is not None else None
+
+    def problems(self) -> list[Problem]:
+        """Review files' invalid lines, lines set aside, records that cannot apply, unreadable pair sets."""
+        found = list(self.pair_problems)
+        session = self.session
+        if session is None:
+            return found
+        for issue in session.loaded.issues:
+            found.append(Problem(_shown(issue.file, self.logbook), issue.line, issue.message))
+        for repair in session.repairs:
+            issue = repair.issue
+            found.append(Problem(_shown(issue.file, self.logbook), issue.line, issue.message))
+        for problem in [*session.state.problems, *session.state.claim_problems()]:
+            file, _, line = problem.where.rpartition(":")
+            found.append(Problem(file or "reviews", int(line) if line.isdigit() else None, problem.message))
+        return found
+
+    def new_repairs(self) -> list[TailRepair]:
+        """Torn lines set aside by appends since the last call (another writer died mid-line)."""
+        if self.session is None:
+            return []
+        fresh = self.session.repairs[self._repairs_reported :]
+        self._repairs_reported = len(self.session.repairs)
+        return fresh
+
+    # -- acting -----------------------------------------------------------------------------------------------
+
+    def act(self, do: Callable[[AnnotationSession], T]) -> T:
+        """Run one session action; ActionFailed (nothing saved) when it cannot be done."""
+        if self.session is None:
+            raise ActionFailed(self.reason or "Nobody is reviewing: set your name first (Review > Reviewer Name).")
+        try:
+            return do(self.session)
+        except SecretInRecord as exc:
+            raise ActionFailed(f"Not saved: {exc}") from exc
+        except StoreError as exc:
+            raise ActionFailed(f"Not saved: {exc}") from exc
+        except HistoryConflict as exc:
+            self.reload()
+            raise ActionFailed(f"{_sentence(str(exc))} The review was reloaded.") from exc
+        except (AnnotationError, TargetError) as exc:
+            raise ActionFailed(_sentence(str(exc))) from exc
+
+    def undo(self) -> str | None:
+        """Undo the last action; the label of what was undone (None when nothing was).
+
+        The files are read again first, so that a change made elsewhere since (another window, the command
+        line) is seen and refused as a conflict instead of being silently superseded.
+        """
+        command = self.act(lambda s: (s.reload(), s.history.undo())[1])
+        return command.label if command is not None else None
+
+    def redo(self) -> str | None:
+        command = self.act(lambda s: (s.reload(), s.history.redo())[1])
+        return command.label if command is not None else None
+
+    def reload(self) -> None:
+        """Read the files again (after a commit, a pull, another window's writes)."""
+        if self.session is not None:
+            self.session.reload()
+            self.session.refresh_revision()
+            self._location = None
+            self.changed.emit()
+
+    def notify(self) -> None:
+        """Something appended outside the history (pair ratings): show the new state."""
+        self.changed.emit()
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _shown(path: Path, logbook: Logbook | None) -> str:
+    if logbook is not None and path.is_relative_to(logbook.root):
+        return path.relative_to(logbook.root).as_posix()
+    return str(path)

@@ -1,0 +1,158 @@
+"""Review tools that open their own windows: who is reviewing, export, blinded pair rating, and commit."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QWidget
+
+from reviewapp.core.durable import atomic_write
+from reviewapp.core.export import export_rows, write_csv, write_jsonl
+from reviewapp.core.identity import Identity, resolve_identity
+from reviewapp.core.pairs.rating import RatingError
+from reviewapp.core.pairs.sets import PairSetError
+from reviewapp.core.preferences import load_preferences, update_preferences
+from reviewapp.qt.annotations.identity_dialog import IdentityDialog
+from reviewapp.qt.annotations.review_controller import ActionFailed
+from reviewapp.qt.dialogs.commit_dialog import CommitDialog
+from reviewapp.qt.links import display_path
+from reviewapp.qt.pairs import PairRatingWindow
+
+if TYPE_CHECKING:
+    from reviewapp.qt.annotations.feature import ReviewFeature
+
+EXPORT_FILTERS = "CSV (*.csv);;JSON Lines (*.jsonl)"
+
+
+class ReviewTools(QObject):
+    def __init__(self, feature: ReviewFeature) -> None:
+        super().__init__(feature)
+        self.feature = feature
+        self.review = feature.review
+        self.window = feature.window
+        self.pair_window: PairRatingWindow | None = None
+
+    # -- who is reviewing -------------------------------------------------------------------------------------
+
+    def ask_identity(self, change: bool = False) -> IdentityDialog:
+        """Ask for the reviewer's name and role (non-blocking); the session opens once it is given."""
+        preferences = load_preferences()
+        current = self.review.identity.name if self.review.identity else preferences.annotator or ""
+        dialog = IdentityDialog(current, preferences.role, self.window)
+        dialog.accepted.connect(lambda: self._identity_chosen(dialog.chosen_name, dialog.chosen_role, change))
+        self.feature.open_dialog(dialog)
+        return dialog
+
+    def _identity_chosen(self, name: str, role: str, change: bool) -> None:
+        logbook = self.review.logbook
+        if logbook is None:
+            return
+        update_preferences(lambda p: p.model_copy(update={"role": role}))
+        identity: Identity | None
+        if change or self.review.active:
+            update_preferences(lambda p: p.model_copy(update={"annotator": name, "annotator_source": "asked"}))
+            identity = Identity(name, "asked")
+        else:  # the first time: the usual order (Hub login, git), the typed name when neither knows
+            identity = resolve_identity(ask=lambda: name, cwd=logbook.root)
+        if identity is None:
+            return
+        try:
+            self.review.open_as(identity, role)
+        except ActionFailed as exc:
+            self.window.show_error("Cannot review this logbook", str(exc))
+            return
+        self.feature.say(f"Reviewing as {identity.name} ({role}).")
+
+    # -- export -----------------------------------------------------------------------------------------------
+
+    def export(self) -> QFileDialog | None:
+        """Ask where to save the review (CSV or JSON Lines, by the file's suffix)."""
+        logbook = self.review.logbook
+        if logbook is None or not self.review.active:
+            return None
+        start = Path.home() / f"{logbook.root.parent.name or 'logbook'}-reviews.csv"
+        dialog = QFileDialog(self.window, "Export reviews", str(start), EXPORT_FILTERS)
+        dialog.setObjectName("exportDialog")
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setFileMode(QFileDialog.FileMode.AnyFile)
+        dialog.fileSelected.connect(lambda path: self.export_to(Path(path), dialog.selectedNameFilter()))
+        self.feature.open_dialog(dialog)
+        return dialog
+
+    def export_to(self, path: Path, name_filter: str = "") -> bool:
+        session = self.review.session
+        if session is None:
+            return False
+        jsonl = path.suffix.lower() == ".jsonl" or (not path.suffix and "jsonl" in name_filter)
+        if not path.suffix:
+            path = path.with_suffix(".jsonl" if jsonl else ".csv")
+        rows = export_rows(session.state)
+        out = io.StringIO()
+        (write_jsonl if jsonl else write_csv)(rows, out)
+        try:
+            atomic_write(path, out.getvalue().encode("utf-8"))
+        except OSError as exc:
+            self.window.show_error("Could not export the review", f"{path}: {exc.strerror or exc}")
+            return False
+        self.feature.say(f"Exported {len(rows)} rows to {display_path(path)}.")
+        return True
+
+    # -- image pairs ------------------------------------------------------------------------------------------
+
+    def rate_pairs(self, claim_key: str | None = None) -> QWidget | None:
+        """Rate the pair set of the claim (or of the logbook); with several, ask which."""
+        if not self.review.active:
+            return None
+        names = self.review.sets_for(claim_key) or self.review.sets_for(None)
+        if not names:
+            self.feature.say("This logbook has no image-pair sets (a <name>-pairs.json or .csv file).")
+            return None
+        if len(names) == 1:
+            return self.open_pairs(names[0])
+        dialog = QInputDialog(self.window)
+        dialog.setObjectName("pairSetChooser")
+        dialog.setWindowTitle("Rate image pairs")
+        dialog.setLabelText("Which pair set?")
+        dialog.setComboBoxItems(names)
+        dialog.setComboBoxEditable(False)
+        dialog.textValueSelected.connect(self.open_pairs)
+        self.feature.open_dialog(dialog)
+        return dialog
+
+    def open_pairs(self, name: str) -> PairRatingWindow | None:
+        session = self.review.session
+        if session is None:
+            return None
+        try:
+            window = PairRatingWindow.for_set(session, name, self.window)
+        except (PairSetError, RatingError) as exc:
+            self.window.show_error("Cannot rate these image pairs", str(exc))
+            return None
+        if self.pair_window is not None and self.pair_window.isVisible():
+            self.pair_window.close()
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        window.rated.connect(lambda _trial: self.review.notify())
+        window.destroyed.connect(self._pairs_closed)
+        window.show()
+        self.pair_window = window
+        self.review.notify()  # opening a set records its protocol
+        return window
+
+    def _pairs_closed(self) -> None:
+        self.pair_window = None
+        self.review.notify()
+
+    # -- commit -----------------------------------------------------------------------------------------------
+
+    def commit(self) -> CommitDialog | None:
+        session, logbook = self.review.session, self.review.logbook
+        if session is None or logbook is None:
+            self.window.show_error("Nothing to commit", self.review.reason or "Open a logbook and review it first.")
+            return None
+        dialog = CommitDialog(logbook, session=session, parent=self.window)
+        dialog.committed.connect(lambda _outcome: self.review.reload())
+        self.feature.open_dialog(dialog)
+        return dialog

@@ -1,0 +1,410 @@
+"""The reviewer's verdict on the claim shown: one of the five verdicts, a required rationale, a confidence from 1 to
+3 and tags. It overrides, never erases, the agent's and the judge's verdicts (the badges above keep all three).
+
+"Saved" appears only once the session returned, which is after the record was flushed to disk. Unsaved edits are
+kept per claim while the reviewer looks at other claims, and a refusal (a token pasted into the rationale, a disk
+that cannot be written) is shown in place, with nothing saved.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QFrame,
+    QHBoxLayout,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewapp.core.annotation_schema import VerdictRecord
+from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
+from reviewapp.qt import theme
+from reviewapp.qt.annotations.review_controller import ActionFailed, ReviewController
+from reviewapp.qt.annotations.tag_chips import FlowWidget, TagChips
+from reviewapp.qt.plain import PlainLabel, plain_tooltip
+
+CONFIDENCE = {1: "1 · unsure", 2: "2 · fairly sure", 3: "3 · certain"}
+_PENDING = ("Choose a verdict.", "A verdict needs a rationale.", "Not saved yet.")
+
+
+@dataclass
+class Draft:
+    verdict: Verdict | None = None
+    rationale: str = ""
+    confidence: int | None = None
+    tags: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, record: VerdictRecord | None) -> Draft:
+        if record is None:
+            return cls()
+        p = record.payload
+        return cls(p.verdict, p.rationale, p.confidence, list(p.tags))
+
+    def same_as(self, other: Draft) -> bool:
+        return (
+            self.verdict == other.verdict
+            and self.rationale.strip() == other.rationale.strip()
+            and self.confidence == other.confidence
+            and {t.casefold() for t in self.tags} == {t.casefold() for t in other.tags}  # chips keep their own order
+        )
+
+
+class VerdictEditor(QFrame):
+    note_requested = Signal()  # "Add note…" for the claim or page shown
+    pairs_requested = Signal()  # "Rate image pairs…" for the claim shown
+    identity_requested = Signal()  # nobody is reviewing yet: ask who
+
+    def __init__(self, review: ReviewController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("verdictEditor")
+        self.review = review
+        self.claim_key: str | None = None
+        self.claim_label = ""
+        self.expanded = True
+        self.drafts: dict[str, Draft] = {}
+        self._loading = False
+        self._baseline = Draft()  # what the fields were last filled with from the store
+        self._build()
+        self.apply_theme()
+        self.show_nothing()
+
+    # -- layout -----------------------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 8, 0, 0)
+        layout.setSpacing(6)
+        strip = QHBoxLayout()
+        strip.setSpacing(8)
+        self.heading = PlainLabel("YOUR VERDICT", self)
+        self.heading.setObjectName("paneTitle")
+        strip.addWidget(self.heading)
+        self.summary = PlainLabel(self)
+        self.summary.setObjectName("verdictSummary")
+        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        strip.addWidget(self.summary, 1)
+        self.pairs_button = self._small("Rate image pairs…", self.pairs_requested.emit, strip)
+        self.note_button = self._small("Add note…", self.note_requested.emit, strip)
+        self.identity_button = self._small("Who is reviewing?…", self.identity_requested.emit, strip)
+        self.toggle = self._small("Hide", self._toggle, strip)
+        layout.addLayout(strip)
+
+        self.body = QWidget(self)
+        body = QVBoxLayout(self.body)
+        body.setContentsMargins(0, 0, 0, 0)
+        body.setSpacing(6)
+        # Verdicts and confidence are two groups that wrap under each other when the pane is narrow.
+        choices = FlowWidget(self.body, spacing=16)
+        verdicts, confidence = QWidget(choices), QWidget(choices)
+        row = QHBoxLayout(verdicts)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(4)
+        self.verdict_group = QButtonGroup(self)
+        self.verdict_buttons: dict[Verdict, QToolButton] = {}
+        for verdict in HUMAN_VERDICTS:
+            button = self._choice(verdict.value.capitalize(), "verdictChoice", verdicts)
+            button.setProperty("verdict", verdict.value)
+            self.verdict_group.addButton(button)
+            self.verdict_buttons[verdict] = button
+            row.addWidget(button)
+        row = QHBoxLayout(confidence)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(4)
+        label = PlainLabel("Confidence", confidence)
+        label.setObjectName("muted")
+        row.addWidget(label)
+        self.confidence_buttons: dict[int, QToolButton] = {}
+        for value, text in CONFIDENCE.items():
+            button = self._choice(text, "confidenceChoice", confidence)
+            button.clicked.connect(lambda checked, v=value: self._confidence_clicked(v, checked))
+            self.confidence_buttons[value] = button
+            row.addWidget(button)
+        choices.flow.addWidget(verdicts)
+        choices.flow.addWidget(confidence)
+        body.addWidget(choices)
+        self.rationale = QPlainTextEdit(self.body)
+        self.rationale.setObjectName("rationale")
+        self.rationale.setPlaceholderText("Rationale (required): what you checked, and why the verdict follows")
+        self.rationale.setTabChangesFocus(True)
+        self.rationale.setFixedHeight(64)
+        body.addWidget(self.rationale)
+        self.tags = TagChips(self.body)
+        body.addWidget(self.tags)
+        self.error = PlainLabel(self.body)
+        self.error.setObjectName("inlineError")
+        self.error.setWordWrap(True)
+        self.error.hide()
+        body.addWidget(self.error)
+        actions = QHBoxLayout()
+        self.state = PlainLabel(self.body)
+        self.state.setObjectName("saveState")
+        actions.addWidget(self.state, 1)
+        self.clear_button = QPushButton("Clear verdict", self.body)
+        self.clear_button.setObjectName("small")
+        self.clear_button.setToolTip("Remove your verdict on this claim (Ctrl+Z brings it back)")
+        self.clear_button.clicked.connect(self.clear)
+        actions.addWidget(self.clear_button)
+        self.save_button = QPushButton("Save  (Ctrl+Enter)", self.body)
+        self.save_button.setObjectName("primary")
+        self.save_button.clicked.connect(self.save)
+        actions.addWidget(self.save_button)
+        body.addLayout(actions)
+        layout.addWidget(self.body)
+        self.verdict_group.buttonClicked.connect(lambda _b: self._edited())
+        self.rationale.textChanged.connect(self._edited)
+        self.tags.changed.connect(self._edited)
+
+    def _small(self, text: str, slot: object, layout: QHBoxLayout) -> QPushButton:
+        button = QPushButton(text, self)
+        button.setObjectName("small")
+        button.clicked.connect(slot)
+        layout.addWidget(button)
+        return button
+
+    def _choice(self, text: str, name: str, parent: QWidget) -> QToolButton:
+        button = QToolButton(parent)
+        button.setObjectName(name)
+        button.setText(text)
+        button.setCheckable(True)
+        button.setCursor(Qt.CursorShape.PointingHandCursor)
+        return button
+
+    def apply_theme(self) -> None:
+        """Checked verdict buttons take their verdict's colour, as the badges do."""
+        rules = []
+        text = "#111418" if theme.colors().dark else "#ffffff"  # as on the badges, readable on either theme
+        for verdict in HUMAN_VERDICTS:
+            color = theme.verdict_color(verdict).name()
+            rules.append(
+                f'QToolButton#verdictChoice[verdict="{verdict.value}"]:checked '
+                f"{{ background: {color}; border-color: {color}; color: {text}; }}"
+            )
+        self.setStyleSheet("\n".join(rules))
+
+    # -- what is shown ----------------------------------------------------------------------------------------
+
+    def show_nothing(self) -> None:
+        self._stash()
+        self.claim_key = None
+        self.heading.setText("YOUR VERDICT")
+        self.summary.setText("")
+        for button in (self.pairs_button, self.note_button, self.toggle, self.identity_button):
+            button.hide()
+        self.body.hide()
+
+    def show_page(self, notes: int) -> None:
+        """A page is shown: no verdict, but notes can be added to it."""
+        self._stash()
+        self.claim_key = None
+        self.heading.setText("YOUR NOTES")
+        count = f"{notes} note{'s' if notes != 1 else ''}" if notes else "No notes"
+        self.summary.setText(f"{count} on this page")
+        self.note_button.setVisible(self.review.active)
+        self._show_identity_hint()
+        self.pairs_button.hide()
+        self.toggle.hide()
+        self.body.hide()
+
+    def show_claim(self, key: str, label: str, pair_sets: int) -> None:
+        self._stash()
+        self.claim_key, self.claim_label = key, label
+        self.heading.setText("YOUR VERDICT")
+        self.pairs_button.setVisible(pair_sets > 0)
+        self.pairs_button.setText("Rate image pairs…" if pair_sets == 1 else f"Rate image pairs ({pair_sets} sets)…")
+        if not self.review.active:
+            self.note_button.hide()
+            self.toggle.hide()
+            self.body.hide()
+            self._show_identity_hint()
+            return
+        self.identity_button.hide()
+        self.note_button.show()
+        self.toggle.show()
+        self.tags.set_choices(self.review.tag_choices())
+        draft, stored = self.drafts.pop(key, None), Draft.of(self.review.my_verdict(key))
+        self._fill(draft if draft is not None else stored)
+        self._baseline = stored  # a restored draft still counts as the reviewer's edit
+        self._set_error("")
+        self.state.setText("")
+        self._set_expanded(self.expanded or draft is not None)
+        self._update()
+
+    def refresh(self) -> None:
+        """The annotations changed (an undo, another window): show the stored verdict unless edits are pending."""
+        if self.claim_key is None or not self.review.active:
+            return
+        if not self.edited:
+            self._fill(Draft.of(self.review.my_verdict(self.claim_key)))
+        self._update()
+
+    def _show_identity_hint(self) -> None:
+        self.identity_button.setVisible(not self.review.active)
+        if not self.review.active:
+            self.summary.setText(self.review.reason or "Nobody is reviewing.")
+
+    def _fill(self, draft: Draft) -> None:
+        self._baseline = draft
+        self._loading = True
+        self.verdict_group.setExclusive(False)
+        for verdict, button in self.verdict_buttons.items():
+            button.setChecked(verdict == draft.verdict)
+        self.verdict_group.setExclusive(True)
+        for value, button in self.confidence_buttons.items():
+            button.setChecked(value == draft.confidence)
+        self.rationale.setPlainText(draft.rationale)
+        self.tags.set_selected(draft.tags)
+        self._loading = False
+
+    def _stash(self) -> None:
+        """Keep unsaved edits of the claim being left, to restore when the reviewer comes back."""
+        if self.claim_key is not None and self.review.active and self.edited:
+            self.drafts[self.claim_key] = self.current()
+
+    # -- state ------------------------------------------------------------------------------------------------
+
+    def current(self) -> Draft:
+        verdict = next((v for v, b in self.verdict_buttons.items() if b.isChecked()), None)
+        confidence = next((v for v, b in self.confidence_buttons.items() if b.isChecked()), None)
+        return Draft(verdict, self.rationale.toPlainText(), confidence, self.tags.selected())
+
+    @property
+    def stored(self) -> VerdictRecord | None:
+        return self.review.my_verdict(self.claim_key) if self.claim_key is not None else None
+
+    @property
+    def dirty(self) -> bool:
+        """The fields differ from the stored verdict (there is something to save)."""
+        return not self.current().same_as(Draft.of(self.stored))
+
+    @property
+    def edited(self) -> bool:
+        """The reviewer changed the fields since they were filled from the store."""
+        return not self.current().same_as(self._baseline)
+
+    @property
+    def can_save(self) -> bool:
+        draft = self.current()
+        return self.claim_key is not None and draft.verdict is not None and bool(draft.rationale.strip()) and self.dirty
+
+    def _confidence_clicked(self, value: int, checked: bool) -> None:
+        for other, button in self.confidence_buttons.items():  # one at most; clicking the chosen one unsets it
+            if other != value:
+                button.setChecked(False)
+        self._edited()
+
+    def _edited(self) -> None:
+        if not self._loading:
+            self._set_error("")
+            self._update()
+
+    def _update(self) -> None:
+        stored, draft = self.stored, self.current()
+        self.save_button.setEnabled(self.can_save)
+        self.clear_button.setEnabled(stored is not None)
+        if not self.dirty:
+            if self.state.text() in _PENDING:
+                self.state.setText("")
+        elif draft.verdict is None:
+            self.state.setText(_PENDING[0])
+        elif not draft.rationale.strip():
+            self.state.setText(_PENDING[1])
+        else:
+            self.state.setText(_PENDING[2])
+        self.save_button.setToolTip(
+            "Save your verdict (Ctrl+Enter); it is on disk when “Saved” shows"
+            if self.can_save
+            else "Choose a verdict and give a rationale first"
+        )
+        self.summary.setText(self._summary(stored))
+        others = self.review.other_verdicts(self.claim_key) if self.claim_key else []
+        tip = "\n".join(f"{r.annotator}: {r.payload.verdict.value} — {r.payload.rationale}" for r in others)
+        self.summary.setToolTip(plain_tooltip(f"Other reviewers:\n{tip}") if tip else "")
+
+    def _summary(self, stored: VerdictRecord | None) -> str:
+        if stored is None:
+            text = "No verdict from you yet."
+        else:
+            p = stored.payload
+            text = f"{p.verdict.value.upper()}"
+            if p.confidence:
+                text += f" · confidence {p.confidence}/3"
+            if p.tags:
+                text += f" · {len(p.tags)} tag{'s' if len(p.tags) != 1 else ''}"
+        others = self.review.other_verdicts(self.claim_key) if self.claim_key else []
+        if others:
+            text += f"   Also judged by {', '.join(r.annotator for r in others)}."
+        if self.dirty and not self.expanded:
+            text += "   Unsaved edits."
+        return text
+
+    def _set_error(self, text: str) -> None:
+        self.error.setText(text)
+        self.error.setVisible(bool(text))
+
+    def _toggle(self) -> None:
+        self._set_expanded(not self.expanded)
+        self.expanded = self.body.isVisibleTo(self)
+        self._update()
+
+    def _set_expanded(self, expanded: bool) -> None:
+        self.body.setVisible(expanded and self.claim_key is not None and self.review.active)
+        self.toggle.setText("Hide" if expanded else "Record verdict…" if self.stored is None else "Edit verdict…")
+
+    def open_editor(self) -> None:
+        """Show the editor and put the cursor in the rationale (the V shortcut)."""
+        if self.claim_key is None:
+            return
+        if not self.review.active:
+            self.identity_requested.emit()
+            return
+        self.expanded = True
+        self._set_expanded(True)
+        self.rationale.setFocus()
+
+    # -- actions ----------------------------------------------------------------------------------------------
+
+    def save(self) -> bool:
+        """Record the verdict; True when it is on disk."""
+        if not self.can_save or self.claim_key is None:
+            if self.claim_key is not None and self.current().verdict is None and self.body.isVisible():
+                self._set_error("Choose a verdict first.")
+            return False
+        key, draft = self.claim_key, self.current()
+        try:
+            self.review.act(
+                lambda s: s.set_verdict(key, draft.verdict, draft.rationale.strip(), draft.confidence, draft.tags)
+            )
+        except ActionFailed as exc:
+            self._set_error(str(exc))
+            self.state.setText("Not saved.")
+            return False
+        self.drafts.pop(key, None)
+        self._fill(Draft.of(self.stored))
+        self._update()
+        self.tags.set_choices(self.review.tag_choices())
+        self._set_error("")
+        self.state.setText(f"Saved at {time.strftime('%H:%M:%S')}.")
+        return True
+
+    def clear(self) -> bool:
+        key = self.claim_key
+        if key is None or self.stored is None:
+            return False
+        try:
+            self.review.act(lambda s: s.clear_verdict(key))
+        except ActionFailed as exc:
+            self._set_error(str(exc))
+            return False
+        self._fill(Draft())
+        self._update()
+        self.state.setText("Verdict removed; Ctrl+Z brings it back.")
+        return True
