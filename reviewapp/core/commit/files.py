@@ -11,6 +11,7 @@ and combining it is a conflict rather than a guess.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -92,6 +93,15 @@ def read_review_file(path: Path) -> bytes:
         with locked(handle.fileno(), exclusive=False):
             data = handle.read(MAX_FILE_BYTES + 1)
     return complete_lines(data) if path.name.endswith(RECORD_SUFFIX) else data
+
+
+def schema_version(data: bytes) -> int:
+    """The version a SCHEMA.json declares (0 when unreadable), so a newer one is never replaced by an older."""
+    try:
+        value = json.loads(data).get("x-schema-version")
+    except (ValueError, AttributeError, RecursionError):
+        return 0
+    return value if isinstance(value, int) else 0
 
 
 def complete_lines(data: bytes) -> bytes:

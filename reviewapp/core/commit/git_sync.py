@@ -12,14 +12,13 @@ remote, and the user is told what happened.
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from reviewapp.core.annotation_store import GITATTRIBUTES_FILE, SCHEMA_FILE
 from reviewapp.core.commit.errors import CommitError
-from reviewapp.core.commit.files import is_record_file, keeps_all_lines, union
+from reviewapp.core.commit.files import is_record_file, keeps_all_lines, schema_version, union
 from reviewapp.core.commit.git_commit import NETWORK_TIMEOUT, GitCheckout, GitRepo, redact_urls
 from reviewapp.core.progress import ProgressCallback
 
@@ -202,18 +201,10 @@ def merge_file(path: str, base: bytes | None, ours: bytes | None, theirs: bytes 
             return union(theirs, ours)
         raise Conflict(path, "lines were changed or removed by hand on both sides")
     if name == SCHEMA_FILE:
-        return ours if _schema_version(ours) > _schema_version(theirs) else theirs
+        return ours if schema_version(ours) > schema_version(theirs) else theirs
     if name == GITATTRIBUTES_FILE:
         return union(theirs, ours)
     raise Conflict(path, "changed on both sides")
-
-
-def _schema_version(data: bytes) -> int:
-    try:
-        value = json.loads(data).get("x-schema-version")
-    except (ValueError, AttributeError, RecursionError):
-        return 0
-    return value if isinstance(value, int) else 0
 
 
 def _move_work_tree(repo: GitRepo, old: str, new: str, upstream: Upstream) -> None:

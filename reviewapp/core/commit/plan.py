@@ -12,7 +12,6 @@ undone, so the results are no longer complete) are deleted; annotation files are
 from __future__ import annotations
 
 import difflib
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +27,7 @@ from reviewapp.core.commit.files import (
     lines_of,
     read_review_file,
     review_sources,
+    schema_version,
     union,
 )
 from reviewapp.core.commit.summary import Summary, commit_message, summarize
@@ -266,14 +266,6 @@ def _repo_path(prefix: str, rel: str) -> str:
 def _keep_remote(rel: str, base: bytes, data: bytes) -> bytes:
     if is_record_file(rel):
         return data if keeps_all_lines(base, data) else union(base, data)
-    if rel == SCHEMA_FILE and _schema_version(base) > _schema_version(data):
+    if rel == SCHEMA_FILE and schema_version(base) > schema_version(data):
         return base  # a newer version of the app wrote it; never downgrade
     return data
-
-
-def _schema_version(data: bytes) -> int:
-    try:
-        value = json.loads(data).get("x-schema-version")
-    except (ValueError, AttributeError, RecursionError):
-        return 0
-    return value if isinstance(value, int) else 0

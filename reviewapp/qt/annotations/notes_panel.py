@@ -11,13 +11,13 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QPushButton,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 
 from reviewapp.core.annotation_schema import NoteRecord
 from reviewapp.qt.plain import PlainLabel
+from reviewapp.qt.widgets.card_column import card_column
 
 SCOPES = (("claim", "This claim"), ("page", "This page"), ("all", "All notes"))
 
@@ -101,18 +101,7 @@ class NotesPanel(QWidget):
         self.summary.setObjectName("muted")
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
-        self.scroll = QScrollArea(self)
-        self.scroll.setObjectName("notesScroll")
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        canvas = QWidget()
-        canvas.setObjectName("notesCanvas")
-        self.column = QVBoxLayout(canvas)
-        self.column.setContentsMargins(0, 0, 4, 0)
-        self.column.setSpacing(8)
-        self.column.addStretch(1)
-        self.scroll.setWidget(canvas)
+        self.scroll, self.column = card_column(self, "notes", margins=(0, 0, 4, 0), spacing=8)
         layout.addWidget(self.scroll, 1)
         self.cards: list[NoteCard] = []
 

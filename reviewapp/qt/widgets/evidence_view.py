@@ -11,12 +11,13 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QFrame, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
 from reviewapp.core.model import Cell, CellKind, Claim, Page, VerdictMention
 from reviewapp.core.verdict_slots import VerdictSlots
 from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.widgets.card import Card, CardContext
+from reviewapp.qt.widgets.card_column import card_column
 from reviewapp.qt.widgets.cell_cards import ArtifactCard, CodeCard, DashboardCard, GenericCard, MarkdownCard
 from reviewapp.qt.widgets.evidence_header import EvidenceHeader
 from reviewapp.qt.widgets.figure_card import FigureCard
@@ -58,18 +59,7 @@ class EvidenceView(QWidget):
         self.header.verdict_requested.connect(self.scroll_to_verdict)
         self.header.hide()
         layout.addWidget(self.header)
-        self.scroll = QScrollArea(self)
-        self.scroll.setObjectName("evidenceScroll")
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        canvas = QWidget()
-        canvas.setObjectName("evidenceCanvas")
-        self.column = QVBoxLayout(canvas)
-        self.column.setContentsMargins(0, 0, 6, 12)
-        self.column.setSpacing(10)
-        self.column.addStretch(1)
-        self.scroll.setWidget(canvas)
+        self.scroll, self.column = card_column(self, "evidence", margins=(0, 0, 6, 12), spacing=10)
         layout.addWidget(self.scroll, 1)
         self.cards: list[Card] = []
         self.verdict_card: Card | None = None
