@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewapp.cli.common import CommandError, fail, load_or_exit
+from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit
 from reviewapp.core.roles import ROLES
 from reviewapp.core.verdicts import HUMAN_VERDICTS
 
@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="record your verdict on a claim (headless; prints the record id once it is saved)",
         description="Append one verdict record to the logbook's annotations and print its id once it is on disk.",
     )
-    parser.add_argument("source", metavar="SOURCE", help="logbook folder (workspace, .trackio, logbook or Space)")
+    add_source_argument(parser)
     parser.add_argument("--claim", required=True, metavar="N|KEY", help="the claim's number or key")
     parser.add_argument(
         "--verdict", required=True, metavar="VERDICT", help=f"one of: {', '.join(v.value for v in HUMAN_VERDICTS)}"

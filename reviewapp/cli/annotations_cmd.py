@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reviewapp.cli.common import CommandError, fail, load_or_exit, print_json
+from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit, print_json
 
 if TYPE_CHECKING:
     from reviewapp.core.annotation_state import AnnotationState
@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="show the current review state of a logbook and validate its annotation files",
         description="Replay the logbook's annotation files, print the current state, and validate every line.",
     )
-    parser.add_argument("source", metavar="SOURCE", help="logbook folder (workspace, .trackio, logbook or Space)")
+    add_source_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--export", choices=("csv", "jsonl"), help="write one row per claim and reviewer instead")
     parser.add_argument("--out", metavar="FILE", type=Path, help="with --export: write here instead of stdout")

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from reviewapp.cli.common import CommandError, fail, load_or_exit
+from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit
 
 if TYPE_CHECKING:
     from reviewapp.core.commit.hub_repo import HubRepo
@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("source", metavar="SOURCE", help="logbook folder (workspace, .trackio, logbook or Space)")
+    add_source_argument(parser)
     parser.add_argument(
         "--to", choices=("git", "hub"), help="where to commit (default: git inside a git checkout, else hub)"
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -11,6 +12,11 @@ from reviewapp.core.locate import NotALogbookError
 from reviewapp.core.model import Logbook
 
 EXIT_NOT_A_LOGBOOK = 2
+
+
+def add_source_argument(parser: argparse.ArgumentParser) -> None:
+    """The SOURCE argument every logbook command takes."""
+    parser.add_argument("source", metavar="SOURCE", help="logbook folder (workspace, .trackio, logbook or Space)")
 
 
 class CommandError(Exception):

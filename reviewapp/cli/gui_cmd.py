@@ -7,6 +7,8 @@ import re
 import sys
 from pathlib import Path
 
+from reviewapp.cli.common import add_source_argument
+
 
 def _size(text: str) -> tuple[int, int]:
     match = re.fullmatch(r"(\d{2,5})x(\d{2,5})", text.strip())
@@ -28,7 +30,7 @@ def add_window_options(parser: argparse.ArgumentParser) -> None:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("open", help="open a logbook in the review window")
-    parser.add_argument("source", metavar="SOURCE", help="logbook folder (workspace, .trackio, logbook or Space)")
+    add_source_argument(parser)
     add_window_options(parser)
     parser.set_defaults(handler=lambda args: run_window(args, source=args.source))
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from reviewapp.cli.common import CommandError, fail, load_or_exit, print_json
+from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit, print_json
 from reviewapp.core.model import Logbook
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("inspect", help="summarize a logbook: pages, cells, claims, verdicts, problems")
-    parser.add_argument("source", metavar="SOURCE", help="logbook folder (workspace, .trackio, logbook or Space)")
+    add_source_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
 

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from reviewapp.cli.common import CommandError, fail, load_or_exit, print_json
+from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit, print_json
 
 EXIT_INVALID = 1
 EXIT_USAGE = 2
@@ -38,12 +38,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     commands = parser.add_subparsers(dest="pairs_command", metavar="SUBCOMMAND", required=True)
 
     listing = commands.add_parser("list", help="list a logbook's pair sets and the problems of their pairs")
-    listing.add_argument("source", metavar="SOURCE", help="logbook folder (workspace, .trackio, logbook or Space)")
+    add_source_argument(listing)
     listing.add_argument("--json", action="store_true", help="print one JSON object")
     listing.set_defaults(handler=run_list)
 
     rate = commands.add_parser("rate", help="open the blinded rating window for a pair set")
-    rate.add_argument("source", metavar="SOURCE", help="logbook folder (workspace, .trackio, logbook or Space)")
+    add_source_argument(rate)
     rate.add_argument("--set", dest="set_name", metavar="NAME", help="the pair set (needed when there are several)")
     rate.add_argument("--annotator", metavar="NAME", help="your name as annotator (saved for next time)")
     rate.set_defaults(handler=run_rate)
