@@ -2,7 +2,7 @@
 
 Usage: python _measure.py MODE TARGET
   trackio WORKSPACE  trackio.logbook.read_logbook_data (run with trackio's interpreter)
-  ours WORKSPACE     reviewapp.core.reader.read_logbook (run with the project's interpreter)
+  ours WORKSPACE     reviewapp.core.logbook.reader.read_logbook (run with the project's interpreter)
   probe WORKSPACE    as `ours`, untimed, recording every file the reader opens
   floor LISTFILE     open and read the bytes of each path listed in LISTFILE, one per line
 
@@ -83,7 +83,7 @@ def describe_ours(lb: Any) -> dict:
 
 def load_ours() -> Any:
     try:
-        from reviewapp.core.reader import read_logbook
+        from reviewapp.core.logbook.reader import read_logbook
     except ImportError as exc:
         return f"reviewapp reader not available ({exc})"
     return read_logbook

@@ -49,8 +49,8 @@ def percentile(values: list[float], q: float) -> float:
 
 def generate(count: int) -> Path:
     """The workspace with `count` pairs (reused when already there)."""
-    from reviewapp.core.demo import degrade, photo_like_image
-    from reviewapp.core.logbook_writer import LogbookDraft
+    from reviewapp.core.logbook.demo import degrade, photo_like_image
+    from reviewapp.core.logbook.writer import LogbookDraft
 
     workspace = CACHE / f"pairs-v{GENERATOR_VERSION}-{SIZE}-{count}"
     manifest = workspace / "samples" / "bench-pairs.json"
@@ -105,9 +105,9 @@ def run_window(workspace: Path, think: float, size: tuple[int, int]) -> dict:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from reviewapp.core.annotation_session import AnnotationSession
-    from reviewapp.core.identity import Identity
-    from reviewapp.core.reader import read_logbook
+    from reviewapp.core.logbook.reader import read_logbook
+    from reviewapp.core.review.identity import Identity
+    from reviewapp.core.review.logbook_review import AnnotationSession
     from reviewapp.qt.pairs import PairRatingWindow
 
     app = QApplication.instance() or QApplication([])

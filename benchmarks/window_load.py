@@ -42,7 +42,7 @@ def generate_logbook(target: Path, pages: int, runs: int, figures: int, events: 
     """A large logbook written with our own writer: long run outputs, PNG figures with raw data, a long trace."""
     from PIL import Image, ImageDraw
 
-    from reviewapp.core.logbook_writer import LogbookDraft, png_bytes, write_trace
+    from reviewapp.core.logbook.writer import LogbookDraft, png_bytes, write_trace
 
     stamp = target / "generated.txt"
     wanted = f"{pages} {runs} {figures} {events}"

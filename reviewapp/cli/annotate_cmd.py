@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit
-from reviewapp.core.roles import ROLES
+from reviewapp.core.review.roles import ROLES
 from reviewapp.core.verdicts import HUMAN_VERDICTS
 
 if TYPE_CHECKING:
-    from reviewapp.core.annotation_store import LoadResult
-    from reviewapp.core.identity import Identity
+    from reviewapp.core.review.identity import Identity
+    from reviewapp.core.review.store import LoadResult
 
 EXIT_USAGE = 2
 EXIT_WRITE_FAILED = 3
@@ -45,9 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # imported here so that `reviewapp --help` and other commands do not pay for pydantic models
-    from reviewapp.core.annotation_session import AnnotationError, AnnotationSession
-    from reviewapp.core.annotation_store import SecretInRecord, StoreError
-    from reviewapp.core.preferences import load_preferences
+    from reviewapp.core.review.logbook_review import AnnotationError, AnnotationSession
+    from reviewapp.core.review.preferences import load_preferences
+    from reviewapp.core.review.store import SecretInRecord, StoreError
 
     try:
         logbook = load_or_exit(args.source)
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def identity_or_exit(explicit: str | None, logbook_root: Path) -> Identity:
-    from reviewapp.core.identity import HOW_TO_SET, resolve_identity
+    from reviewapp.core.review.identity import HOW_TO_SET, resolve_identity
 
     try:
         identity = resolve_identity(explicit=explicit, cwd=logbook_root)

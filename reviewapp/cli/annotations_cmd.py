@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit, print_json
 
 if TYPE_CHECKING:
-    from reviewapp.core.annotation_state import AnnotationState
-    from reviewapp.core.annotation_store import AnnotationStore, LoadResult
-    from reviewapp.core.model import Logbook
+    from reviewapp.core.logbook.model import Logbook
+    from reviewapp.core.review.state import AnnotationState
+    from reviewapp.core.review.store import AnnotationStore, LoadResult
 
 EXIT_INVALID = 1
 
@@ -38,10 +38,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # imported here so that `reviewapp --help` and other commands do not pay for pydantic models
-    from reviewapp.core.annotation_state import AnnotationState
-    from reviewapp.core.annotation_store import AnnotationStore
-    from reviewapp.core.durable import atomic_write
-    from reviewapp.core.export import export_rows, write_csv, write_jsonl
+    from reviewapp.core.io.durable import atomic_write
+    from reviewapp.core.review.export import export_rows, write_csv, write_jsonl
+    from reviewapp.core.review.state import AnnotationState
+    from reviewapp.core.review.store import AnnotationStore
 
     if args.out is not None and args.export is None:
         return fail(CommandError("error: --out needs --export csv|jsonl"))
@@ -78,8 +78,8 @@ def run(args: argparse.Namespace) -> int:
 def summary(
     logbook: Logbook, store: AnnotationStore, loaded: LoadResult, state: AnnotationState, annotator: str | None
 ) -> dict[str, Any]:
-    from reviewapp.core.annotation_targets import describe_target
-    from reviewapp.core.export import export_rows
+    from reviewapp.core.review.export import export_rows
+    from reviewapp.core.review.targets import describe_target
 
     claims = state.effective_claims()
     return {
@@ -125,8 +125,8 @@ def _line(where: str) -> int | None:
 def render_text(
     logbook: Logbook, store: AnnotationStore, loaded: LoadResult, state: AnnotationState, annotator: str | None
 ) -> str:
-    from reviewapp.core.annotation_targets import describe_target
-    from reviewapp.core.export import export_rows
+    from reviewapp.core.review.export import export_rows
+    from reviewapp.core.review.targets import describe_target
 
     lines = [logbook.title]
     folders = ", ".join(str(f) for f in store.read_folders()) or "none yet"

@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewapp.core.commit.hub_repo import RepoIdError
     from reviewapp.core.commit.plan import SecretsFound
     from reviewapp.core.commit.service import CommitService, RepoNotConfirmed
-    from reviewapp.core.preferences import load_preferences
+    from reviewapp.core.review.preferences import load_preferences
 
     try:
         logbook = load_or_exit(args.source)

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from reviewapp.core.locate import NotALogbookError
-from reviewapp.core.model import Logbook
+from reviewapp.core.logbook.locate import NotALogbookError
+from reviewapp.core.logbook.model import Logbook
 
 EXIT_NOT_A_LOGBOOK = 2
 
@@ -28,7 +28,7 @@ class CommandError(Exception):
 
 
 def load_or_exit(source: str) -> Logbook:
-    from reviewapp.core.reader import read_logbook
+    from reviewapp.core.logbook.reader import read_logbook
 
     try:
         return read_logbook(Path(source))

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit, print_json
-from reviewapp.core.model import Logbook
+from reviewapp.core.logbook.model import Logbook
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -133,9 +133,9 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_rate(args: argparse.Namespace) -> int:
     from reviewapp.cli.annotate_cmd import identity_or_exit, warn_about
-    from reviewapp.core.annotation_session import AnnotationSession
     from reviewapp.core.pairs.rating import RatingError
     from reviewapp.core.pairs.sets import PairSetError, load_set
+    from reviewapp.core.review.logbook_review import AnnotationSession
 
     try:
         logbook = load_or_exit(args.source)

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewapp.core.locate import NotALogbookError, locate
+from reviewapp.core.logbook.locate import NotALogbookError, locate
 
 if TYPE_CHECKING:  # PySide6 is imported only once a window is really wanted
     from PySide6.QtWidgets import QApplication

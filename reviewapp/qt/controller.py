@@ -13,18 +13,18 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from reviewapp.core.artifacts import ArtifactEntry, list_artifacts
-from reviewapp.core.demo import demo_workspace
-from reviewapp.core.locate import NotALogbookError
-from reviewapp.core.model import Claim, Logbook, Problem
+from reviewapp.core.logbook.artifacts import ArtifactEntry, list_artifacts
+from reviewapp.core.logbook.demo import demo_workspace
+from reviewapp.core.logbook.locate import NotALogbookError
+from reviewapp.core.logbook.model import Claim, Logbook, Problem
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.recent import recent_logbooks, remember_logbook
+from reviewapp.core.logbook.search import SearchIndex, query_terms
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
-from reviewapp.core.reader import read_logbook
-from reviewapp.core.recent import recent_logbooks, remember_logbook
-from reviewapp.core.search import SearchIndex, query_terms
-from reviewapp.core.trace_excerpts import Excerpt, ExcerptIndex, index_excerpts
-from reviewapp.core.verdict_slots import VerdictSlots, slots_for
+from reviewapp.core.review.slots import VerdictSlots, slots_for
+from reviewapp.core.trace.excerpts import Excerpt, ExcerptIndex, index_excerpts
 from reviewapp.core.verdicts import Verdict
-from reviewapp.qt.annotations.claims import as_claim
+from reviewapp.qt.annotations.corrected_claims import as_claim
 from reviewapp.qt.annotations.opening import ReviewOpening, prepare_review
 from reviewapp.qt.annotations.review_controller import ReviewController
 from reviewapp.qt.image_loader import ImageLoader

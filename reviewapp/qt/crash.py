@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from reviewapp import __version__
-from reviewapp.core.paths import user_data_dir
+from reviewapp.core.io.paths import user_data_dir
 
 log = logging.getLogger("reviewapp")
 _shown: list[QMessageBox] = []  # Python must hold the dialogs it shows, or they vanish with the last reference

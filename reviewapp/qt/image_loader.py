@@ -8,7 +8,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QImage
 
-from reviewapp.core.images import DecodedImage, ImageRefused
+from reviewapp.core.io.untrusted_images import DecodedImage, ImageRefused
 from reviewapp.qt.workers import TaskRunner, alive
 
 ImageCallback = Callable[[QImage | None, str | None], None]  # (image, why not) — exactly one is None

@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
-from reviewapp.core.link_targets import LinkKind, LinkTarget
+from reviewapp.core.logbook.link_targets import LinkKind, LinkTarget
 
 # Files a click may open directly (viewers, not programs); anything else opens its folder instead.
 OPENABLE = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".pdf", ".txt", ".md", ".csv", ".json"})

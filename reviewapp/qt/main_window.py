@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewapp.core.link_targets import LinkKind, LinkTarget
-from reviewapp.core.model import Claim, Logbook, Page
-from reviewapp.core.trace_excerpts import Excerpt
+from reviewapp.core.logbook.link_targets import LinkKind, LinkTarget
+from reviewapp.core.logbook.model import Claim, Logbook, Page
+from reviewapp.core.trace.excerpts import Excerpt
 from reviewapp.qt import theme, window_state
 from reviewapp.qt.actions import ACTIONS as ACTION_SPECS
 from reviewapp.qt.actions import MENUS, build_actions
@@ -31,16 +31,16 @@ from reviewapp.qt.annotations.feature import ReviewFeature
 from reviewapp.qt.controller import SessionController
 from reviewapp.qt.links import display_path, open_with_system, system_url
 from reviewapp.qt.models.claim_table import ClaimTableModel
-from reviewapp.qt.models.page_tree import PageTreeModel
+from reviewapp.qt.models.page_tree_model import PageTreeModel
 from reviewapp.qt.models.trace_events import TraceEventModel
 from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.resources import resource
 from reviewapp.qt.widgets.artifact_panel import ArtifactPanel
 from reviewapp.qt.widgets.card import CardContext
 from reviewapp.qt.widgets.claim_list import ClaimListPanel
-from reviewapp.qt.widgets.dialogs import ProblemsDialog, ShortcutsDialog, about_box
 from reviewapp.qt.widgets.evidence_view import EvidenceView
 from reviewapp.qt.widgets.image_viewer import ZoomDialog
+from reviewapp.qt.widgets.info_dialogs import ProblemsDialog, ShortcutsDialog, about_box
 from reviewapp.qt.widgets.load_panel import LoadPanel
 from reviewapp.qt.widgets.page_pane import PagePane
 from reviewapp.qt.widgets.trace_view import ExcerptPanel, TimelinePanel

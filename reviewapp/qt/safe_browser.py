@@ -36,9 +36,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
-from reviewapp.core.images import ImageRefused, data_uri_bytes, decode_image, read_local_image
-from reviewapp.core.link_targets import classify_link
-from reviewapp.core.safepath import local_reference
+from reviewapp.core.io.safepath import local_reference
+from reviewapp.core.io.untrusted_images import ImageRefused, data_uri_bytes, decode_image, read_local_image
+from reviewapp.core.logbook.link_targets import classify_link
 from reviewapp.qt import theme
 from reviewapp.qt.image_loader import to_qimage
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
-from reviewapp.core.paths import user_config_dir
+from reviewapp.core.io.paths import user_config_dir
 
 SETTINGS_FILE = "window.ini"
 

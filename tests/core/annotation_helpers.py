@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from reviewapp.core.annotation_session import AnnotationSession
-from reviewapp.core.identity import Identity
-from reviewapp.core.logbook_writer import LogbookDraft, write_trace
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.writer import LogbookDraft, write_trace
+from reviewapp.core.review.identity import Identity
+from reviewapp.core.review.logbook_review import AnnotationSession
 
 CLAIM_PAGES = {
     1: "claim-1-pruning-keeps-accuracy",

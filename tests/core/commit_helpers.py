@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core import gitcmd
 from reviewapp.core.commit.service import CommitService
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.io import gitcmd
+from reviewapp.core.logbook.reader import read_logbook
 from tests.core.annotation_helpers import write_small_logbook
 
 GIT_VARIABLES = ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL")

@@ -17,11 +17,11 @@ import signal
 import sys
 from pathlib import Path
 
-from reviewapp.core.annotation_schema import Revision, Target, make_record
-from reviewapp.core.annotation_session import AnnotationSession
-from reviewapp.core.annotation_store import AnnotationStore
-from reviewapp.core.identity import Identity
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.review.identity import Identity
+from reviewapp.core.review.logbook_review import AnnotationSession
+from reviewapp.core.review.records import Revision, Target, make_record
+from reviewapp.core.review.store import AnnotationStore
 
 MAX_APPENDS = 5000  # a child the test forgot to kill still ends
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from reviewapp.cli import main
-from reviewapp.core.annotation_store import fallback_folder
-from reviewapp.core.preferences import Preferences, load_preferences, save_preferences
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.review.preferences import Preferences, load_preferences, save_preferences
+from reviewapp.core.review.store import fallback_folder
 from tests.core.annotation_helpers import CLAIM_PAGES, small_logbook, subprocess_env
 
 REPO = Path(__file__).resolve().parents[2]

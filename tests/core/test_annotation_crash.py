@@ -22,9 +22,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from reviewapp.core.annotation_schema import parse_line
-from reviewapp.core.annotation_store import AnnotationStore
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.review.records import parse_line
+from reviewapp.core.review.store import AnnotationStore
 from tests.core.annotation_helpers import small_logbook, subprocess_env
 
 REPO = Path(__file__).resolve().parents[2]

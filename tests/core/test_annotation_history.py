@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core.annotation_session import AnnotationError, AnnotationSession
-from reviewapp.core.history import HistoryConflict
+from reviewapp.core.review.history import HistoryConflict
+from reviewapp.core.review.logbook_review import AnnotationError, AnnotationSession
 from reviewapp.core.verdicts import Verdict
 from tests.core.annotation_helpers import CLAIM_PAGES, open_session, small_logbook
 

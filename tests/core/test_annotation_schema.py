@@ -12,7 +12,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from reviewapp.core.annotation_schema import (
+from reviewapp.core.review.records import (
     RECORD_KINDS,
     SCHEMA_VERSION,
     CellAnchor,
@@ -285,9 +285,7 @@ def test_json_schema_rejects_what_the_models_reject(change: dict) -> None:
 def test_json_schema_text_is_identical_across_processes() -> None:
     """Two writers of the same version produce byte-identical SCHEMA.json, whatever the hash seed."""
     script = (
-        "import sys\n"
-        "from reviewapp.core.annotation_schema import json_schema_text\n"
-        "sys.stdout.write(json_schema_text())\n"
+        "import sys\nfrom reviewapp.core.review.records import json_schema_text\nsys.stdout.write(json_schema_text())\n"
     )
     outputs = {
         subprocess.run(

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core.annotation_schema import RecordBase, Target, make_record
-from reviewapp.core.annotation_state import AnnotationState
-from reviewapp.core.model import Claim
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.logbook.model import Claim
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.review.records import RecordBase, Target, make_record
+from reviewapp.core.review.state import AnnotationState
 from reviewapp.core.verdicts import Verdict
 from tests.core.annotation_helpers import small_logbook
 
@@ -154,7 +154,7 @@ def test_notes_and_tags_follow_their_chains() -> None:
 
 
 def test_unknown_kinds_are_kept_but_change_nothing() -> None:
-    from reviewapp.core.annotation_schema import SCHEMA_VERSION, parse_record
+    from reviewapp.core.review.records import SCHEMA_VERSION, parse_record
 
     data = verdict("verified").model_dump(mode="json", by_alias=True)
     data.update(schema=SCHEMA_VERSION + 1, kind="gaze_map", payload={"trial": 1})

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core import gitcmd
-from reviewapp.core.annotation_schema import (
+from reviewapp.core.io import gitcmd
+from reviewapp.core.io.paths import user_data_dir
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.review.records import (
     SCHEMA_VERSION,
     RecordBase,
     Target,
@@ -21,7 +23,7 @@ from reviewapp.core.annotation_schema import (
     make_record,
     record_line,
 )
-from reviewapp.core.annotation_store import (
+from reviewapp.core.review.store import (
     GITATTRIBUTES,
     AnnotationStore,
     SecretInRecord,
@@ -30,8 +32,6 @@ from reviewapp.core.annotation_store import (
     locate_reviews,
     read_file,
 )
-from reviewapp.core.paths import user_data_dir
-from reviewapp.core.reader import read_logbook
 from tests.core.annotation_helpers import small_logbook, subprocess_env
 
 REPO = Path(__file__).resolve().parents[2]
@@ -271,8 +271,8 @@ def test_threads_writing_different_and_the_same_file(root: Path) -> None:
 WRITER = """
 import sys
 from pathlib import Path
-from reviewapp.core.annotation_schema import Target, make_record
-from reviewapp.core.annotation_store import AnnotationStore
+from reviewapp.core.review.records import Target, make_record
+from reviewapp.core.review.store import AnnotationStore
 root, name, slug, count, size = Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 store = AnnotationStore(root)
 store.known_secrets = []
@@ -368,8 +368,8 @@ def test_file_names_must_be_plain(root: Path) -> None:
 FULL_DISK = """
 import resource, signal, sys
 from pathlib import Path
-from reviewapp.core.annotation_schema import Target, make_record
-from reviewapp.core.annotation_store import AnnotationStore, StoreError
+from reviewapp.core.review.records import Target, make_record
+from reviewapp.core.review.store import AnnotationStore, StoreError
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 resource.setrlimit(resource.RLIMIT_FSIZE, (8, 8))  # like a full disk: no file may grow past 8 bytes
 store = AnnotationStore(Path(sys.argv[1]))

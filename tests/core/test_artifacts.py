@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reviewapp.core.artifacts import list_artifacts
-from reviewapp.core.demo import write_demo
-from reviewapp.core.logbook_writer import LogbookDraft
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.logbook.artifacts import list_artifacts
+from reviewapp.core.logbook.demo import write_demo
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.writer import LogbookDraft
 
 
 def test_demo_lists_its_artifact_cell_and_workspace_files(tmp_path: Path) -> None:

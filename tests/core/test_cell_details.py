@@ -6,9 +6,15 @@ import base64
 
 import pytest
 
-from reviewapp.core.cell_details import artifact_details, code_details, dashboard_details, fences, figure_details
-from reviewapp.core.logbook_writer import PageDraft, png_bytes
-from reviewapp.core.page_parser import parse_page
+from reviewapp.core.logbook.cell_details import (
+    artifact_details,
+    code_details,
+    dashboard_details,
+    fences,
+    figure_details,
+)
+from reviewapp.core.logbook.page_parser import parse_page
+from reviewapp.core.logbook.writer import PageDraft, png_bytes
 
 
 def cells_of(draft: PageDraft):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reviewapp.core.logbook_writer import LogbookDraft
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.writer import LogbookDraft
 from reviewapp.core.verdicts import Verdict
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from reviewapp.cli import main
-from reviewapp.core.demo import write_demo
+from reviewapp.core.logbook.demo import write_demo
 
 
 @pytest.fixture(scope="module")

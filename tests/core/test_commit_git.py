@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core.annotation_store import fallback_folder
 from reviewapp.core.commit.errors import CommitError
 from reviewapp.core.commit.git_commit import IdentityMissing, redact_urls
 from reviewapp.core.commit.git_sync import Conflict, merge_file
 from reviewapp.core.commit.plan import SecretsFound
 from reviewapp.core.commit.service import CommitOutcome
+from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.pairs.rating import PairRatingSession
 from reviewapp.core.pairs.sets import load_set
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.review.store import fallback_folder
 from tests.core.annotation_helpers import open_session
 from tests.core.commit_helpers import (
     clone,

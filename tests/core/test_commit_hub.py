@@ -12,7 +12,7 @@ from reviewapp.core.commit.hub_commit import NoWriteAccess
 from reviewapp.core.commit.hub_repo import RepoIdError, check_repo_id, logbook_path_in_repo
 from reviewapp.core.commit.plan import SecretsFound
 from reviewapp.core.commit.service import CommitService, RepoNotConfirmed
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.logbook.reader import read_logbook
 from tests.core.annotation_helpers import open_session, small_logbook
 from tests.core.commit_helpers import published_files
 from tests.support.hub_server import HubServer

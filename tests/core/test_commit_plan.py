@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core.annotation_store import fallback_folder
 from reviewapp.core.commit.plan import CommitPlan, SecretsFound, build_plan, collect_sources
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.review.store import fallback_folder
 from tests.core.annotation_helpers import open_session, small_logbook
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.verdicts import Verdict
 from tests.conftest import corpus_entries
 from tests.core.corpus_expectations import EXPECTED, LogbookExpectation

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from reviewapp.core.demo import PAIR_COUNT, demo_workspace
-from reviewapp.core.reader import read_logbook
-from reviewapp.core.traces import iter_events
+from reviewapp.core.logbook.demo import PAIR_COUNT, demo_workspace
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.traces import iter_events
 from reviewapp.core.verdicts import Verdict
 
 
@@ -43,7 +43,7 @@ def test_demo_has_what_a_newcomer_needs() -> None:
 
 
 def test_demo_is_deterministic(tmp_path: Path) -> None:
-    from reviewapp.core.demo import write_demo
+    from reviewapp.core.logbook.demo import write_demo
 
     first, second = write_demo(tmp_path / "a"), write_demo(tmp_path / "b")
     for path in sorted(first.rglob("*")):

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core import gitcmd
-from reviewapp.core.identity import annotator_slug, check_name, git_user_name, hf_user_name, resolve_identity
-from reviewapp.core.preferences import Preferences, load_preferences, preferences_path, save_preferences
+from reviewapp.core.io import gitcmd
+from reviewapp.core.review.identity import annotator_slug, check_name, git_user_name, hf_user_name, resolve_identity
+from reviewapp.core.review.preferences import Preferences, load_preferences, preferences_path, save_preferences
 from tests.support.hub_server import HubServer
 
 pytest_plugins = ["tests.support.hub_fixtures"]

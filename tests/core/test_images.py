@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from reviewapp.core.images import (
+from reviewapp.core.io.untrusted_images import (
     ImageRefused,
     data_uri_bytes,
     decode_image,

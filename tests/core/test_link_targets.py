@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core.link_targets import LinkKind, classify_link
+from reviewapp.core.logbook.link_targets import LinkKind, classify_link
 
 SLUGS = frozenset({"index", "claim-1-x", "conclusion"})
 

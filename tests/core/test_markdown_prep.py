@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reviewapp.core.markdown_prep import drop_title_heading, prepare_markdown
+from reviewapp.core.logbook.markdown_prep import drop_title_heading, prepare_markdown
 
 
 @pytest.mark.parametrize(

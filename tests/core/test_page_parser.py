@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from reviewapp.core.model import CellKind
-from reviewapp.core.page_parser import decode_page, parse_page
+from reviewapp.core.logbook.model import CellKind
+from reviewapp.core.logbook.page_parser import decode_page, parse_page
 
 
 def cell(header: dict | str, body: str) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from reviewapp.core.pairs.images import (
+from reviewapp.core.pairs.pair_images import (
     ImageProblem,
     decode_pixels,
     difference,

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from reviewapp.cli import main
-from reviewapp.core.annotation_schema import PairRatingRecord, PairSessionRecord, RetractionRecord, parse_line
 from reviewapp.core.pairs.check import check_results
 from reviewapp.core.pairs.protocol import Trial, build_trials
 from reviewapp.core.pairs.rating import PairRatingSession, RatingError
 from reviewapp.core.pairs.sets import load_set
+from reviewapp.core.review.records import PairRatingRecord, PairSessionRecord, RetractionRecord, parse_line
 from tests.core.annotation_helpers import subprocess_env
 from tests.support.pair_fixtures import open_annotations, write_pair_logbook
 

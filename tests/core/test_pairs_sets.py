@@ -10,10 +10,10 @@ import pytest
 from PIL import Image
 
 from reviewapp.cli import main
-from reviewapp.core.demo import PAIR_COUNT, demo_workspace
-from reviewapp.core.logbook_writer import LogbookDraft
+from reviewapp.core.logbook.demo import PAIR_COUNT, demo_workspace
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.writer import LogbookDraft
 from reviewapp.core.pairs.sets import PairSetError, find_manifests, load_set, pairs_from_folders
-from reviewapp.core.reader import read_logbook
 from tests.support.pair_fixtures import CONDITIONS, QUESTION, break_images, write_pair_logbook
 
 

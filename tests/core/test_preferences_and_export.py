@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core.export import COLUMNS, export_rows, write_csv, write_jsonl
-from reviewapp.core.preferences import (
+from reviewapp.core.review.export import COLUMNS, export_rows, write_csv, write_jsonl
+from reviewapp.core.review.preferences import (
     Preferences,
     load_preferences,
     preferences_path,
@@ -18,7 +18,7 @@ from reviewapp.core.preferences import (
     save_preferences,
     update_preferences,
 )
-from reviewapp.core.tags import DEFAULT_TAGS, tag_choices
+from reviewapp.core.review.tags import DEFAULT_TAGS, tag_choices
 from tests.core.annotation_helpers import open_session, small_logbook
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from reviewapp.core.raw_data import MAX_CELL_CHARS, parse_raw_table
+from reviewapp.core.logbook.raw_data import MAX_CELL_CHARS, parse_raw_table
 
 
 def test_csv_with_header() -> None:

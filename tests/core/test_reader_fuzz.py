@@ -10,9 +10,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reviewapp.core.cell_details import artifact_details, code_details, dashboard_details, figure_details
-from reviewapp.core.model import CellKind
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.logbook.cell_details import artifact_details, code_details, dashboard_details, figure_details
+from reviewapp.core.logbook.model import CellKind
+from reviewapp.core.logbook.reader import read_logbook
 
 FRAGMENTS = st.sampled_from(
     [

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core.locate import NotALogbookError
-from reviewapp.core.logbook_writer import LogbookDraft, write_trace
-from reviewapp.core.reader import read_logbook
-from reviewapp.core.traces import iter_events
+from reviewapp.core.logbook.locate import NotALogbookError
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.traces import iter_events
+from reviewapp.core.logbook.writer import LogbookDraft, write_trace
 
 
 def basic(workspace: Path, **kwargs) -> Path:
@@ -264,7 +264,7 @@ def test_workspace_files_resolve_only_inside_the_workspace(tmp_path: Path) -> No
 
 
 def test_huge_page_is_refused_without_failing_the_rest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from reviewapp.core import reader
+    from reviewapp.core.logbook import reader
 
     basic(tmp_path)
     monkeypatch.setattr(reader, "PAGE_LIMIT", 200)

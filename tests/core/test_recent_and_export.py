@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reviewapp.core.figure_export import export_figure_html
-from reviewapp.core.paths import user_config_dir, user_data_dir
-from reviewapp.core.recent import MAX_RECENT, recent_file, recent_logbooks, remember_logbook
+from reviewapp.core.io.paths import user_config_dir, user_data_dir
+from reviewapp.core.logbook.figure_export import export_figure_html
+from reviewapp.core.logbook.recent import MAX_RECENT, recent_file, recent_logbooks, remember_logbook
 
 
 def test_recent_list_is_most_recent_first_without_duplicates(tmp_path: Path) -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from huggingface_hub import snapshot_download
 
-from reviewapp.core import gitcmd
-from reviewapp.core.reader import read_logbook
-from reviewapp.core.revision import git_head, logbook_revision, space_sha
+from reviewapp.core.io import gitcmd
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.revision import git_head, logbook_revision, space_sha
 from tests.core.annotation_helpers import open_session, write_small_logbook
 from tests.support.hub_server import HubServer
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core.safepath import UnsafeReference, local_reference, read_capped, resolve_inside
+from reviewapp.core.io.safepath import UnsafeReference, local_reference, read_capped, resolve_inside
 
 
 @pytest.fixture

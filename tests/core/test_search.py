@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core.demo import write_demo
-from reviewapp.core.logbook_writer import LogbookDraft
-from reviewapp.core.reader import read_logbook
-from reviewapp.core.search import SearchIndex, query_terms
+from reviewapp.core.logbook.demo import write_demo
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.search import SearchIndex, query_terms
+from reviewapp.core.logbook.writer import LogbookDraft
 
 
 @pytest.fixture(scope="module")

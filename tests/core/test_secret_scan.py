@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from reviewapp.core.secret_scan import known_secrets, scan_bytes, scan_text
+from reviewapp.core.review.secret_scan import known_secrets, scan_bytes, scan_text
 
 ALNUM = "aB3dE5fG7hJ9kL2mN4pQ6rS8tU0vW1xY3zA5"
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from reviewapp.core.demo import write_demo
-from reviewapp.core.logbook_writer import LogbookDraft, write_trace
+from reviewapp.core.logbook.demo import write_demo
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.writer import LogbookDraft, write_trace
 from reviewapp.core.progress import Cancelled, CancelToken
-from reviewapp.core.reader import read_logbook
-from reviewapp.core.trace_excerpts import AFTER, BEFORE, RESULT, RUNS_ON_PAGE, claim_excerpts, index_excerpts
+from reviewapp.core.trace.excerpts import AFTER, BEFORE, RESULT, RUNS_ON_PAGE, claim_excerpts, index_excerpts
 
 
 def bash(seq: int, command: str) -> dict[str, Any]:

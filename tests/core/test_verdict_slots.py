@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from reviewapp.core.model import Claim, VerdictMention
-from reviewapp.core.verdict_slots import VerdictSlots, slots_for
+from reviewapp.core.logbook.model import Claim, VerdictMention
+from reviewapp.core.review.slots import VerdictSlots, slots_for
 from reviewapp.core.verdicts import Verdict
 
 

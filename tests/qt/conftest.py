@@ -15,8 +15,8 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from reviewapp.core.demo import write_demo
-from reviewapp.core.preferences import Preferences, save_preferences
+from reviewapp.core.logbook.demo import write_demo
+from reviewapp.core.review.preferences import Preferences, save_preferences
 from reviewapp.qt import theme
 from reviewapp.qt.controller import SessionController
 from reviewapp.qt.main_window import MainWindow

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from reviewapp.core.logbook_writer import LogbookDraft
+from reviewapp.core.logbook.writer import LogbookDraft
 from reviewapp.qt import crash, theme
 from reviewapp.qt.resources import resource
 from reviewapp.qt.widgets.figure_card import FigureCard

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from reviewapp.core.commit.service import CommitOutcome, CommitService
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.qt.dialogs.commit_dialog import GIT_COMMIT, GIT_PUSH, HUB_COMMIT, HUB_PR, CommitDialog
 from tests.core.annotation_helpers import open_session
 from tests.core.commit_helpers import clone, git, isolate_git, make_remote, published_files

@@ -24,9 +24,9 @@ from PySide6.QtGui import QDesktopServices, QTextDocument
 from PySide6.QtWidgets import QApplication, QTextBrowser, QToolTip
 from pytestqt.qtbot import QtBot
 
-from reviewapp.core.images import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS
-from reviewapp.core.logbook_writer import LogbookDraft
-from reviewapp.core.paths import user_data_dir
+from reviewapp.core.io.paths import user_data_dir
+from reviewapp.core.io.untrusted_images import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS
+from reviewapp.core.logbook.writer import LogbookDraft
 from reviewapp.qt.safe_browser import MARKDOWN_FEATURES, SafeBrowser
 from reviewapp.qt.widgets.cell_cards import ArtifactCard, MarkdownCard
 from reviewapp.qt.widgets.figure_card import FigureCard

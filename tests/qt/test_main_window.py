@@ -10,16 +10,16 @@ from PySide6.QtGui import QColor, QDesktopServices, QTextCursor
 from PySide6.QtWidgets import QApplication, QMessageBox, QTableView
 from pytestqt.qtbot import QtBot
 
-from reviewapp.core.logbook_writer import LogbookDraft
+from reviewapp.core.logbook.writer import LogbookDraft
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt import theme
 from reviewapp.qt.actions import ACTIONS
 from reviewapp.qt.models.claim_table import ClaimRole
 from reviewapp.qt.widgets.cell_cards import ArtifactCard, CodeCard, MarkdownCard
 from reviewapp.qt.widgets.code_block import FOLDED_LINES
-from reviewapp.qt.widgets.dialogs import ShortcutsDialog
 from reviewapp.qt.widgets.figure_card import FigureCard
 from reviewapp.qt.widgets.image_viewer import ZoomDialog
+from reviewapp.qt.widgets.info_dialogs import ShortcutsDialog
 from tests.qt.conftest import OpenWindow, wait_idle
 
 

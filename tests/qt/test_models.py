@@ -7,14 +7,14 @@ from pathlib import Path
 from PySide6.QtCore import QModelIndex
 from pytestqt.modeltest import ModelTester
 
-from reviewapp.core.artifacts import list_artifacts
-from reviewapp.core.raw_data import parse_raw_table
-from reviewapp.core.reader import read_logbook
-from reviewapp.core.trace_excerpts import index_excerpts
-from reviewapp.core.verdict_slots import slots_for
+from reviewapp.core.logbook.artifacts import list_artifacts
+from reviewapp.core.logbook.raw_data import parse_raw_table
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.review.slots import slots_for
+from reviewapp.core.trace.excerpts import index_excerpts
 from reviewapp.qt.models.artifact_table import ArtifactTableModel
 from reviewapp.qt.models.claim_table import ClaimFilterProxy, ClaimTableModel
-from reviewapp.qt.models.page_tree import PageTreeModel
+from reviewapp.qt.models.page_tree_model import PageTreeModel
 from reviewapp.qt.models.raw_table import RawTableModel
 from reviewapp.qt.models.trace_events import ExcerptModel, TraceEventModel
 from reviewapp.qt.workers import TaskRunner

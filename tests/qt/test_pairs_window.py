@@ -15,10 +15,10 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QLineEdit, 
 from pytestqt.qtbot import QtBot
 
 from reviewapp.cli import main
-from reviewapp.core.annotation_schema import PairRatingRecord, parse_line
 from reviewapp.core.pairs.check import check_results
-from reviewapp.core.pairs.images import DIFFERENCE_GAIN
+from reviewapp.core.pairs.pair_images import DIFFERENCE_GAIN
 from reviewapp.core.pairs.sets import load_set
+from reviewapp.core.review.records import PairRatingRecord, parse_line
 from reviewapp.qt.pairs import PairRatingWindow
 from reviewapp.qt.pairs.canvas import MIN_FLICKER_INTERVAL_MS, CompareMode
 from reviewapp.qt.pairs.window import SHORTCUTS

@@ -11,10 +11,10 @@ from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 from pytestqt.qtbot import QtBot
 
-from reviewapp.core.annotation_session import AnnotationSession
-from reviewapp.core.identity import Identity
-from reviewapp.core.logbook_writer import LogbookDraft
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.writer import LogbookDraft
+from reviewapp.core.review.identity import Identity
+from reviewapp.core.review.logbook_review import AnnotationSession
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.annotations.claim_dialogs import (
     AddClaimDialog,

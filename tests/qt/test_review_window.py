@@ -10,17 +10,17 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from reviewapp.core.annotation_store import fallback_folder
-from reviewapp.core.identity import Identity
-from reviewapp.core.preferences import Preferences, load_preferences, save_preferences
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.review.identity import Identity
+from reviewapp.core.review.preferences import Preferences, load_preferences, save_preferences
+from reviewapp.core.review.store import fallback_folder
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.annotations.identity_dialog import IdentityDialog
 from reviewapp.qt.annotations.opening import open_session
 from reviewapp.qt.models.claim_table import ClaimRole
 from reviewapp.qt.widgets.cell_cards import CodeCard
-from reviewapp.qt.widgets.dialogs import ProblemsDialog
 from reviewapp.qt.widgets.figure_card import FigureCard
+from reviewapp.qt.widgets.info_dialogs import ProblemsDialog
 from tests.core.commit_helpers import isolate_git
 from tests.qt.conftest import REVIEWER, OpenWindow, wait_idle
 from tests.qt.review_helpers import fill_verdict, records, save_note, show_claim, trigger

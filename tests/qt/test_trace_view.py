@@ -8,8 +8,8 @@ from pathlib import Path
 from PySide6.QtCore import QModelIndex, Qt
 from pytestqt.qtbot import QtBot
 
-from reviewapp.core.logbook_writer import LogbookDraft, write_trace
-from reviewapp.core.trace_excerpts import RESULT, RUNS_ON_PAGE
+from reviewapp.core.logbook.writer import LogbookDraft, write_trace
+from reviewapp.core.trace.excerpts import RESULT, RUNS_ON_PAGE
 from reviewapp.qt.models.trace_events import EventRole
 from tests.qt.conftest import OpenWindow, wait_idle
 

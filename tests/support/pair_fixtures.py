@@ -12,11 +12,11 @@ from typing import Any
 
 from PIL import Image
 
-from reviewapp.core.annotation_session import AnnotationSession
-from reviewapp.core.demo import degrade, photo_like_image
-from reviewapp.core.identity import Identity
-from reviewapp.core.logbook_writer import LogbookDraft
-from reviewapp.core.reader import read_logbook
+from reviewapp.core.logbook.demo import degrade, photo_like_image
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.writer import LogbookDraft
+from reviewapp.core.review.identity import Identity
+from reviewapp.core.review.logbook_review import AnnotationSession
 
 CONDITIONS = ("baseline", "quantized")
 QUESTION = "Which image is more usable?"

@@ -16,9 +16,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from reviewapp.core.annotation_store import GITATTRIBUTES_FILE, RECORD_SUFFIX, SCHEMA_FILE
 from reviewapp.core.commit.errors import CommitError
-from reviewapp.core.durable import (
+from reviewapp.core.io.durable import (
     O_BINARY,
     O_CLOEXEC,
     O_NOFOLLOW,
@@ -29,6 +28,7 @@ from reviewapp.core.durable import (
     write_temp_beside,
 )
 from reviewapp.core.pairs.results import PROTOCOL_SUFFIX, RESULTS_DIR
+from reviewapp.core.review.store import GITATTRIBUTES_FILE, RECORD_SUFFIX, SCHEMA_FILE
 
 MAX_FILE_BYTES = 256 * 1024 * 1024  # a review file this large is not something a person wrote
 _MAX_DEPTH = 4

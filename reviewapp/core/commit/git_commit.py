@@ -15,12 +15,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from reviewapp.core import gitcmd
-from reviewapp.core.annotation_store import REVIEWS_DIR
 from reviewapp.core.commit.errors import CommitError
 from reviewapp.core.commit.files import bring_into, is_review_file
 from reviewapp.core.commit.plan import CommitPlan
-from reviewapp.core.revision import git_head
+from reviewapp.core.io import gitcmd
+from reviewapp.core.logbook.revision import git_head
+from reviewapp.core.review.store import REVIEWS_DIR
 
 HOW_TO_SET_IDENTITY = (
     'git does not know who you are: set your name and e-mail with `git config --global user.name "Your Name"` and '

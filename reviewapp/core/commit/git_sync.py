@@ -16,11 +16,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from reviewapp.core.annotation_store import GITATTRIBUTES_FILE, SCHEMA_FILE
 from reviewapp.core.commit.errors import CommitError
 from reviewapp.core.commit.files import is_record_file, keeps_all_lines, schema_version, union
 from reviewapp.core.commit.git_commit import NETWORK_TIMEOUT, GitCheckout, GitRepo, redact_urls
 from reviewapp.core.progress import ProgressCallback
+from reviewapp.core.review.store import GITATTRIBUTES_FILE, SCHEMA_FILE
 
 MAX_PUSH_ATTEMPTS = 4
 

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 
 from reviewapp.core.commit.errors import CommitError
-from reviewapp.core.model import Logbook
-from reviewapp.core.revision import download_folder
+from reviewapp.core.logbook.model import Logbook
+from reviewapp.core.logbook.revision import download_folder
 
 REPO_TYPES = ("space", "dataset")
 URL_PREFIXES = {"model": "", "dataset": "datasets/", "space": "spaces/"}

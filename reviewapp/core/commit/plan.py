@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from reviewapp.core.annotation_store import REVIEWS_DIR, SCHEMA_FILE, fallback_folder
 from reviewapp.core.commit.errors import CommitError
 from reviewapp.core.commit.files import (
     ReviewSource,
@@ -31,9 +30,10 @@ from reviewapp.core.commit.files import (
     union,
 )
 from reviewapp.core.commit.summary import Summary, commit_message, summarize
-from reviewapp.core.model import Logbook
+from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.pairs.results import RESULTS_DIR
-from reviewapp.core.secret_scan import SecretFinding, scan_bytes, scan_text
+from reviewapp.core.review.secret_scan import SecretFinding, scan_bytes, scan_text
+from reviewapp.core.review.store import REVIEWS_DIR, SCHEMA_FILE, fallback_folder
 
 Target = Literal["git", "hub"]
 MAX_DIFF_LINES = 4000

@@ -16,18 +16,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from reviewapp.core.annotation_store import locate_reviews
 from reviewapp.core.commit.errors import CommitError
 from reviewapp.core.commit.git_commit import GitCheckout, GitRepo, commit_plan, find_checkout
 from reviewapp.core.commit.git_sync import push
 from reviewapp.core.commit.hub_commit import HubCommitter
 from reviewapp.core.commit.hub_repo import HubRepo, hub_repo
 from reviewapp.core.commit.plan import CommitPlan, Target, build_plan
-from reviewapp.core.identity import annotator_slug
-from reviewapp.core.model import Logbook
+from reviewapp.core.logbook.model import Logbook
+from reviewapp.core.logbook.revision import download_folder, space_sha
 from reviewapp.core.progress import ProgressCallback
-from reviewapp.core.revision import download_folder, space_sha
-from reviewapp.core.secret_scan import known_secrets
+from reviewapp.core.review.identity import annotator_slug
+from reviewapp.core.review.secret_scan import known_secrets
+from reviewapp.core.review.store import locate_reviews
 
 Status = Literal["committed", "pushed", "pushed_aside", "pull_request", "nothing"]
 

@@ -13,7 +13,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from reviewapp.core.annotation_schema import (
+from reviewapp.core.commit.files import lines_of
+from reviewapp.core.logbook.model import Claim
+from reviewapp.core.review.records import (
     AgentVerdictRecord,
     ClaimAddRecord,
     ClaimMergeRecord,
@@ -28,10 +30,8 @@ from reviewapp.core.annotation_schema import (
     VerdictRecord,
     parse_line,
 )
-from reviewapp.core.annotation_state import AnnotationState, EffectiveClaim
-from reviewapp.core.annotation_targets import claim_label, describe_target
-from reviewapp.core.commit.files import lines_of
-from reviewapp.core.model import Claim
+from reviewapp.core.review.state import AnnotationState, EffectiveClaim
+from reviewapp.core.review.targets import claim_label, describe_target
 from reviewapp.core.verdicts import Verdict
 
 # kinds of change, in the order the message lists them: (singular, plural)

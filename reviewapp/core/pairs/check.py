@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reviewapp.core.io.safepath import UnsafeReference, read_capped
 from reviewapp.core.pairs.protocol import ALGORITHM, ControlSettings, Trial, build_trials
 from reviewapp.core.pairs.results import (
     COLUMNS,
@@ -28,7 +29,6 @@ from reviewapp.core.pairs.results import (
     protocol_path_for,
 )
 from reviewapp.core.pairs.stats import Summary, summarize
-from reviewapp.core.safepath import UnsafeReference, read_capped
 
 MAX_RESULTS_BYTES = 64 * 1024 * 1024
 MAX_REPORTED = 20

@@ -15,16 +15,6 @@ from datetime import datetime
 from pathlib import Path
 
 from reviewapp import __version__
-from reviewapp.core.annotation_schema import (
-    PairRatingPayload,
-    PairRatingRecord,
-    PairSessionPayload,
-    PairSessionRecord,
-    RetractionPayload,
-    Target,
-)
-from reviewapp.core.annotation_session import AnnotationSession
-from reviewapp.core.history import RecordDraft
 from reviewapp.core.pairs.protocol import (
     ALGORITHM,
     ControlSettings,
@@ -35,6 +25,16 @@ from reviewapp.core.pairs.protocol import (
 )
 from reviewapp.core.pairs.results import RESPONSES, RESULTS_DIR, Rating, SessionInfo, results_paths, write_results
 from reviewapp.core.pairs.sets import Pair, PairSet
+from reviewapp.core.review.history import RecordDraft
+from reviewapp.core.review.logbook_review import AnnotationSession
+from reviewapp.core.review.records import (
+    PairRatingPayload,
+    PairRatingRecord,
+    PairSessionPayload,
+    PairSessionRecord,
+    RetractionPayload,
+    Target,
+)
 
 ESTIMATE_WINDOW = 20  # recent answers the remaining-time estimate is based on
 

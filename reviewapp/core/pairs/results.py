@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from reviewapp.core.durable import atomic_write
+from reviewapp.core.io.durable import atomic_write
 from reviewapp.core.pairs.protocol import ALGORITHM, ControlSettings, Trial
 
 PROTOCOL_FORMAT = "reviewapp-pair-protocol"

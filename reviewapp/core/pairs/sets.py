@@ -36,11 +36,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reviewapp.core.cell_details import figure_details
-from reviewapp.core.model import CellKind, Logbook
-from reviewapp.core.pairs.images import MAX_PAIR_IMAGE_BYTES, ImageInfo, ImageProblem, probe_image, read_image_bytes
+from reviewapp.core.io.safepath import UnsafeReference, read_capped, resolve_inside
+from reviewapp.core.logbook.cell_details import figure_details
+from reviewapp.core.logbook.model import CellKind, Logbook
+from reviewapp.core.pairs.pair_images import (
+    MAX_PAIR_IMAGE_BYTES,
+    ImageInfo,
+    ImageProblem,
+    probe_image,
+    read_image_bytes,
+)
 from reviewapp.core.pairs.protocol import ControlSettings
-from reviewapp.core.safepath import UnsafeReference, read_capped, resolve_inside
 
 MANIFEST_SUFFIXES = ("-pairs.json", "-pairs.csv")
 MAX_MANIFEST_BYTES = 8 * 1024 * 1024

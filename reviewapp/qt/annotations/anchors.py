@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
-from reviewapp.core.annotation_schema import Target
-from reviewapp.core.annotation_session import AnnotationSession
+from reviewapp.core.review.logbook_review import AnnotationSession
+from reviewapp.core.review.records import Target
 
 T = TypeVar("T")
 AnchorKind = Literal["claim", "page", "cell", "lines", "figure", "trace"]

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewapp.core.model import Cell
+from reviewapp.core.logbook.model import Cell
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.plain import PlainLabel
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtWidgets import QAbstractItemView, QMenu
 
-from reviewapp.core.annotation_state import EffectiveClaim
+from reviewapp.core.review.state import EffectiveClaim
 from reviewapp.qt.annotations.claim_dialogs import (
     AddClaimDialog,
     CorrectVerdictDialog,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLineEdit, QVBoxLayout, QWidget
 
-from reviewapp.core.identity import MAX_NAME, check_name
-from reviewapp.core.roles import ROLES
+from reviewapp.core.review.identity import MAX_NAME, check_name
+from reviewapp.core.review.roles import ROLES
 from reviewapp.qt.plain import PlainLabel
 
 ROLE_TEXT = {

@@ -13,8 +13,8 @@ from PySide6.QtCore import QModelIndex, QObject, QPoint, Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QListView, QMenu, QPlainTextEdit, QPushButton, QWidget
 
-from reviewapp.core.annotation_schema import NoteRecord
-from reviewapp.core.model import TraceEvent
+from reviewapp.core.logbook.model import TraceEvent
+from reviewapp.core.review.records import NoteRecord
 from reviewapp.qt.annotations.anchors import NoteAnchor
 from reviewapp.qt.annotations.note_dialog import NoteDialog
 from reviewapp.qt.annotations.notes_panel import ShownNote

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewapp.core.annotation_schema import NoteRecord
+from reviewapp.core.review.records import NoteRecord
 from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.widgets.card_column import card_column
 

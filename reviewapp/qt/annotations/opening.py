@@ -7,11 +7,11 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reviewapp.core.annotation_session import AnnotationSession
-from reviewapp.core.identity import Identity, resolve_identity
-from reviewapp.core.model import Logbook, Problem
+from reviewapp.core.logbook.model import Logbook, Problem
 from reviewapp.core.pairs.sets import PairSetError, base_folder, find_manifests, load_manifest
-from reviewapp.core.preferences import load_preferences
+from reviewapp.core.review.identity import Identity, resolve_identity
+from reviewapp.core.review.logbook_review import AnnotationSession
+from reviewapp.core.review.preferences import load_preferences
 
 log = logging.getLogger(__name__)
 

@@ -13,14 +13,14 @@ from typing import TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
-from reviewapp.core.annotation_schema import NoteRecord, VerdictRecord
-from reviewapp.core.annotation_session import AnnotationError, AnnotationSession
-from reviewapp.core.annotation_state import EffectiveClaim
-from reviewapp.core.annotation_store import ReviewsLocation, SecretInRecord, StoreError, TailRepair
-from reviewapp.core.annotation_targets import TargetError
-from reviewapp.core.history import HistoryConflict
-from reviewapp.core.identity import Identity
-from reviewapp.core.model import Logbook, Problem
+from reviewapp.core.logbook.model import Logbook, Problem
+from reviewapp.core.review.history import HistoryConflict
+from reviewapp.core.review.identity import Identity
+from reviewapp.core.review.logbook_review import AnnotationError, AnnotationSession
+from reviewapp.core.review.records import NoteRecord, VerdictRecord
+from reviewapp.core.review.state import EffectiveClaim
+from reviewapp.core.review.store import ReviewsLocation, SecretInRecord, StoreError, TailRepair
+from reviewapp.core.review.targets import TargetError
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.annotations.opening import ReviewOpening, open_session
 

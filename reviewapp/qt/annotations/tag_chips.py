@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtWidgets import QLayout, QLayoutItem, QLineEdit, QSizePolicy, QToolButton, QWidget
 
-from reviewapp.core.tags import MAX_TAG_LENGTH, normalize_tag, unique_tags
+from reviewapp.core.review.tags import MAX_TAG_LENGTH, normalize_tag, unique_tags
 from reviewapp.qt.plain import button_text, plain_tooltip
 
 

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QWidget
 
-from reviewapp.core.durable import atomic_write
-from reviewapp.core.export import export_rows, write_csv, write_jsonl
-from reviewapp.core.identity import Identity, resolve_identity
+from reviewapp.core.io.durable import atomic_write
 from reviewapp.core.pairs.rating import RatingError
 from reviewapp.core.pairs.sets import PairSetError
-from reviewapp.core.preferences import load_preferences, update_preferences
+from reviewapp.core.review.export import export_rows, write_csv, write_jsonl
+from reviewapp.core.review.identity import Identity, resolve_identity
+from reviewapp.core.review.preferences import load_preferences, update_preferences
 from reviewapp.qt.annotations.identity_dialog import IdentityDialog
 from reviewapp.qt.annotations.review_controller import ActionFailed
 from reviewapp.qt.dialogs.commit_dialog import CommitDialog

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewapp.core.annotation_schema import VerdictRecord
+from reviewapp.core.review.records import VerdictRecord
 from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
 from reviewapp.qt import theme
 from reviewapp.qt.annotations.review_controller import ActionFailed, ReviewController

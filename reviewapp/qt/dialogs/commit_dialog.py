@@ -26,13 +26,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewapp.core.annotation_session import AnnotationSession
 from reviewapp.core.commit.errors import CommitError
 from reviewapp.core.commit.hub_repo import HubRepo
 from reviewapp.core.commit.plan import CommitPlan
 from reviewapp.core.commit.service import CommitOutcome, CommitService
-from reviewapp.core.model import Logbook
+from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.progress import ProgressCallback
+from reviewapp.core.review.logbook_review import AnnotationSession
 from reviewapp.qt import theme
 from reviewapp.qt.dialogs.commit_changes import ChangesPanel
 from reviewapp.qt.dialogs.commit_target import GIT_COMMIT, GIT_PUSH, HUB_COMMIT, HUB_PR, Places, PlanKey, TargetBox

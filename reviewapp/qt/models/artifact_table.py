@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from reviewapp.core.artifacts import ArtifactEntry
-from reviewapp.core.model import Logbook
+from reviewapp.core.logbook.artifacts import ArtifactEntry
+from reviewapp.core.logbook.model import Logbook
 from reviewapp.qt.plain import plain_tooltip
 
 _Index = QModelIndex | QPersistentModelIndex

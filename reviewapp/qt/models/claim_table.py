@@ -11,8 +11,8 @@ from enum import IntEnum
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
-from reviewapp.core.model import Claim
-from reviewapp.core.verdict_slots import VerdictSlots
+from reviewapp.core.logbook.model import Claim
+from reviewapp.core.review.slots import VerdictSlots
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.plain import plain_tooltip
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from reviewapp.core.raw_data import RawTable
+from reviewapp.core.logbook.raw_data import RawTable
 
 _Index = QModelIndex | QPersistentModelIndex
 

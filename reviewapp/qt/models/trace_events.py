@@ -9,9 +9,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from reviewapp.core.model import TraceEvent, TraceInfo
-from reviewapp.core.trace_excerpts import Excerpt, command_of
-from reviewapp.core.traces import read_chunk
+from reviewapp.core.logbook.model import TraceEvent, TraceInfo
+from reviewapp.core.logbook.traces import read_chunk
+from reviewapp.core.trace.excerpts import Excerpt, command_of
 from reviewapp.qt.plain import plain_tooltip
 from reviewapp.qt.workers import TaskRunner
 

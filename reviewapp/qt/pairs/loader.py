@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QObject, QRunnable, QSize, Qt, QThreadPool, Signal
 from PySide6.QtGui import QImage
 
-from reviewapp.core.model import Logbook
-from reviewapp.core.pairs.images import ImageProblem, PixelBuffer, decode_pixels, difference
+from reviewapp.core.logbook.model import Logbook
+from reviewapp.core.pairs.pair_images import ImageProblem, PixelBuffer, decode_pixels, difference
 from reviewapp.core.pairs.sets import Pair
 
 DEFAULT_BUDGET = 160 * 1024 * 1024  # about 8 pairs of 1024x1024: the shown one, 4 ahead, a few behind for undo

@@ -22,12 +22,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewapp.core.annotation_session import AnnotationSession
-from reviewapp.core.annotation_store import StoreError
 from reviewapp.core.pairs.protocol import Trial
 from reviewapp.core.pairs.rating import PairRatingSession, RatingError
 from reviewapp.core.pairs.results import Rating
 from reviewapp.core.pairs.sets import PairSet, load_set
+from reviewapp.core.review.logbook_review import AnnotationSession
+from reviewapp.core.review.store import StoreError
 from reviewapp.qt.pairs.canvas import CompareCanvas, CompareMode
 from reviewapp.qt.pairs.loader import PairImageCache
 from reviewapp.qt.plain import PlainLabel

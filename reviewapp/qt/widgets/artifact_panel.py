@@ -15,9 +15,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewapp.core.artifacts import ArtifactEntry
-from reviewapp.core.images import read_image_file
-from reviewapp.core.model import Logbook
+from reviewapp.core.io.untrusted_images import read_image_file
+from reviewapp.core.logbook.artifacts import ArtifactEntry
+from reviewapp.core.logbook.model import Logbook
 from reviewapp.qt.image_loader import ImageLoader
 from reviewapp.qt.models.artifact_table import ArtifactTableModel
 from reviewapp.qt.plain import PlainLabel

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from reviewapp.core.model import Cell, Logbook
+from reviewapp.core.logbook.model import Cell, Logbook
 from reviewapp.qt.image_loader import ImageLoader
 from reviewapp.qt.plain import PlainLabel
 

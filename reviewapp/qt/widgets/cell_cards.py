@@ -7,10 +7,10 @@ import re
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from reviewapp.core.artifacts import artifact_entry
-from reviewapp.core.cell_details import artifact_details, code_details, dashboard_details, prose
-from reviewapp.core.markdown_prep import prepare_markdown
-from reviewapp.core.model import Cell
+from reviewapp.core.logbook.artifacts import artifact_entry
+from reviewapp.core.logbook.cell_details import artifact_details, code_details, dashboard_details, prose
+from reviewapp.core.logbook.markdown_prep import prepare_markdown
+from reviewapp.core.logbook.model import Cell
 from reviewapp.qt import theme
 from reviewapp.qt.models.artifact_table import human_size
 from reviewapp.qt.plain import PlainLabel, button_text

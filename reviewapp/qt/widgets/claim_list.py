@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewapp.core.verdict_slots import VerdictSlots
+from reviewapp.core.review.slots import VerdictSlots
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt import theme
 from reviewapp.qt.models.claim_table import ClaimFilterProxy, ClaimRole, ClaimTableModel

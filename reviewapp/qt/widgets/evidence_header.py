@@ -7,8 +7,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from reviewapp.core.model import Claim, Logbook, Page
-from reviewapp.core.verdict_slots import VerdictSlots
+from reviewapp.core.logbook.model import Claim, Logbook, Page
+from reviewapp.core.review.slots import VerdictSlots
 from reviewapp.qt.models.claim_table import short_title
 from reviewapp.qt.plain import PlainLabel, button_text, plain_tooltip
 from reviewapp.qt.widgets.verdict_badge import VerdictBadge

@@ -13,8 +13,8 @@ from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
-from reviewapp.core.model import Cell, CellKind, Claim, Page, VerdictMention
-from reviewapp.core.verdict_slots import VerdictSlots
+from reviewapp.core.logbook.model import Cell, CellKind, Claim, Page, VerdictMention
+from reviewapp.core.review.slots import VerdictSlots
 from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.widgets.card import Card, CardContext
 from reviewapp.qt.widgets.card_column import card_column

@@ -14,11 +14,11 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableView, QVBoxLayout, QWidget
 
-from reviewapp.core.cell_details import EmbeddedImage, FigureDetails, figure_details
-from reviewapp.core.figure_export import export_figure_html
-from reviewapp.core.images import MAX_IMAGE_BYTES, DecodedImage, ImageRefused, decode_image, svg_refusal
-from reviewapp.core.model import Cell
-from reviewapp.core.raw_data import RawTable, parse_raw_table
+from reviewapp.core.io.untrusted_images import MAX_IMAGE_BYTES, DecodedImage, ImageRefused, decode_image, svg_refusal
+from reviewapp.core.logbook.cell_details import EmbeddedImage, FigureDetails, figure_details
+from reviewapp.core.logbook.figure_export import export_figure_html
+from reviewapp.core.logbook.model import Cell
+from reviewapp.core.logbook.raw_data import RawTable, parse_raw_table
 from reviewapp.qt.image_loader import ImageCallback
 from reviewapp.qt.models.raw_table import RawTableModel
 from reviewapp.qt.plain import PlainLabel

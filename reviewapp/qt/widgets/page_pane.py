@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFrame, QTreeView, QVBoxLayout, QWidget
 
-from reviewapp.qt.models.page_tree import PageTreeModel
+from reviewapp.qt.models.page_tree_model import PageTreeModel
 from reviewapp.qt.plain import PlainLabel
 
 

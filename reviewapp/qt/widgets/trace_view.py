@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewapp.core.model import Logbook, TraceInfo
-from reviewapp.core.trace_excerpts import Excerpt
+from reviewapp.core.logbook.model import Logbook, TraceInfo
+from reviewapp.core.trace.excerpts import Excerpt
 from reviewapp.qt import theme
 from reviewapp.qt.models.trace_events import EventRole, ExcerptModel, TraceEventModel, event_detail
 from reviewapp.qt.plain import PlainLabel

@@ -1,0 +1,1 @@
+"""Files, paths, git and untrusted bytes: the ground everything else stands on."""

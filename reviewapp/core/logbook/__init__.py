@@ -1,0 +1,1 @@
+"""Reading a Trackio logbook: pages, cells, claims, the agent's verdicts, traces."""

@@ -1,0 +1,483 @@
+"""Find the paper claims a logbook set out to reproduce and the verdict the agent wrote for each.
+
+Claims are, in order of preference: pages titled or slugged "Claim N …" (several "Claim N" sections on one page
+give one claim each); failing that, a "Claims" page listing them; failing that, the pages between the executive
+summary and the conclusion. Verdicts come from the claim's own text first; summary tables, index titles and
+logbook-wide statements elsewhere fill gaps and reveal contradictions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from reviewapp.core.logbook import verdict_mentions as vm
+from reviewapp.core.logbook.cell_details import figure_details, prose
+from reviewapp.core.logbook.model import CellKind, Claim, Page, VerdictMention
+from reviewapp.core.logbook.page_tree import toc_links
+from reviewapp.core.verdicts import Verdict, may_state_verdict
+
+_TITLE_NUMBER = re.compile(r"\bclaims?\s*#?\s*(\d{1,3})\b", re.IGNORECASE)
+_SLUG_NUMBER = re.compile(r"(?:^|[-_])claim[-_]?(\d{1,3})(?:[-_]|$)", re.IGNORECASE)
+_CLAIM_HEADING = re.compile(r"^(#{1,4})\s*(?:\*\*)?\s*claim\s*#?\s*(\d{1,3})\b[^\n]*$", re.IGNORECASE | re.MULTILINE)
+_LIST_ITEM = re.compile(r"^\s{0,3}(\d{1,3})[.)]\s+(\S[^\n]*)$", re.MULTILINE)
+_NOT_CLAIM = re.compile(
+    r"summary|executive|conclusion|method|limitation|scorecard|plan\b|provenance|negative|control|threat|"
+    r"introduction|scope|overview|appendix|setup|environment|discrepanc|reference|glossary|readme|report|"
+    r"release|visibility|evidence|verification|catalog|audit|hash|artifact|poster|index|notes|phase|"
+    r"background|related|faq|about|changelog|todo|lessons|discussion|cost|resource",
+    re.IGNORECASE,
+)
+_ROW_CLAIM = re.compile(r"^\s*(?:\*\*)?\s*(?:claim\s*|c)?#?\s*(\d{1,3})\b", re.IGNORECASE)
+_LINE_CLAIMS = re.compile(
+    r"\bclaim(?:\s*#?\s*(\d{1,3})|s\s*(\d{1,3})\s*(?:[-–]|to|and|&)\s*(\d{1,3}))\b[^:\n—–]{0,60}?(?:\*\*)?\s*[:—–-]+\s*",
+    re.IGNORECASE,
+)
+_GLOBAL = re.compile(
+    r"\b(?:all|every|each|both)\s+(?:[\w-]+\s+){0,3}?(?:claims?|behaviou?rs?|theorems?|results)\b"
+    r"|\b(\d{1,2})\s*/\s*\1\s+(?:[\w-]+\s+)?(?:claims?|checks?)\b",
+    re.IGNORECASE,
+)
+_VERDICT_COLUMN = re.compile(r"verdict|status|outcome|result|assessment|rating", re.IGNORECASE)
+
+SUMMARY_TABLE = 0.7
+SUMMARY_LINE = 0.6
+INDEX_TITLE = 0.8
+GLOBAL = 0.4
+RAW_DATA = 0.6
+_RAW_JSON_LIMIT = 2_000_000
+_RAW_CLAIM_KEY = re.compile(r"^claim[_\s-]?(\d{1,3})(?:\D|$)", re.IGNORECASE)
+_FALLBACK_FACTOR = 0.8
+
+
+@dataclass
+class _Scope:
+    """Where one claim's own text lives: a whole page, or a line range of it."""
+
+    page: Page
+    first_line: int = 0  # 0 means the whole page
+    last_line: int = 0
+
+    def covers(self, line: int) -> bool:
+        return self.first_line == 0 or self.first_line <= line <= self.last_line
+
+    def overlaps(self, first: int, last: int) -> bool:
+        return self.first_line == 0 or (first <= self.last_line and last >= self.first_line)
+
+
+def find_claims(pages: list[Page]) -> list[Claim]:
+    candidates = [p for p in pages if not p.is_index]
+    claims, scopes = _claim_pages(candidates)
+    if not claims:
+        claims, scopes = _claims_page_list(candidates)
+    if not claims:
+        claims, scopes = _between_summary_and_conclusion(candidates)
+    for claim, scope in zip(claims, scopes, strict=True):
+        _assign_own_verdict(claim, scope)
+    _apply_cross_page_mentions(claims, pages, {id(s.page) for s in scopes})
+    return claims
+
+
+# --- finding claims -------------------------------------------------------------------------------------------
+
+
+def _page_number(page: Page) -> int | None:
+    match = _TITLE_NUMBER.search(page.title) or _SLUG_NUMBER.search(page.slug)
+    return int(match.group(1)) if match else None
+
+
+def _is_claim_page(page: Page) -> bool:
+    if _page_number(page) is not None:
+        return True
+    if re.match(r"^claims\b", page.slug.lower()) or re.match(r"^claims\b", page.title.lower()):
+        return False  # a page listing all claims
+    return page.slug.lower().startswith(("claim-", "claim_")) or page.title.lower().startswith("claim")
+
+
+def _claim_pages(pages: list[Page]) -> tuple[list[Claim], list[_Scope]]:
+    claims: list[Claim] = []
+    scopes: list[_Scope] = []
+    for page in pages:
+        if not _is_claim_page(page):
+            continue
+        sections = _claim_sections(page)
+        if len(sections) >= 2:
+            for n, title, first, last in sections:
+                scope = _Scope(page, first, last)
+                claims.append(_claim(page, f"{page.slug}#{n}", n, title, scope))
+                scopes.append(scope)
+            continue
+        n = _page_number(page)
+        scope = _Scope(page)
+        claims.append(_claim(page, f"{page.slug}#{n if n is not None else 1}", n, page.title, scope))
+        scopes.append(scope)
+    return claims, scopes
+
+
+def _claim_sections(page: Page) -> list[tuple[int, str, int, int]]:
+    """(n, title, first line, last line) for each 'Claim N' heading on the page, in file line numbers."""
+    headings: list[tuple[int, str, int]] = []
+    for cell in page.cells:
+        if cell.kind is not CellKind.MARKDOWN:
+            continue
+        for match in _CLAIM_HEADING.finditer(cell.body):
+            line = cell.body_line + cell.body.count("\n", 0, match.start())
+            headings.append((int(match.group(2)), vm.clean(match.group(0).lstrip("#")), line))
+    numbers = [n for n, _, _ in headings]
+    if len(set(numbers)) < 2 or len(set(numbers)) != len(numbers):
+        return []
+    bounds = [line for _, _, line in headings[1:]] + [10**9]
+    return [(n, title, line, bound - 1) for (n, title, line), bound in zip(headings, bounds, strict=True)]
+
+
+def _claims_page_list(pages: list[Page]) -> tuple[list[Claim], list[_Scope]]:
+    """A page named "Claims" that lists them as a numbered list: one claim per item."""
+    for page in pages:
+        if "claim" not in page.slug.lower() and "claim" not in page.title.lower():
+            continue
+        for cell in page.cells:
+            if cell.kind is not CellKind.MARKDOWN:
+                continue
+            items = [(int(m.group(1)), m.group(2), m) for m in _LIST_ITEM.finditer(prose(cell.body))]
+            numbers = [n for n, _, _ in items]
+            if len(items) >= 2 and numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+                claims: list[Claim] = []
+                scopes: list[_Scope] = []
+                for n, text, _ in items:
+                    scope = _Scope(page, -1, -1)  # an item has no verdict text of its own
+                    claims.append(_claim(page, f"{page.slug}#{n}", n, _short(text), scope, [cell.ordinal]))
+                    scopes.append(scope)
+                return claims, scopes
+    return [], []
+
+
+def _between_summary_and_conclusion(pages: list[Page]) -> tuple[list[Claim], list[_Scope]]:
+    slugs = [p.slug.lower() for p in pages]
+    start = next((i + 1 for i, s in enumerate(slugs) if "summary" in s), 0)
+    end = next((i for i, s in enumerate(slugs) if "conclusion" in s and i >= start), len(pages))
+    claims: list[Claim] = []
+    scopes: list[_Scope] = []
+    for page in pages[start:end]:
+        if _NOT_CLAIM.search(page.slug) or _NOT_CLAIM.search(page.title) or (not page.cells and not page.preamble):
+            continue
+        scope = _Scope(page)
+        claims.append(_claim(page, f"{page.slug}#1", None, page.title, scope))
+        scopes.append(scope)
+    return claims, scopes
+
+
+def _claim(page: Page, key: str, n: int | None, title: str, scope: _Scope, cells: list[int] | None = None) -> Claim:
+    if cells is None:
+        cells = [c.ordinal for c in page.cells if scope.overlaps(c.body_line, c.body_line + max(c.line_count, 1) - 1)]
+    return Claim(
+        key=key, n=n, title=vm.clean(title), page=page.slug, cells=cells, section_line=scope.first_line or None
+    )
+
+
+def _short(text: str, limit: int = 90) -> str:
+    text = vm.clean(text)
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+# --- the claim's own verdict ----------------------------------------------------------------------------------
+
+
+def _own_mentions(scope: _Scope) -> list[VerdictMention]:
+    if scope.first_line < 0:
+        return []
+    page = scope.page
+    found: list[VerdictMention] = []
+    if scope.first_line == 0:
+        title = vm.title_verdict(page.title)
+        if title:
+            found.append(_mention(title, page, 1, None, "page title"))
+        _scan_text(page.preamble, page.preamble_line, page, None, scope, found)
+    for cell in page.cells:
+        if scope.first_line and not scope.overlaps(cell.body_line, cell.body_line + max(cell.line_count, 1) - 1):
+            continue
+        title = vm.title_verdict(cell.title) if cell.header.get("title") else None
+        if title and scope.covers(cell.body_line):
+            found.append(_mention(title, page, cell.line + 2, cell.ordinal, "cell title"))
+        if cell.kind in (CellKind.MARKDOWN, CellKind.GENERIC):
+            _scan_text(cell.body, cell.body_line, page, cell.ordinal, scope, found)
+    return found
+
+
+def _scan_text(
+    text: str, first_line: int, page: Page, cell: int | None, scope: _Scope, out: list[VerdictMention]
+) -> None:
+    if not text or not may_state_verdict(text):
+        return
+    plain = _without_code(text)
+    line, counted = first_line, 0
+    for offset, paragraph in _paragraphs(plain):
+        line += plain.count("\n", counted, offset)
+        counted = offset
+        if not scope.covers(line) or not may_state_verdict(paragraph):
+            continue
+        flat = paragraph.replace("\n", " ")  # same length, so offsets still map to lines
+        statements = list(vm.labelled(flat)) or list(vm.emphasized(flat))
+        for found in statements:
+            out.append(_mention(found, page, line + paragraph.count("\n", 0, found.offset), cell, "claim text"))
+    lines = plain.split("\n")
+    for index, found in vm.heading_then_paragraph(lines):
+        if scope.covers(first_line + index):
+            out.append(_mention(found, page, first_line + index, cell, "verdict section"))
+
+
+def _paragraphs(text: str) -> list[tuple[int, str]]:
+    """(offset, text) of blocks separated by blank lines; headings and table rows stand alone."""
+    blocks: list[tuple[int, str]] = []
+    start = 0
+    offset = 0
+    for line in text.split("\n"):
+        stripped = line.strip()
+        standalone = stripped.startswith(("#", "|", "- ", "* ", ">")) or bool(re.match(r"\d+[.)]\s", stripped))
+        if not stripped or standalone:
+            if start < offset:
+                blocks.append((start, text[start : offset - 1]))
+            if stripped:
+                blocks.append((offset, line))
+            start = offset + len(line) + 1
+        offset += len(line) + 1
+    if start < len(text):
+        blocks.append((start, text[start:]))
+    return blocks
+
+
+def _without_code(text: str) -> str:
+    """Blank out fenced code so that line numbers stay right but code and outputs are not read as prose."""
+    if "```" not in text and "~~~" not in text:
+        return text
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if fence is None and stripped.startswith(("```", "~~~")):
+            fence = stripped[:3] * 1
+            out.append("")
+            continue
+        if fence is not None:
+            if stripped.startswith(fence) and stripped.strip("`~") == "":
+                fence = None
+            out.append("")
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _mention(found: vm.Found, page: Page, line: int, cell: int | None, source: str) -> VerdictMention:
+    return VerdictMention(found.verdict, found.raw, found.text, page.slug, line, cell, source, found.confidence)
+
+
+def _assign_own_verdict(claim: Claim, scope: _Scope) -> None:
+    mentions = _own_mentions(scope)
+    if not mentions:
+        return
+    # The surest statement wins; among equally sure ones the last, as final verdicts close a claim page.
+    best_index = max(range(len(mentions)), key=lambda i: (mentions[i].confidence, i))
+    _set_verdict(claim, mentions[best_index])
+    claim.other_mentions = [
+        m for i, m in enumerate(mentions) if i != best_index and m.confidence >= vm.TITLE and m.verdict != claim.verdict
+    ]
+
+
+def _set_verdict(claim: Claim, mention: VerdictMention, factor: float = 1.0) -> None:
+    claim.verdict = mention.verdict
+    claim.verdict_raw = mention.raw
+    claim.verdict_mention = mention
+    claim.confidence = round(mention.confidence * factor, 3)
+
+
+# --- statements elsewhere: summary tables, index titles, logbook-wide sentences ---------------------------------
+
+
+def _apply_cross_page_mentions(claims: list[Claim], pages: list[Page], claim_pages: set[int]) -> None:
+    by_number: dict[int, list[Claim]] = {}
+    for claim in claims:
+        if claim.n is not None:
+            by_number.setdefault(claim.n, []).append(claim)
+    by_page = {c.page: c for c in claims if not c.section_line}
+    elsewhere: dict[str, list[VerdictMention]] = {c.key: [] for c in claims}
+    for page in pages:
+        if id(page) in claim_pages:
+            continue
+        for n, mention in _summary_mentions(page):
+            for claim in by_number.get(n, []):
+                elsewhere[claim.key].append(mention)
+        if page.is_index:
+            for slug, mention in _index_title_mentions(page):
+                if slug in by_page:
+                    elsewhere[by_page[slug].key].append(mention)
+        for mention in _global_mentions(page):
+            for claim in claims:
+                elsewhere[claim.key].append(mention)
+        for n, mention in _raw_data_mentions(page):
+            for claim in by_number.get(n, []):
+                elsewhere[claim.key].append(mention)
+    for claim in claims:
+        mentions = elsewhere[claim.key]
+        if not mentions:
+            continue
+        if claim.verdict is Verdict.UNSTATED:
+            best = max(mentions, key=lambda m: m.confidence)
+            _set_verdict(claim, best, _FALLBACK_FACTOR)
+            mentions = [m for m in mentions if m is not best]
+        claim.other_mentions.extend(m for m in mentions if m.confidence >= GLOBAL)
+
+
+def _page_texts(page: Page) -> list[tuple[str, int, int | None]]:
+    texts = [(page.preamble, page.preamble_line, None)] if page.preamble else []
+    texts += [(c.body, c.body_line, c.ordinal) for c in page.cells if c.kind in (CellKind.MARKDOWN, CellKind.GENERIC)]
+    return texts
+
+
+def _summary_mentions(page: Page) -> list[tuple[int, VerdictMention]]:
+    """Rows of tables with a verdict column whose first column names a claim; 'Claim 3: VERIFIED' lines."""
+    out: list[tuple[int, VerdictMention]] = []
+    for text, first_line, cell in _page_texts(page):
+        if not may_state_verdict(text):
+            continue
+        lines = _without_code(text).split("\n")
+        verdict_column: int | None = None
+        for index, line in enumerate(lines):
+            stripped = line.strip()
+            if not stripped.startswith("|"):
+                verdict_column = None
+                _line_mentions(stripped, page, first_line + index, cell, out)
+                continue
+            cells = [c.strip() for c in stripped.strip("|").split("|")]
+            if verdict_column is None:
+                header = next((i for i, c in enumerate(cells) if _VERDICT_COLUMN.search(c)), None)
+                verdict_column = header if header is not None else -1
+                continue
+            if verdict_column < 0 or verdict_column >= len(cells) or set(stripped) <= set("|-: "):
+                continue
+            number = next((_ROW_CLAIM.match(c) for c in cells[:2] if _ROW_CLAIM.match(c)), None)
+            found = vm.combine(list(vm.phrases(vm.clean(cells[verdict_column]))))
+            if number and found:
+                found_text = vm.clean(stripped)
+                mention = VerdictMention(
+                    found[0],
+                    found[1].upper(),
+                    found_text,
+                    page.slug,
+                    first_line + index,
+                    cell,
+                    "summary table",
+                    SUMMARY_TABLE,
+                )
+                out.append((int(number.group(1)), mention))
+    return out
+
+
+def _line_mentions(
+    line: str, page: Page, line_no: int, cell: int | None, out: list[tuple[int, VerdictMention]]
+) -> None:
+    for match in _LINE_CLAIMS.finditer(line):
+        tail = vm.first_sentence(line, match.end())
+        found = vm.combine(list(vm.phrases(vm.clean(tail))))
+        if not found:
+            continue
+        first = int(match.group(1) or match.group(2))
+        last = int(match.group(3)) if match.group(3) else first
+        mention = VerdictMention(
+            found[0], found[1].upper(), vm.clean(line), page.slug, line_no, cell, "summary", SUMMARY_LINE
+        )
+        out.extend((n, mention) for n in range(first, min(last, first + 20) + 1))
+
+
+def _index_title_mentions(page: Page) -> list[tuple[str, VerdictMention]]:
+    """Verdicts written into table-of-contents link titles ('[Claim 5 — … — **toy**](…)')."""
+    out: list[tuple[str, VerdictMention]] = []
+    lines = page.preamble.split("\n")
+    for slug, line in toc_links(page.preamble):
+        label = re.search(r"\[(?P<label>[^\]]+)\]", lines[line - 1])
+        found = vm.title_verdict(label.group("label")) if label else None
+        if found:
+            file_line = page.preamble_line + line - 1
+            mention = VerdictMention(
+                found.verdict, found.raw, found.text, page.slug, file_line, None, "index title", INDEX_TITLE
+            )
+            out.append((slug, mention))
+    return out
+
+
+def _global_mentions(page: Page) -> list[VerdictMention]:
+    """'All claims verified', '6/6 claims reproduced', 'toy support for all three': weak evidence for every claim."""
+    out: list[VerdictMention] = []
+    for text, first_line, cell in _page_texts(page):
+        if not may_state_verdict(text):
+            continue
+        for match in _GLOBAL.finditer(text):
+            statement = _enclosing_statement(text, match.start())
+            found = vm.combine(list(vm.phrases(vm.clean(statement))))
+            if found:
+                line = first_line + text.count("\n", 0, match.start())
+                out.append(
+                    VerdictMention(
+                        found[0],
+                        found[1].upper(),
+                        vm.clean(statement),
+                        page.slug,
+                        line,
+                        cell,
+                        "logbook summary",
+                        GLOBAL,
+                    )
+                )
+    return out
+
+
+def _enclosing_statement(text: str, at: int) -> str:
+    """The table cell or sentence around offset `at`."""
+    line_start = text.rfind("\n", 0, at) + 1
+    line_end = text.find("\n", at)
+    line = text[line_start : len(text) if line_end < 0 else line_end]
+    if line.lstrip().startswith("|"):
+        offset = at - line_start
+        left = line.rfind("|", 0, offset) + 1
+        right = line.find("|", offset)
+        return line[left : len(line) if right < 0 else right].strip()
+    starts = [text.rfind(mark, line_start, at) for mark in (". ", "! ", "? ", "; ")]
+    start = max([s + 2 for s in starts if s >= 0] + [line_start])
+    return vm.first_sentence(text, start, 240)
+
+
+def _raw_data_mentions(page: Page) -> list[tuple[int, VerdictMention]]:
+    """JSON results in figure raw data keyed by claim ('claim_2_x': {"status": "supported by …"})."""
+    out: list[tuple[int, VerdictMention]] = []
+    for cell in page.cells:
+        if cell.kind is not CellKind.FIGURE or "claim" not in cell.body.lower():
+            continue
+        raw = figure_details(cell).raw
+        if not raw or not raw.lstrip().startswith("{") or len(raw) > _RAW_JSON_LIMIT:
+            continue
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        for key, value in data.items():
+            number = _RAW_CLAIM_KEY.match(str(key))
+            if not number or not isinstance(value, dict):
+                continue
+            for field in ("verdict", "status", "outcome", "result"):
+                text = value.get(field)
+                found = vm.combine(list(vm.phrases(text))) if isinstance(text, str) else None
+                if found:
+                    mention = VerdictMention(
+                        found[0],
+                        found[1].upper(),
+                        f"{key}.{field}: {text}",
+                        page.slug,
+                        cell.body_line,
+                        cell.ordinal,
+                        "raw data",
+                        RAW_DATA,
+                    )
+                    out.append((int(number.group(1)), mention))
+                    break
+    return out

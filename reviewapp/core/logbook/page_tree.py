@@ -1,0 +1,187 @@
+"""Page order and tree: the manifest's when it matches the disk, rebuilt from the pages otherwise.
+
+The manifest is a cache that is often stale or hand-edited (logbook-format.md §4, §5.4), so pages on disk but
+not in it still load (flagged), and manifest entries whose file is missing are reported and skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reviewapp.core.io.safepath import UnsafeReference, resolve_inside
+from reviewapp.core.logbook.model import Problem
+
+INDEX_FILE = "pages/index.md"
+_MAX_DEPTH = 8
+_TOC_LINK = re.compile(r"\]\(\s*(?:#/(?P<anchor>[^)\s#?]+)|(?:\./)?pages/(?P<path>[^)\s#?]+?)/page\.md)\s*\)")
+
+
+@dataclass
+class PageRef:
+    slug: str
+    file: str  # relative to the logbook root
+    manifest_title: str | None
+    depth: int
+    parent: str | None
+    in_manifest: bool
+    path: Path | None = None  # the real file, once checked to be inside the root
+
+
+def toc_links(index_text: str) -> list[tuple[str, int]]:
+    """(slug, line) for every page link in the index, in order of first appearance."""
+    seen: set[str] = set()
+    links: list[tuple[str, int]] = []
+    for match in _TOC_LINK.finditer(index_text):
+        slug = match.group("anchor") or match.group("path")
+        if slug and slug not in seen:
+            seen.add(slug)
+            links.append((slug, index_text.count("\n", 0, match.start()) + 1))
+    return links
+
+
+def scan_disk(root: Path, problems: list[Problem], verified: dict[str, Path]) -> dict[str, str]:
+    """slug -> relative file of every `pages/<slug>/page.md` (and legacy nested pages), in slug order.
+
+    Each file found is checked to lie inside the root and recorded in `verified` (relative -> real path).
+    """
+    pages_dir = root / "pages"
+    found: dict[str, str] = {}
+    try:
+        entries = sorted(os.scandir(pages_dir), key=lambda e: e.name)
+    except OSError:
+        return found
+    for entry in entries:
+        if not entry.is_dir():
+            continue
+        rel = f"pages/{entry.name}/page.md"
+        if _safe_page_file(root, rel, problems, verified):
+            found[entry.name] = rel
+        try:
+            children = sorted(os.scandir(entry.path), key=lambda e: e.name)
+        except OSError:
+            continue
+        for child in children:
+            nested = f"pages/{entry.name}/{child.name}/page.md"
+            if child.is_dir() and _safe_page_file(root, nested, problems, verified, quiet_missing=True):
+                found.setdefault(child.name, nested)
+    return found
+
+
+def _safe_page_file(
+    root: Path, rel: str, problems: list[Problem], verified: dict[str, Path], quiet_missing: bool = False
+) -> bool:
+    try:
+        target = resolve_inside(root, rel)
+    except UnsafeReference as exc:
+        problems.append(Problem(rel, None, f"page refused: {exc}"))
+        return False
+    if not target.is_file():
+        if target.exists() and not quiet_missing:
+            problems.append(Problem(rel, None, "page.md is not a regular file"))
+        return False
+    verified[rel] = target
+    return True
+
+
+def manifest_pages(
+    root: Path, manifest: dict[str, Any], problems: list[Problem], verified: dict[str, Path]
+) -> list[PageRef] | None:
+    """Pages the manifest lists, depth-first, whose files exist inside the root; None when it has no usable tree."""
+    tree = manifest.get("root")
+    if not isinstance(tree, dict):
+        problems.append(Problem("logbook.json", None, "manifest has no page tree ('root'); rebuilt from the pages"))
+        return None
+    refs: list[PageRef] = []
+    seen: set[str] = {"index"}
+
+    def walk(node: dict[str, Any], depth: int, parent: str | None) -> None:
+        children = node.get("children")
+        if not isinstance(children, list):
+            return
+        for child in children:
+            if not isinstance(child, dict):
+                problems.append(Problem("logbook.json", None, "page tree entry is not an object; skipped"))
+                continue
+            slug, file = child.get("slug"), child.get("file")
+            if not isinstance(slug, str) or not slug:
+                problems.append(Problem("logbook.json", None, "page tree entry without a slug; skipped"))
+                continue
+            if not isinstance(file, str) or not file:
+                file = f"pages/{slug}/page.md"
+            if slug in seen:
+                problems.append(Problem("logbook.json", None, f"page '{slug}' is listed twice; the first is kept"))
+            elif _manifest_file_ok(root, slug, file, problems, verified):
+                seen.add(slug)
+                title = child.get("title")
+                manifest_title = title if isinstance(title, str) else None
+                refs.append(PageRef(slug, file, manifest_title, depth, parent, True, verified[file]))
+            if depth < _MAX_DEPTH:
+                walk(child, depth + 1, slug)
+
+    walk(tree, 1, "index")
+    return refs
+
+
+def _manifest_file_ok(root: Path, slug: str, file: str, problems: list[Problem], verified: dict[str, Path]) -> bool:
+    if file in verified:
+        return True
+    try:
+        target = resolve_inside(root, file)
+    except UnsafeReference as exc:
+        problems.append(Problem("logbook.json", None, f"page '{slug}' refused: {exc}"))
+        return False
+    if not target.is_file():
+        problems.append(Problem("logbook.json", None, f"page '{slug}' is listed but {file} is missing; skipped"))
+        return False
+    verified[file] = target
+    return True
+
+
+def build_tree(
+    root: Path, manifest: dict[str, Any] | None, index_text: str, problems: list[Problem]
+) -> tuple[list[PageRef], str | None]:
+    """Ordered pages after the index, and the index title the manifest gives (if any)."""
+    verified: dict[str, Path] = {}
+    disk = scan_disk(root, problems, verified)
+    links = toc_links(index_text)
+    for slug, line in links:
+        if slug not in disk and not _linked_file_exists(root, slug):
+            problems.append(Problem(INDEX_FILE, line, f"table of contents links to '{slug}', which has no page"))
+    listed = manifest_pages(root, manifest, problems, verified) if manifest is not None else None
+    manifest_title = None
+    if manifest is not None and isinstance(manifest.get("root"), dict):
+        title = manifest["root"].get("title")
+        manifest_title = title if isinstance(title, str) else None
+    if listed is None:
+        order = {slug: i for i, (slug, _) in enumerate(links)}
+        slugs = sorted(disk, key=lambda s: (order.get(s, len(order)), s))
+        return [_disk_ref(s, disk[s], verified[disk[s]]) for s in slugs], None
+    known = {ref.slug for ref in listed} | {ref.file for ref in listed}
+    order = {slug: i for i, (slug, _) in enumerate(links)}
+    extra = sorted(
+        (s for s in disk if s not in known and disk[s] not in known), key=lambda s: (order.get(s, len(order)), s)
+    )
+    for slug in extra:
+        problems.append(
+            Problem(disk[slug], None, "page is on disk but not in logbook.json; shown after the listed pages")
+        )
+    refs = listed + [PageRef(s, disk[s], None, 1, "index", False, verified[disk[s]]) for s in extra]
+    return refs, manifest_title
+
+
+def _disk_ref(slug: str, file: str, path: Path) -> PageRef:
+    parts = file.split("/")  # pages/<slug>/page.md or pages/<parent>/<slug>/page.md
+    if len(parts) == 4:
+        return PageRef(slug, file, None, 2, parts[1], True, path)
+    return PageRef(slug, file, None, 1, "index", True, path)
+
+
+def _linked_file_exists(root: Path, slug: str) -> bool:
+    try:
+        return resolve_inside(root, f"pages/{slug}/page.md").is_file()
+    except UnsafeReference:
+        return False

@@ -1,0 +1,101 @@
+"""Which revision of a logbook a reviewer looked at: the git HEAD of the checkout holding it, or the Space commit
+it was downloaded at.
+
+`hf download --local-dir D` / `snapshot_download(local_dir=D)` leave one `D/.cache/huggingface/download/<path>.metadata`
+per file, whose first line is the commit the file was downloaded at (huggingface_hub `_local_folder.py`). Reading
+those needs no network and no huggingface_hub import.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from reviewapp.core.io import gitcmd
+
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_METADATA_SCAN_LIMIT = 5000
+
+
+@dataclass(frozen=True)
+class LogbookRevision:
+    git_head: str | None
+    space_sha: str | None
+
+
+def logbook_revision(root: Path) -> LogbookRevision:
+    return LogbookRevision(git_head(root), space_sha(root))
+
+
+def git_head(root: Path) -> str | None:
+    """HEAD of the git checkout that tracks the logbook's pages; None outside git or when the pages are untracked.
+
+    The tracked-pages check keeps an unrelated enclosing repository (a home folder under git) from being named.
+    """
+    try:
+        head = gitcmd.run(["rev-parse", "--verify", "--quiet", "HEAD"], root, timeout=5)
+        if not head.ok or not _SHA.fullmatch(head.stdout.strip()):
+            return None
+        tracked = gitcmd.run(["ls-files", "-z", "--", "pages"], root, timeout=5)
+    except gitcmd.GitError:
+        return None
+    return head.stdout.strip() if tracked.ok and tracked.stdout.strip("\0") else None
+
+
+def download_folder(root: Path) -> Path | None:
+    """The `hf download --local-dir` folder holding the logbook (it has `.cache/huggingface/download`)."""
+    for folder in (root, root.parent, root.parent.parent):
+        if (folder / ".cache" / "huggingface" / "download").is_dir():
+            return folder
+    return None
+
+
+def space_sha(root: Path) -> str | None:
+    """The Space commit the logbook was downloaded at, when it came from `hf download --local-dir`."""
+    local_dir = download_folder(root)
+    if local_dir is None:
+        return None
+    downloads = local_dir / ".cache" / "huggingface" / "download"
+    # The index page's record first: files deleted upstream keep stale metadata after a re-download.
+    try:
+        index = (root / "pages" / "index.md").relative_to(local_dir)
+    except ValueError:
+        index = None
+    if index is not None:
+        found = _commit_of(downloads / f"{index}.metadata")
+        if found:
+            return found[0]
+    return _newest_commit(downloads)
+
+
+def _commit_of(metadata: Path) -> tuple[str, float] | None:
+    try:
+        with metadata.open("r", encoding="utf-8", errors="replace") as handle:
+            lines = [handle.readline().strip() for _ in range(3)]
+    except OSError:
+        return None
+    if not _SHA.fullmatch(lines[0]):
+        return None
+    try:
+        stamp = float(lines[2])
+    except ValueError:
+        stamp = 0.0
+    return lines[0], stamp
+
+
+def _newest_commit(downloads: Path) -> str | None:
+    newest: tuple[str, float] | None = None
+    seen = 0
+    for folder, _dirs, files in os.walk(downloads):
+        for name in files:
+            if not name.endswith(".metadata"):
+                continue
+            seen += 1
+            if seen > _METADATA_SCAN_LIMIT:
+                return newest[0] if newest else None
+            found = _commit_of(Path(folder, name))
+            if found and (newest is None or found[1] > newest[1]):
+                newest = found
+    return newest[0] if newest else None

@@ -1,0 +1,1 @@
+"""The review: annotation records, their store and replay, undo history, identity."""

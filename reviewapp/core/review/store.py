@@ -1,0 +1,493 @@
+"""Annotation files on disk: where they live, appending a record durably, and reading them back.
+
+Annotations live with the logbook in `<logbook root>/reviews/<annotator slug>.jsonl` when that folder can be
+written (checked by actually writing), else in `<user data>/reviews/<hash of the logbook root>/`, beside a
+`source.json` naming the logbook; the commit feature copies them into the repository from there.
+
+An append is one write of the whole line to a file opened with O_APPEND, then fsync (and an fsync of the folder
+when the file is new), all under an exclusive advisory lock, so that once `append` returns the record survives a
+crash and concurrent writers never interleave. Readers take a shared lock and stream line by line: an invalid line
+is reported with its file and line number and the rest still loads. A torn last line (a writer killed mid-write,
+a power cut) is moved into a side file `<name>.jsonl.torn-<time>` and reported before the next append; it is never
+dropped silently and never breaks the lines before it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import json
+import os
+import secrets
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from reviewapp.core.io.durable import (
+    O_BINARY,
+    O_CLOEXEC,
+    O_NOFOLLOW,
+    atomic_write,
+    fsync_dir,
+    locked,
+    open_for_append,
+    write_all,
+)
+from reviewapp.core.io.paths import user_data_dir
+from reviewapp.core.review.records import (
+    MAX_LINE_BYTES,
+    SCHEMA_VERSION,
+    RecordBase,
+    RecordError,
+    json_schema_text,
+    parse_line,
+    record_line,
+)
+from reviewapp.core.review.secret_scan import SecretFinding, known_secrets, scan_text
+
+REVIEWS_DIR = "reviews"
+SCHEMA_FILE = "SCHEMA.json"
+GITATTRIBUTES_FILE = ".gitattributes"
+GITATTRIBUTES = "*.jsonl merge=union\n"
+SOURCE_FILE = "source.json"
+RECORD_SUFFIX = ".jsonl"
+TORN_MARKER = ".torn-"
+_CHUNK = 64 * 1024
+
+
+class StoreError(Exception):
+    """Annotations cannot be written (disk full, folder vanished, a symlink where a file belongs)."""
+
+
+class SecretInRecord(StoreError):
+    """The record's text holds something that looks like a secret; nothing was written."""
+
+    def __init__(self, findings: list[tuple[str, SecretFinding]]) -> None:
+        self.findings = findings
+        described = "; ".join(f"the {name} contains {finding}" for name, finding in findings)
+        super().__init__(
+            f"{described}. Remove it and try again: annotation files are append-only and cannot forget a secret, "
+            "so nothing was saved."
+        )
+
+
+@dataclass(frozen=True)
+class StoreIssue:
+    file: Path
+    line: int | None
+    message: str
+    severity: Literal["error", "warning"]
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else str(self.file)
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class TailRepair:
+    """What was done about the end of a file a writer did not finish."""
+
+    file: Path
+    line: int
+    size: int  # bytes concerned
+    set_aside: Path | None  # side file holding the torn bytes; None when the line was only completed or left
+
+    @property
+    def issue(self) -> StoreIssue:
+        if self.set_aside is not None:
+            message = f"torn last line ({self.size} bytes, never saved completely) moved to {self.set_aside.name}"
+        else:
+            message = f"last line had no line end; one was added ({self.size} bytes kept)"
+        return StoreIssue(self.file, self.line, message, "warning")
+
+
+@dataclass(frozen=True)
+class ReviewsLocation:
+    logbook_root: Path
+    folder: Path  # where this process appends
+    fallback: bool  # True: the logbook folder is not writable, annotations go to the user data folder
+    reason: str | None  # why the fallback was used
+
+    @property
+    def in_repo_folder(self) -> Path:
+        return self.logbook_root / REVIEWS_DIR
+
+
+@dataclass
+class LoadResult:
+    records: list[tuple[RecordBase, str]] = field(default_factory=list)  # replay order, with "file:line"
+    issues: list[StoreIssue] = field(default_factory=list)
+    repairs: list[TailRepair] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[StoreIssue]:
+        return [i for i in self.issues if i.severity == "error"]
+
+
+def fallback_folder(logbook_root: Path) -> Path:
+    """Per-logbook folder under the user's data directory, stable for the same logbook path."""
+    digest = hashlib.sha256(str(logbook_root.resolve()).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return user_data_dir() / REVIEWS_DIR / digest
+
+
+def locate_reviews(logbook_root: Path, *, writable: bool | None = None) -> ReviewsLocation:
+    """Decide where new annotations go. `writable` None probes by writing; True/False forces the answer."""
+    root = logbook_root.resolve()
+    reason: str | None
+    if writable is None:
+        reason = _unwritable_reason(root)
+    else:
+        reason = None if writable else "annotations kept outside the logbook as requested"
+    if reason is None:
+        return ReviewsLocation(root, root / REVIEWS_DIR, False, None)
+    return ReviewsLocation(root, fallback_folder(root), True, reason)
+
+
+def _unwritable_reason(root: Path) -> str | None:
+    reviews = root / REVIEWS_DIR
+    if reviews.is_symlink():
+        return f"{reviews} is a symbolic link; annotations are not written through links"
+    if reviews.exists() and not reviews.is_dir():
+        return f"{reviews} exists but is not a folder"
+    where = reviews if reviews.is_dir() else root
+    probe = where / f".reviewapp-write-probe-{os.getpid()}-{secrets.token_hex(4)}"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_CLOEXEC, 0o644)
+        os.close(fd)
+        probe.unlink()
+    except OSError as exc:
+        return f"cannot write in {where}: {exc.strerror or exc}"
+    return None
+
+
+class AnnotationStore:
+    """The annotation files of one logbook."""
+
+    def __init__(self, logbook_root: Path, *, writable: bool | None = None) -> None:
+        self.logbook_root = logbook_root.resolve()
+        self._writable = writable
+        self._location: ReviewsLocation | None = None
+        self.known_secrets: list[str] | None = None  # None: the user's own tokens, looked up on first append
+        self._prepared = False
+
+    @property
+    def location(self) -> ReviewsLocation:
+        """Where appends go; probed (by writing) on first use, so read-only commands never probe."""
+        if self._location is None:
+            self._location = locate_reviews(self.logbook_root, writable=self._writable)
+        return self._location
+
+    @property
+    def folder(self) -> Path:
+        return self.location.folder
+
+    def file_for(self, slug: str) -> Path:
+        if not slug or "/" in slug or "\\" in slug or slug.startswith("."):
+            raise ValueError(f"not a safe annotator file name: {slug!r}")
+        return self.folder / f"{slug}{RECORD_SUFFIX}"
+
+    def read_folders(self) -> list[Path]:
+        """Folders whose *.jsonl belong to this logbook: the repository's reviews/, then the fallback."""
+        folders = []
+        in_repo = self.logbook_root / REVIEWS_DIR
+        if in_repo.is_dir() and not in_repo.is_symlink():
+            folders.append(in_repo)
+        fallback = fallback_folder(self.logbook_root)
+        if fallback.is_dir():
+            folders.append(fallback)
+        return folders
+
+    def files(self) -> list[Path]:
+        found: list[Path] = []
+        for folder in self.read_folders():
+            found.extend(sorted(p for p in folder.iterdir() if p.name.endswith(RECORD_SUFFIX)))
+        return found
+
+    # -- writing ----------------------------------------------------------------------------------------------
+
+    def check_secrets(self, record: RecordBase) -> None:
+        """Raise SecretInRecord when any text in the record looks like a token, key or password."""
+        if self.known_secrets is None:
+            self.known_secrets = known_secrets()
+        findings = [
+            (name, finding)
+            for name, text in _strings(record.model_dump(mode="json", by_alias=True))
+            for finding in scan_text(text, self.known_secrets)
+        ]
+        if findings:
+            raise SecretInRecord(findings)
+
+    def append(self, record: RecordBase, slug: str) -> TailRepair | None:
+        """Write `record` as the last line of `<slug>.jsonl`; on return it is on disk.
+
+        Returns what was done about a torn last line left by an earlier writer, if anything.
+        Raises SecretInRecord (nothing written) or StoreError.
+        """
+        self.check_secrets(record)
+        line = record_line(record)
+        path = self.file_for(slug)
+        if not self._prepared:
+            self.prepare_folder()
+        try:
+            fd, created = open_for_append(path)
+        except FileNotFoundError:  # the folder went away while the window was open: make it again
+            self.prepare_folder()
+            fd, created = self._open(path)
+        except OSError as exc:
+            raise StoreError(f"cannot open {path} for writing: {exc.strerror or exc}") from exc
+        try:
+            with locked(fd, exclusive=True):
+                try:
+                    repair = _repair_tail(fd, path)
+                except OSError as exc:  # appending after a torn line would glue this record onto it
+                    raise StoreError(f"cannot set aside the unfinished last line of {path}: {exc}") from exc
+                size = os.fstat(fd).st_size
+                try:
+                    write_all(fd, line)
+                    os.fsync(fd)
+                except OSError as exc:
+                    _truncate_quietly(fd, size)  # never leave half a line of our own behind
+                    raise StoreError(f"cannot write to {path}: {exc.strerror or exc}") from exc
+        finally:
+            os.close(fd)
+        if created:
+            fsync_dir(path.parent)
+        return repair
+
+    def _open(self, path: Path) -> tuple[int, bool]:
+        try:
+            return open_for_append(path)
+        except OSError as exc:
+            raise StoreError(f"cannot open {path} for writing: {exc.strerror or exc}") from exc
+
+    def prepare_folder(self) -> Path:
+        """Create the folder with its SCHEMA.json and .gitattributes (and source.json for the fallback)."""
+        folder = self.folder
+        try:
+            if self.location.fallback:
+                folder.mkdir(parents=True, exist_ok=True)
+                _write_if_missing(folder / SOURCE_FILE, _source_json(self.location.logbook_root))
+            else:
+                if folder.is_symlink():
+                    raise StoreError(f"{folder} is a symbolic link; annotations are not written through links")
+                folder.mkdir(exist_ok=True)
+            _write_if_missing(folder / GITATTRIBUTES_FILE, GITATTRIBUTES.encode())
+            _write_schema(folder / SCHEMA_FILE)
+        except OSError as exc:
+            raise StoreError(f"cannot create {folder}: {exc.strerror or exc}") from exc
+        self._prepared = True
+        return folder
+
+    # -- reading ----------------------------------------------------------------------------------------------
+
+    def load(self, *, repair: bool = True) -> LoadResult:
+        """Every record of every file, merged into replay order; invalid lines reported, never raised.
+
+        With `repair`, a torn last line is set aside (or an unterminated valid one completed) where the folder
+        can be written; otherwise it is only reported.
+        """
+        result = LoadResult()
+        per_file: list[list[tuple[RecordBase, str]]] = []
+        for path in self.files():
+            result.files.append(path)
+            records, issues, tail_damaged = read_file(path)
+            result.issues.extend(issues)
+            if tail_damaged:
+                repaired, done = self._repair(path) if repair else (False, None)
+                if not repaired:
+                    message = "last line is incomplete; left as it is (the folder cannot be written)"
+                    result.issues.append(StoreIssue(path, None, message, "warning"))
+                else:
+                    if done is not None:
+                        result.repairs.append(done)
+                        result.issues.append(done.issue)
+                    if done is None or done.set_aside is None:  # completed (or finished by a writer): re-read
+                        records, issues, _ = read_file(path)
+            per_file.append(records)
+        result.records = list(heapq.merge(*per_file, key=lambda item: item[0].created_at))
+        return result
+
+    def _repair(self, path: Path) -> tuple[bool, TailRepair | None]:
+        """(whether the tail is sound now, what was done to it: None when a writer already had)."""
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_APPEND | O_BINARY | O_CLOEXEC | O_NOFOLLOW)
+        except OSError:
+            return False, None
+        try:
+            with locked(fd, exclusive=True):
+                return True, _repair_tail(fd, path)
+        except OSError:
+            return False, None
+        finally:
+            os.close(fd)
+
+
+def read_file(path: Path) -> tuple[list[tuple[RecordBase, str]], list[StoreIssue], bool]:
+    """Records of one file in line order, the issues found, and whether its last line is torn.
+
+    A last line that is complete but not JSON, or that has no line end and is not a valid record, is torn:
+    it is left out of the records and not reported as invalid (the caller sets it aside and reports that).
+    """
+    records: list[tuple[RecordBase, str]] = []
+    issues: list[StoreIssue] = []
+    label = _label(path)
+    try:
+        handle = open(os.open(path, os.O_RDONLY | O_BINARY | O_CLOEXEC | O_NOFOLLOW), "rb")  # noqa: SIM115
+    except OSError as exc:
+        issues.append(StoreIssue(path, None, f"cannot read: {exc.strerror or exc}", "error"))
+        return records, issues, False
+    pending: tuple[int, bytes, str] | None = None  # a line that is torn if nothing follows it
+    torn = False
+    with handle, locked(handle.fileno(), exclusive=False):
+        for number, raw in enumerate(_lines(handle), start=1):
+            if pending is not None:
+                issues.append(StoreIssue(path, pending[0], pending[2], "error"))
+                pending = None
+            terminated = raw.endswith(b"\n")
+            try:
+                records.append((parse_line(raw), f"{label}:{number}"))
+            except RecordError as exc:
+                if not terminated or not _is_json(raw):
+                    pending = (number, raw, str(exc))
+                else:
+                    issues.append(StoreIssue(path, number, str(exc), "error"))
+                continue
+            if not terminated:
+                torn = True  # a valid record without its line end: kept, and the line end added on repair
+        if pending is not None:
+            torn = True
+    return records, issues, torn
+
+
+def _lines(handle) -> Iterator[bytes]:  # type: ignore[no-untyped-def]
+    """Lines with their b"\\n" (the last may lack it); an over-long line is yielded truncated, never held whole."""
+    while True:
+        line = handle.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            rest = handle.readline(_CHUNK)
+            while rest and not rest.endswith(b"\n"):
+                rest = handle.readline(_CHUNK)
+            line = line + (b"\n" if rest else b"")
+        yield line
+
+
+def _is_json(raw: bytes) -> bool:
+    try:
+        json.loads(raw)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _label(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
+
+
+def _repair_tail(fd: int, path: Path) -> TailRepair | None:
+    """With the exclusive lock held: complete or set aside an unfinished last line."""
+    size = os.fstat(fd).st_size
+    if size == 0:
+        return None
+    last_end = _last_newline(fd, size)  # offset just after the final line end inside the file, 0 if none
+    if last_end == size:  # ends with a line end: torn only if the last line is not JSON at all
+        start = _last_newline(fd, size - 1)
+        tail = os.pread(fd, size - start, start)
+        if _is_json(tail):
+            return None
+        cut = start
+    else:
+        cut = last_end
+        tail = os.pread(fd, size - cut, cut)
+        try:
+            parse_line(tail)
+        except RecordError:
+            pass
+        else:  # a complete record only missing its line end: keep it
+            write_all(fd, b"\n")
+            os.fsync(fd)
+            return TailRepair(path, _count_lines(fd, cut) + 1, len(tail), None)
+    side = path.with_name(
+        f"{path.name}{TORN_MARKER}{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}-{secrets.token_hex(3)}"
+    )
+    side_fd = os.open(side, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_BINARY | O_CLOEXEC, 0o644)
+    try:
+        write_all(side_fd, tail)
+        os.fsync(side_fd)
+    finally:
+        os.close(side_fd)
+    fsync_dir(path.parent)  # the side file exists on disk before the bytes leave the annotation file
+    line = _count_lines(fd, cut) + 1
+    os.ftruncate(fd, cut)
+    os.fsync(fd)
+    return TailRepair(path, line, len(tail), side)
+
+
+def _last_newline(fd: int, end: int) -> int:
+    """Offset just after the last b"\\n" before `end`, or 0."""
+    position = end
+    while position > 0:
+        start = max(0, position - _CHUNK)
+        chunk = os.pread(fd, position - start, start)
+        found = chunk.rfind(b"\n")
+        if found >= 0:
+            return start + found + 1
+        position = start
+    return 0
+
+
+def _count_lines(fd: int, end: int) -> int:
+    count = 0
+    for start in range(0, end, _CHUNK):
+        count += os.pread(fd, min(_CHUNK, end - start), start).count(b"\n")
+    return count
+
+
+def _truncate_quietly(fd: int, size: int) -> None:
+    try:
+        os.ftruncate(fd, size)
+        os.fsync(fd)
+    except OSError:
+        pass  # the next append's tail repair sets aside whatever is left
+
+
+def _write_if_missing(path: Path, data: bytes) -> None:
+    if not path.exists():
+        atomic_write(path, data)
+
+
+def _write_schema(path: Path) -> None:
+    """Write SCHEMA.json unless one of this or a newer schema version is there (so writers never fight over it)."""
+    try:
+        existing = json.loads(path.read_bytes()).get("x-schema-version")
+    except (OSError, ValueError, AttributeError):
+        existing = None
+    if isinstance(existing, int) and existing >= SCHEMA_VERSION:
+        return
+    atomic_write(path, json_schema_text().encode("utf-8"))
+
+
+def _source_json(root: Path) -> bytes:
+    info = {
+        "logbook_root": str(root),
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "note": "Annotations of a logbook whose folder could not be written; committing copies them into it.",
+    }
+    return (json.dumps(info, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _strings(value: object, path: str = "") -> Iterator[tuple[str, str]]:
+    """Every string in a dumped record with a readable name of where it is ("rationale", "target.claim")."""
+    if isinstance(value, str):
+        yield path.removeprefix("payload.") or "record", value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
+        for index, item in enumerate(value):
+            yield from _strings(item, f"{path}[{index}]")

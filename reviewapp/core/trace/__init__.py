@@ -1,0 +1,1 @@
+"""Agent traces: excerpts tied to claims."""
