@@ -5,6 +5,8 @@ Plain data only: tests compare the reader's output against these values. Convent
 * ``cell_counts`` lists only types that occur (use ``.get(type, 0)``); counts follow the standard marker rule
   (a line ``---`` directly followed by ``<!-- trackio-cell``, header up to the first line that is exactly ``-->``).
 * ``claims`` are in page display order; ``key`` is ``<slug>#<written number>`` or ``<slug>#<ordinal on page>``.
+* ``reader_gaps`` names the checks ("facts", "claims", "window") this reader still fails for an entry, with the
+  reason; those checks are expected to fail (strict xfail) so that fixing the reader shows up as an XPASS.
 * ``contradicted_by`` holds verdicts the logbook itself states elsewhere for the same claim; verdicts of the
   external judge that a logbook merely quotes are not the agent's own and are mentioned in ``note`` instead.
 """
@@ -21,6 +23,7 @@ class ClaimExpectation:
     raw: str | None
     contradicted_by: tuple[str, ...] = ()
     note: str = ""
+    ambiguous: bool = False  # a careful reader could map it two ways; counted separately by the benchmark
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,8 @@ class LogbookExpectation:
     dangling_toc_links: tuple[str, ...] = ()
     pages_not_in_manifest: tuple[str, ...] = ()
     notes: str = ""
+    # check name -> why the current reader gets it wrong; the check runs as xfail(strict=True) until fixed
+    reader_gaps: dict[str, str] = field(default_factory=dict)
 
 
 # The corpus folder name is longer than one source line allows.
@@ -155,6 +160,7 @@ EXPECTED: dict[str, LogbookExpectation] = {
                     " only for C6)."
                     " Index quotes the external judge's toy for this claim; not the agent's own verdict."
                 ),
+                ambiguous=True,
             ),
             ClaimExpectation(
                 key="claim-3-gradient-unbiasedness#3",
@@ -318,6 +324,7 @@ EXPECTED: dict[str, LogbookExpectation] = {
                     "Ambiguous: no verdict line in prose; only the figure's raw JSON has status 'supported by ...',"
                     " plus summary framing as an exact reproduction. Strict reading would be unstated."
                 ),
+                ambiguous=True,
             ),
             ClaimExpectation(
                 key="claim-2-sa-gd-converges-fast-but-retains-constant-risk#2",
@@ -326,6 +333,7 @@ EXPECTED: dict[str, LogbookExpectation] = {
                 verdict="verified",
                 raw="SUPPORTED",
                 note="As claim 1: support asserted in prose and raw JSON status, no explicit verdict line.",
+                ambiguous=True,
             ),
             ClaimExpectation(
                 key="claim-3-sam-can-be-sharp-and-poorly-generalize#3",
@@ -334,6 +342,7 @@ EXPECTED: dict[str, LogbookExpectation] = {
                 verdict="verified",
                 raw="SUPPORTED",
                 note="As claim 1; page also covers the live catalog's 4th claim (stability upper bound).",
+                ambiguous=True,
             ),
         ),
         notes=(
@@ -515,6 +524,7 @@ EXPECTED: dict[str, LogbookExpectation] = {
                     "Ambiguous: cell title is mixed (asymptotically VERIFIED, practical guarantee FALSIFIED) but the"
                     " body says Verdict: VERIFIED as stated; the falsified part is Remark 4.8, not the anchored claim."
                 ),
+                ambiguous=True,
             ),
             ClaimExpectation(
                 key="claim-4-real-benchmark-gains-of-the-one-step-estimator-over-naive#4",
@@ -579,6 +589,7 @@ EXPECTED: dict[str, LogbookExpectation] = {
                     "Ambiguous: result shows no stable Dice gain, but the page explicitly says it is not a paper-claim"
                     " verdict; no verdict word. Falsified/inconclusive would be a judge's reading, not the agent's."
                 ),
+                ambiguous=True,
             ),
             ClaimExpectation(
                 key="claim-1-architecture-and-parameters#1",
@@ -778,6 +789,7 @@ EXPECTED: dict[str, LogbookExpectation] = {
                     "Ambiguous: not rerun (paid API unavailable) and the page says no verdict is offered; read as not"
                     " attempted, so inconclusive (unstated is the strict alternative). Not the same as NOT REPRODUCED."
                 ),
+                ambiguous=True,
             ),
             ClaimExpectation(
                 key="claim-5-always-accept-ablation#5",
@@ -786,6 +798,7 @@ EXPECTED: dict[str, LogbookExpectation] = {
                 verdict="inconclusive",
                 raw="NOT REPLICATED",
                 note="Same as claim 4: not rerun, no verdict offered.",
+                ambiguous=True,
             ),
             ClaimExpectation(
                 key="claim-6-stride-ablation#6",
@@ -794,12 +807,432 @@ EXPECTED: dict[str, LogbookExpectation] = {
                 verdict="inconclusive",
                 raw="NOT REPLICATED",
                 note="Same as claim 4: not rerun, no verdict offered.",
+                ambiguous=True,
             ),
         ),
         notes=(
             "6 claims, matches README. Executive summary, conclusion and poster agree with the pages (claims 1-3"
             " reproduced, 4-6 not replicated with no verdict). The index has a paper-link line above the table."
             " assets/poster_embed.html is a non-page file. The executive summary quotes the external judge's score."
+        ),
+    ),
+    "erobinson-mlis__repro-mm-deepresearch": LogbookExpectation(
+        root="logbook",
+        layout="space",
+        title="Reproduction: MM-DeepResearch: A Simple and Effective Multimodal Agentic Search Baseline",
+        paper_id="XZAOCytvKQ",
+        space_id="erobinson/repro-mm-deepresearch-a-simple-and-effective-multimodal-agentic-search-baseline",
+        page_slugs=(
+            "index",
+            "executive-summary",
+            "claim-1-hyper-search-qa-generation-pipeline",
+            "claim-2-dr-tts-trajectory-synthesis",
+            "claim-3-training-pipeline-sft-grpo-rl",
+            "claim-4-benchmark-results-63-0-avg-accuracy",
+            "claim-5-ablation-results-search-depth-offline-vs-online",
+            "conclusion",
+        ),
+        cell_counts={"markdown": 7, "figure": 1},
+        claims=(
+            ClaimExpectation(
+                key="claim-1-hyper-search-qa-generation-pipeline#1",
+                n=1,
+                page="claim-1-hyper-search-qa-generation-pipeline",
+                verdict="verified",
+                raw="SUPPORTED",
+                note=(
+                    "Ambiguous: the Assessment paragraph opens 'Partially supported' but the labelled Verdict line"
+                    " says SUPPORTED (paper + architecture audit); the labelled line and the conclusion table win."
+                ),
+                ambiguous=True,
+            ),
+            ClaimExpectation(
+                key="claim-2-dr-tts-trajectory-synthesis#2",
+                n=2,
+                page="claim-2-dr-tts-trajectory-synthesis",
+                verdict="verified",
+                raw="SUPPORTED",
+                note="Same split as claim 1: 'Partially supported' assessment, labelled Verdict SUPPORTED.",
+                ambiguous=True,
+            ),
+            ClaimExpectation(
+                key="claim-3-training-pipeline-sft-grpo-rl#3",
+                n=3,
+                page="claim-3-training-pipeline-sft-grpo-rl",
+                verdict="verified",
+                raw="CONFIRMED",
+                note="Verified by code audit only (no training run); the agent's word is CONFIRMED.",
+            ),
+            ClaimExpectation(
+                key="claim-4-benchmark-results-63-0-avg-accuracy#4",
+                n=4,
+                page="claim-4-benchmark-results-63-0-avg-accuracy",
+                verdict="inconclusive",
+                raw="NOT INDEPENDENTLY VERIFIED",
+                note=(
+                    "Negated verdict: the evaluation was not run (hardware, API keys); 'infrastructure confirmed' in"
+                    " the same line is about the code, not the claim. Conclusion table says NOT VERIFIED (agrees)."
+                ),
+            ),
+            ClaimExpectation(
+                key="claim-5-ablation-results-search-depth-offline-vs-online#5",
+                n=5,
+                page="claim-5-ablation-results-search-depth-offline-vs-online",
+                verdict="verified",
+                raw="SUPPORTED",
+                note="Supported by infrastructure code; ablation scripts absent (qualifier, not a second verdict).",
+            ),
+        ),
+        trace_ids=("session_trace",),
+        trace_events={"session_trace": 0},
+        traces_available={"session_trace": False},
+        notes=(
+            "5 claims, matches README. Logbook root committed as logbook/ (no .trackio, no metadata.json), so it"
+            " opens as a Space-style root. paper is null in the manifest; paper_id from the paper- tag. Each claim"
+            " page has one Evidence cell ending in a bold 'Verdict:' line; the conclusion table agrees with every"
+            " page. The manifest's trace has 0 events and no index file; the raw session JSONL lies outside the"
+            " logbook root (evidence/), which the reader must not read."
+        ),
+        reader_gaps={
+            "claims": "claim 4 'NOT INDEPENDENTLY VERIFIED (..., infrastructure confirmed)' is read as verified",
+        },
+    ),
+    "kondratevakate__icml-2026-repro__diabetes_safety": LogbookExpectation(
+        root=".trackio/logbook",
+        layout="workspace",
+        title=(
+            "Reproduction: Safety Generalization Under Distribution Shift in Safe Reinforcement Learning: A Diabetes"
+            " Testbed"
+        ),
+        paper_id="kSUGLBHd0T",
+        space_id="kondratevakate/repro-safety-generalization-diabetes-testbed",
+        page_slugs=(
+            "index",
+            "executive-summary",
+            "claim-1-unified-diabetes-simulator",
+            "claim-2-safety-generalization-gap",
+            "claim-3-ba-node-prediction-accuracy",
+            "claim-4-conditional-safety-theorem",
+            "claim-5-released-predictive-shield",
+            "conclusion",
+        ),
+        cell_counts={"markdown": 7, "figure": 1, "code": 5},
+        claims=(
+            ClaimExpectation(
+                key="claim-1-unified-diabetes-simulator#1",
+                n=1,
+                page="claim-1-unified-diabetes-simulator",
+                verdict="partial",
+                raw="PARTIALLY VERIFIED",
+                note="'Verdict - X (1/2)': dash label with a score fraction; the policy benchmark was not rerun.",
+            ),
+            ClaimExpectation(
+                key="claim-2-safety-generalization-gap#2",
+                n=2,
+                page="claim-2-safety-generalization-gap",
+                verdict="partial",
+                raw="PARTIALLY VERIFIED IN ONE SCOPED RUN",
+                note="One released checkpoint, corrected metric trace; not the paper's aggregate.",
+            ),
+            ClaimExpectation(
+                key="claim-3-ba-node-prediction-accuracy#3",
+                n=3,
+                page="claim-3-ba-node-prediction-accuracy",
+                verdict="inconclusive",
+                raw="NOT EXECUTED",
+                note="Not attempted (models not trained): inconclusive. The code cell's JSON says NOT_EXECUTED too.",
+            ),
+            ClaimExpectation(
+                key="claim-4-conditional-safety-theorem#4",
+                n=4,
+                page="claim-4-conditional-safety-theorem",
+                verdict="verified",
+                raw="VERIFIED AS A CONDITIONAL THEOREM",
+                note="Verified as stated (an implication); the page says it does not certify the learned predictor.",
+            ),
+            ClaimExpectation(
+                key="claim-5-released-predictive-shield#5",
+                n=5,
+                page="claim-5-released-predictive-shield",
+                verdict="partial",
+                raw="PARTIALLY VERIFIED AT SOURCE LEVEL",
+                note=(
+                    "Source-level audit; the code cell's JSON carries verdict keys about sub-checks"
+                    " (NOT_RUNNABLE_AS_DOCUMENTED, FINITE_PENALTY_...) that must not override the labelled line."
+                ),
+            ),
+        ),
+        notes=(
+            "5 claims, matches README and the executive-summary score table (Partial, Partial, Not executed,"
+            " Verified, Partial). Every claim page: one markdown cell opening with a bold 'Verdict - X (k/2).' line"
+            " and one output-only code cell of JSON. repro_diabetes_safety/ (README, claims list) is a non-page"
+            " folder inside the logbook root."
+        ),
+        reader_gaps={
+            "claims": "claim 3 'Verdict - NOT EXECUTED (0/2)' is read as unstated",
+        },
+    ),
+    "MachineLearning-Nerd__icml26-repro-aU2sxdnRuL-distribution-valued-cpd": LogbookExpectation(
+        root=".trackio/logbook",
+        layout="workspace",
+        title="Reproduction: Beyond Euclidean Summaries: Online Change Point Detection for Distribution-Valued Data",
+        paper_id="aU2sxdnRuL",
+        space_id="DineshAI/repro-aU2sxdnRuL-distribution-valued-cpd",
+        page_slugs=(
+            "index",
+            "current-index",
+            "current-claim-1",
+            "current-claim-2",
+            "current-claim-3",
+            "current-claim-4",
+            "current-claim-5",
+            "current-claim-6",
+            "current-release-report",
+            "historical-rejected-baseline",
+            "executive-summary",
+            "claim-1-tangent-space-idd-mapping",
+            "claim-2-empirical-quantile-arl",
+            "claim-3-synthetic-delay-reduction",
+            "claim-4-flowcap-ii-aml-detection",
+            "claim-5-reddit-event-alignment",
+            "claim-6-finite-dimensional-epsilon-isometry",
+            "conclusion",
+        ),
+        cell_counts={"markdown": 9, "figure": 1},
+        claims=(
+            ClaimExpectation(
+                key="current-claim-1#1",
+                n=1,
+                page="current-claim-1",
+                verdict="verified",
+                raw="VERIFIED",
+                note=(
+                    "Verdict only in the title/H1 suffix of a cell-less page; current-index and release-report"
+                    " tables agree. The historical Claim 1 page (inconclusive, toy evidence) is superseded history."
+                ),
+            ),
+            ClaimExpectation(
+                key="current-claim-2#2",
+                n=2,
+                page="current-claim-2",
+                verdict="falsified",
+                raw="FALSIFIED",
+            ),
+            ClaimExpectation(
+                key="current-claim-3#3",
+                n=3,
+                page="current-claim-3",
+                verdict="falsified",
+                raw="FALSIFIED",
+            ),
+            ClaimExpectation(
+                key="current-claim-4#4",
+                n=4,
+                page="current-claim-4",
+                verdict="falsified",
+                raw="FALSIFIED",
+                note="The historical Claim 4 page also says falsified (for a narrower reason); history either way.",
+            ),
+            ClaimExpectation(
+                key="current-claim-5#5",
+                n=5,
+                page="current-claim-5",
+                verdict="inconclusive",
+                raw="BLOCKED",
+                note="BLOCKED (missing input, 'not falsification'): inconclusive. Historical page: inconclusive.",
+            ),
+            ClaimExpectation(
+                key="current-claim-6#6",
+                n=6,
+                page="current-claim-6",
+                verdict="verified",
+                raw="VERIFIED",
+            ),
+        ),
+        pages_not_in_manifest=("index",),
+        notes=(
+            "6 claims, matches README: the current-claim-N pages under the manifest root 'current-index'. The"
+            " manifest root is not index: pages/index.md is a stale TOC of the superseded set that the manifest no"
+            " longer lists (shown, not a claim source). 'historical-rejected-baseline' is a group page whose"
+            " children (Historical: Executive summary, Claims 1-6, Conclusion) are the judged earlier attempt:"
+            " history, not claims and not contradictions. Title by the Trackio rule (H1 of pages/index.md), which"
+            " is the full paper title; the manifest title is the short form. paper is a bare arXiv string."
+        ),
+        reader_gaps={
+            "facts": (
+                "manifest root 'current-index' is read as an unlisted page and pages/index.md as the listed root"
+            ),
+            "claims": "the historical claim pages are counted as six more claims and flag current ones contradicted",
+            "window": "the historical claim pages are counted as claims",
+        },
+    ),
+    "MachineLearning-Nerd__icml26-repro-TBSyYj4VV6-quantum-regression": LogbookExpectation(
+        root=".trackio/logbook",
+        layout="workspace",
+        title="Reproduction: Accelerating Regression Tasks with Quantum Algorithms",
+        paper_id="TBSyYj4VV6",
+        space_id="DineshAI/repro-accelerating-regression-tasks-with-quantum-algorithms",
+        page_slugs=(
+            "index",
+            "executive-summary",
+            "claim-1",
+            "claim-2",
+            "claim-3",
+            "claim-4",
+            "claim-5",
+            "claim-6",
+            "conclusion",
+            "repaired-claims",
+            "human-in-the-loop",
+            "claim-1-glm-sparsification",
+            "claim-2-linear-regression",
+            "claim-3-lasso",
+            "claim-4-ridge",
+            "claim-5-huber",
+            "claim-6-ell-p",
+            "current-claim-1",
+            "current-claim-2",
+            "current-claim-3",
+            "current-claim-4",
+            "current-claim-5",
+            "current-claim-6",
+            "historical-rejected-baseline",
+            "methods",
+            "negative-controls",
+            "release-report",
+        ),
+        cell_counts={"markdown": 19, "figure": 1, "code": 1},
+        claims=(
+            ClaimExpectation(
+                key="claim-1#1",
+                n=1,
+                page="claim-1",
+                verdict="falsified",
+                raw="FALSIFIED",
+                note="Bold 'Verdict: FALSIFIED. Confidence: HIGH.' in the page preamble, before the first cell.",
+            ),
+            ClaimExpectation(key="claim-2#2", n=2, page="claim-2", verdict="falsified", raw="FALSIFIED"),
+            ClaimExpectation(key="claim-3#3", n=3, page="claim-3", verdict="falsified", raw="FALSIFIED"),
+            ClaimExpectation(key="claim-4#4", n=4, page="claim-4", verdict="falsified", raw="FALSIFIED"),
+            ClaimExpectation(
+                key="claim-5#5",
+                n=5,
+                page="claim-5",
+                verdict="falsified",
+                raw="FALSIFIED",
+                note="Confidence MEDIUM is the agent's own hedge; the verdict word stands.",
+            ),
+            ClaimExpectation(key="claim-6#6", n=6, page="claim-6", verdict="falsified", raw="FALSIFIED"),
+        ),
+        pages_not_in_manifest=(
+            "claim-1-glm-sparsification",
+            "claim-2-linear-regression",
+            "claim-3-lasso",
+            "claim-4-ridge",
+            "claim-5-huber",
+            "claim-6-ell-p",
+            "current-claim-1",
+            "current-claim-2",
+            "current-claim-3",
+            "current-claim-4",
+            "current-claim-5",
+            "current-claim-6",
+            "historical-rejected-baseline",
+            "methods",
+            "negative-controls",
+            "release-report",
+        ),
+        notes=(
+            "6 claims, matches README: the manifest's claim-1..claim-6 pages, all FALSIFIED; the conclusion table "
+            "agrees. 27 page files, 11 in the manifest. Orphans: the first judged set (claim-N-<topic>, methods, "
+            "negative-controls, listed by an orphan historical-rejected-baseline page) and a later "
+            "'current-claim-N' set (Claim 1 falsified, Claims 2-6 BLOCKED) with its superseded release report; "
+            "their verdicts are history of the claims, not contradictions and not claims. 'repaired-claims' "
+            "restates the six as R1-R6 'PROVEN' alternatives (not claim verdicts); 'human-in-the-loop' is "
+            "narrative. metadata.json and the manifest name different Spaces; space_id follows metadata.json (the "
+            "manifest says DineshAI/TBSyYj4VV6). Pages and the conclusion quote the external judge's 12/12 score: "
+            "the judge's words, not the agent's."
+        ),
+        reader_gaps={
+            "claims": "orphan claim pages are counted as twelve more claims and flag current ones contradicted",
+            "window": "orphan claim pages are counted as claims",
+        },
+    ),
+    "will-rice__icml-2026-reproductions__repro-a-benchmark-and-framework-for-evaluating-next-action-predictions-in-spreadsheets": LogbookExpectation(  # noqa: E501
+        root="space",
+        layout="space",
+        title="Reproduction: A Benchmark and Framework for Evaluating Next Action Predictions in Spreadsheets",
+        paper_id="NvPgRwURDC",
+        space_id="wrice/repro-a-benchmark-and-framework-for-evaluating-next-action-predictions-in-spreadsheets",
+        page_slugs=(
+            "index",
+            "executive-summary",
+            "claim-1-benchmark-and-construction",
+            "claim-2-empirical-predictability",
+            "claim-3-online-future-adaptation",
+            "claim-4-gpt-5-r-results",
+            "claim-5-always-accept-ablation",
+            "claim-6-stride-ablation",
+            "conclusion",
+        ),
+        cell_counts={"markdown": 8, "figure": 1, "code": 3, "artifact": 1},
+        claims=(
+            ClaimExpectation(
+                key="claim-1-benchmark-and-construction#1",
+                n=1,
+                page="claim-1-benchmark-and-construction",
+                verdict="verified",
+                raw="REPRODUCED",
+                note="Bold outcome word opening the 'Outcome and evidence scope' cell, after the code cell.",
+            ),
+            ClaimExpectation(
+                key="claim-2-empirical-predictability#2",
+                n=2,
+                page="claim-2-empirical-predictability",
+                verdict="verified",
+                raw="REPRODUCED FROM RELEASED OUTPUTS",
+            ),
+            ClaimExpectation(
+                key="claim-3-online-future-adaptation#3",
+                n=3,
+                page="claim-3-online-future-adaptation",
+                verdict="verified",
+                raw="REPRODUCED",
+                note="The code cell's test source also asserts verdict 'verified'/'reproduced' (code, not a verdict).",
+            ),
+            ClaimExpectation(
+                key="claim-4-gpt-5-r-results#4",
+                n=4,
+                page="claim-4-gpt-5-r-results",
+                verdict="inconclusive",
+                raw="NOT REPLICATED",
+                note="As in the nape entry: not rerun, no verdict offered; unstated is the strict alternative.",
+                ambiguous=True,
+            ),
+            ClaimExpectation(
+                key="claim-5-always-accept-ablation#5",
+                n=5,
+                page="claim-5-always-accept-ablation",
+                verdict="inconclusive",
+                raw="NOT REPLICATED",
+                note="Same as claim 4.",
+                ambiguous=True,
+            ),
+            ClaimExpectation(
+                key="claim-6-stride-ablation#6",
+                n=6,
+                page="claim-6-stride-ablation",
+                verdict="inconclusive",
+                raw="NOT REPLICATED",
+                note="Same as claim 4.",
+                ambiguous=True,
+            ),
+        ),
+        notes=(
+            "6 claims, the same Space as the nape entry at a later state (3 code cells instead of 6). Traps from"
+            " another project in the snapshot: the Space README card and evidence_summary.json describe a different"
+            " paper (76XSBLdBdg, gradio), and pages/report.md (a page file outside any page folder, not a page of"
+            " this logbook) holds a 'Verified' table about that paper. None of it is this logbook's verdict."
         ),
     ),
 }

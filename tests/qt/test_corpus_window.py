@@ -8,12 +8,12 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from reviewapp.qt.widgets.figure_card import FigureCard
-from tests.conftest import corpus_entries
 from tests.core.corpus_expectations import EXPECTED
+from tests.core.test_corpus import corpus_params
 from tests.qt.conftest import OpenWindow, wait_idle
 
 
-@pytest.mark.parametrize("name", corpus_entries() or sorted(EXPECTED))
+@pytest.mark.parametrize("name", corpus_params("window"))
 def test_corpus_logbook_opens_and_every_view_renders(
     qtbot: QtBot, open_window: OpenWindow, corpus: Path, name: str
 ) -> None:
