@@ -1,0 +1,568 @@
+"""A trace index: every event of a session addressable by position, with bounded memory.
+
+Events are not kept. Indexing reads the file once and keeps, per event, a few numbers in flat arrays (kind,
+turn, time, tool, flags, the paired call or result) and, per source record, where it starts (a byte offset in
+a JSONL transcript, a chunk file of Trackio's normalized trace). Showing an event reads its record again; a
+small cache holds the records last shown. Search scans the raw bytes first and parses only the records that
+contain the text, so it never materializes the whole trace.
+
+Indexing runs in a worker: it appends to the arrays and then raises `count`, so a reader on another thread sees
+only complete entries (array appends are atomic under the interpreter lock).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import math
+import os
+import threading
+from array import array
+from bisect import bisect_right
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from reviewapp.core.io.safepath import UnsafeReference, read_capped, resolve_inside
+from reviewapp.core.logbook.model import TraceInfo
+from reviewapp.core.progress import CancelToken
+from reviewapp.core.trace import formats
+from reviewapp.core.trace.events import KINDS, Event, LineProblem, SessionFacts, kind_code
+
+ERROR = 1
+USAGE = 2  # this event carries its API message's token usage (counted once per message id)
+SIDECHAIN = 4
+IMAGES = 8
+CACHE_RECORDS = 256
+BLOCK = 4 * 1024 * 1024
+MAX_LINE = 256 * 1024 * 1024
+CHUNK_LIMIT = 64 * 1024 * 1024
+Progress = Callable[[int], None]  # events indexed so far
+
+
+def parse_time(value: str | None) -> float:
+    if not value:
+        return math.nan
+    try:
+        stamp = datetime.fromisoformat(value)
+    except ValueError:
+        return math.nan
+    if stamp.tzinfo is None:
+        stamp = stamp.replace(tzinfo=UTC)
+    return stamp.timestamp()
+
+
+@dataclass(frozen=True)
+class EventFilter:
+    """Which events to show; None or empty means no restriction."""
+
+    kinds: frozenset[str] = frozenset()
+    tools: frozenset[str] = frozenset()
+    turns: tuple[int, int] | None = None  # inclusive
+    errors_only: bool = False
+    since: float | None = None  # epoch seconds
+    until: float | None = None
+
+    @property
+    def active(self) -> bool:
+        return bool(self.kinds or self.tools or self.turns or self.errors_only or self.since or self.until)
+
+
+class TraceIndex:
+    """The shared part of both sources: columns, filters, jumps and search over verified records."""
+
+    format: str
+    label: str  # the file or session shown to the user
+
+    def __init__(self) -> None:
+        self.kinds = array("b")
+        self.turns = array("i")
+        self.times = array("d")
+        self.tools = array("H")
+        self.flags = array("B")
+        self.partner = array("i")
+        self.tool_names: list[str] = [""]
+        self._tool_code: dict[str, int] = {"": 0}
+        self.count = 0  # events visible to readers
+        self.complete = False
+        self.problems: list[LineProblem] = []
+        self.facts = SessionFacts(format="")
+        self.sha256: str | None = None
+        self.size = 0
+        self._pending_calls: dict[str, int] = {}
+        self._cache: OrderedDict[int, list[Event]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # -- building --------------------------------------------------------------------------------------------
+
+    def _add(self, event: Event) -> None:
+        position = len(self.kinds)
+        self.kinds.append(kind_code(event.kind))
+        self.turns.append(event.turn if event.turn is not None else -1)
+        self.times.append(parse_time(event.timestamp))
+        tool = event.tool_name or ""
+        partner = -1
+        if event.call_id:
+            if event.kind == "tool_call":
+                self._pending_calls[event.call_id] = position
+            elif event.kind == "tool_result":
+                call = self._pending_calls.pop(event.call_id, -1)
+                if call >= 0:
+                    partner = call
+                    self.partner[call] = position
+                    tool = tool or self.tool_names[self.tools[call]]
+        code = self._tool_code.get(tool)
+        if code is None:
+            code = self._tool_code[tool] = len(self.tool_names)
+            self.tool_names.append(tool)
+        self.tools.append(code)
+        self.partner.append(partner)
+        self.flags.append(
+            (ERROR if event.error else 0)
+            | (USAGE if event.usage else 0)
+            | (SIDECHAIN if event.sidechain else 0)
+            | (IMAGES if event.images else 0)
+        )
+
+    def _publish(self) -> None:
+        self.count = len(self.kinds)
+
+    def _finish(self) -> None:
+        self._pending_calls = {}
+        self._publish()
+        self.complete = True
+
+    def build(self, cancel: CancelToken | None = None, progress: Progress | None = None, every: int = 2_000) -> None:
+        raise NotImplementedError
+
+    # -- reading ---------------------------------------------------------------------------------------------
+
+    def _record_events(self, record: int) -> list[Event]:
+        raise NotImplementedError
+
+    def _locate(self, position: int) -> tuple[int, int]:
+        """(record number, index of the event among that record's events)."""
+        raise NotImplementedError
+
+    def sequence(self, position: int) -> int:
+        return position + 1
+
+    def event(self, position: int) -> Event:
+        if not 0 <= position < self.count:
+            raise IndexError(position)
+        record, offset = self._locate(position)
+        with self._lock:
+            events = self._cache.get(record)
+            if events is None:
+                events = self._record_events(record)
+                self._cache[record] = events
+                if len(self._cache) > CACHE_RECORDS:
+                    self._cache.popitem(last=False)
+            else:
+                self._cache.move_to_end(record)
+        raw = events[offset] if offset < len(events) else Event("status", "Event no longer in the file", error=True)
+        turn = self.turns[position]
+        tool = self.tool_names[self.tools[position]]
+        usage = raw.usage if self.flags[position] & USAGE else None
+        return raw.placed(
+            position,
+            sequence=self.sequence(position),
+            turn=None if turn < 0 else turn,
+            tool_name=raw.tool_name or tool or None,
+            usage=usage,
+        )
+
+    def events(self, first: int = 0, last: int | None = None) -> Iterator[Event]:
+        stop = self.count if last is None else min(last + 1, self.count)
+        for position in range(max(first, 0), stop):
+            yield self.event(position)
+
+    def kind(self, position: int) -> str:
+        return KINDS[self.kinds[position]]
+
+    def is_error(self, position: int) -> bool:
+        return bool(self.flags[position] & ERROR)
+
+    def paired(self, position: int) -> int:
+        """The result of a call or the call of a result, -1 when there is none."""
+        return self.partner[position]
+
+    def record_of(self, position: int) -> int:
+        return self._locate(position)[0]
+
+    # -- filtering and jumping -------------------------------------------------------------------------------
+
+    def filter(self, wanted: EventFilter, cancel: CancelToken | None = None) -> array[int]:
+        count = self.count
+        if not wanted.active:
+            return array("i", range(count))
+        kinds = {kind_code(k) for k in wanted.kinds} if wanted.kinds else None
+        tools = {self._tool_code[t] for t in wanted.tools if t in self._tool_code} if wanted.tools else None
+        low, high = wanted.turns or (-(2**31), 2**31 - 1)
+        since = wanted.since if wanted.since is not None else -math.inf
+        until = wanted.until if wanted.until is not None else math.inf
+        timed = wanted.since is not None or wanted.until is not None
+        out = array("i")
+        k, tl, tu, fl, tm = self.kinds, self.tools, self.turns, self.flags, self.times
+        for position in range(count):
+            if cancel is not None and position % 20_000 == 0:
+                cancel.check()
+            if kinds is not None and k[position] not in kinds:
+                continue
+            if tools is not None and tl[position] not in tools:
+                continue
+            if wanted.turns is not None and not low <= tu[position] <= high:
+                continue
+            if wanted.errors_only and not fl[position] & ERROR:
+                continue
+            if timed and not since <= tm[position] <= until:  # an event without a time fails a time filter
+                continue
+            out.append(position)
+        return out
+
+    def position_of_sequence(self, sequence: int) -> int:
+        position = sequence - 1
+        return position if 0 <= position < self.count else -1
+
+    def first_of_turn(self, turn: int) -> int:
+        """The first event of that turn, else of the next turn that has events; -1 past the end."""
+        best = -1
+        for position in range(self.count):
+            value = self.turns[position]
+            if value == turn:
+                return position
+            if value > turn and best < 0:
+                best = position
+        return best
+
+    def first_at_time(self, when: float) -> int:
+        """The first event stamped at or after `when` (sources may be out of order: the earliest such in file)."""
+        times = self.times
+        for position in range(self.count):
+            if times[position] >= when:
+                return position
+        return -1
+
+    def turn_count(self) -> int:
+        return max(self.turns[: self.count], default=0)
+
+    def time_range(self) -> tuple[float, float] | None:
+        stamps = [t for t in self.times[: self.count] if not math.isnan(t)]
+        return (min(stamps), max(stamps)) if stamps else None
+
+    # -- search ----------------------------------------------------------------------------------------------
+
+    def search(self, query: str, cancel: CancelToken | None = None) -> array[int]:
+        """Positions of every event whose text contains `query` (case-insensitive), in order."""
+        query = query.strip()
+        hits = array("i")
+        if not query:
+            return hits
+        needles = _needles(query)
+        folded = query.casefold()
+        for record in self._candidate_records(needles, cancel):
+            for event in self._verified(record):
+                if any(folded in value.casefold() for value in event.searchable()):
+                    hits.append(event.position)
+        return hits
+
+    def _candidate_records(self, needles: list[bytes], cancel: CancelToken | None) -> Iterator[int]:
+        raise NotImplementedError
+
+    def _verified(self, record: int) -> Iterator[Event]:
+        raise NotImplementedError
+
+
+def _needles(query: str) -> list[bytes]:
+    """The query as raw bytes may hold it: as UTF-8, and JSON-escaped (quotes, backslashes, \\uXXXX)."""
+    escaped = json.dumps(query)[1:-1]
+    forms = {query.lower().encode("utf-8"), escaped.lower().encode("ascii")}
+    forms.add(json.dumps(query, ensure_ascii=False)[1:-1].lower().encode("utf-8"))
+    forms.add(json.dumps(escaped)[1:-1].lower().encode("ascii"))  # JSON text inside JSON (tool input)
+    return sorted(forms, key=len)
+
+
+class JsonlTrace(TraceIndex):
+    """A raw transcript, one JSON record per line (Claude Code, Codex, Pi, STS, opencode, unknown)."""
+
+    def __init__(self, path: Path, format_name: str | None = None) -> None:
+        super().__init__()
+        self.path = path
+        self.label = path.name
+        self.size = path.stat().st_size
+        self.line_offsets = array("q")  # start of each line; one more entry for the end
+        self.line_first = array("i")  # first event position of each line; one more entry for the end
+        self.format = format_name or self._detect()
+        self.facts.format = self.format
+        self._convert = formats.converter(self.format)
+
+    def _detect(self) -> str:
+        records: list[Any] = []
+        with self.path.open("rb") as handle:
+            for raw in handle:
+                if raw.strip():
+                    try:
+                        records.append(json.loads(raw))
+                    except (ValueError, RecursionError):
+                        continue
+                if len(records) >= formats.DETECT_RECORDS:
+                    break
+        return formats.detect(records)
+
+    def build(self, cancel: CancelToken | None = None, progress: Progress | None = None, every: int = 2_000) -> None:
+        digest = hashlib.sha256()
+        state = formats.ReadState(self.facts)
+        offset = 0
+        line = 0
+        next_publish = every
+        with self.path.open("rb") as handle:
+            for raw in handle:
+                line += 1
+                digest.update(raw)
+                self.line_offsets.append(offset)
+                self.line_first.append(len(self.kinds))
+                offset += len(raw)
+                if raw.strip():
+                    for event in self._decode(raw, line, offset == self.size, state):
+                        self._add(event)
+                if len(self.kinds) >= next_publish:
+                    if cancel is not None:
+                        cancel.check()
+                    self._publish()
+                    next_publish = len(self.kinds) + every
+                    if progress is not None:
+                        progress(self.count)
+        self.line_offsets.append(offset)
+        self.line_first.append(len(self.kinds))
+        self.sha256 = digest.hexdigest()
+        self._finish()
+        if progress is not None:
+            progress(self.count)
+
+    def _decode(self, raw: bytes, line: int, last: bool, state: formats.ReadState | None) -> list[Event]:
+        if len(raw) > MAX_LINE:
+            record: Any = None
+            problem = f"line of {len(raw):,} bytes is too long to read"
+        else:
+            try:
+                record = json.loads(raw)
+                problem = ""
+            except (ValueError, RecursionError) as exc:
+                record = None
+                cut = last and not raw.endswith(b"\n")
+                problem = "truncated last line (the file ends mid-record)" if cut else f"not valid JSON: {exc}"
+        if problem:
+            if state is not None:
+                self.problems.append(LineProblem(self.label, line, problem))
+            return [Event("status", f"Unreadable line {line}", text=problem, error=True, record=line)]
+        try:
+            return self._convert(record, line, state or formats.ReadState(SessionFacts(self.format)))
+        except (AttributeError, TypeError, ValueError, KeyError) as exc:  # a record of an unexpected shape
+            if state is not None:
+                self.problems.append(LineProblem(self.label, line, f"record not understood: {exc}"))
+            return [formats.other_event(record, line, "Record not understood")]
+
+    def _read_line(self, line: int) -> bytes:
+        start = self.line_offsets[line - 1]
+        end = self.line_offsets[line]
+        fd = os.open(self.path, os.O_RDONLY)
+        try:
+            return os.pread(fd, end - start, start)
+        finally:
+            os.close(fd)
+
+    def _record_events(self, record: int) -> list[Event]:
+        raw = self._read_line(record)
+        if not raw.strip():
+            return []
+        return self._decode(raw, record, record == len(self.line_offsets) - 1, None)
+
+    def _locate(self, position: int) -> tuple[int, int]:
+        index = bisect_right(self.line_first, position, 0, len(self.line_offsets) - 1) - 1
+        return index + 1, position - self.line_first[index]
+
+    def _candidate_records(self, needles: list[bytes], cancel: CancelToken | None) -> Iterator[int]:
+        lines = len(self.line_offsets) - 1
+        end = self.line_offsets[lines] if lines >= 0 and self.complete else 0
+        overlap = max(len(n) for n in needles) - 1
+        found: set[int] = set()
+        fd = os.open(self.path, os.O_RDONLY)
+        try:
+            start = 0
+            while start < end:
+                if cancel is not None:
+                    cancel.check()
+                block = os.pread(fd, min(BLOCK + overlap, end - start), start).lower()
+                for needle in needles:
+                    at = block.find(needle)
+                    while at >= 0:
+                        line = bisect_right(self.line_offsets, start + at, 0, lines) - 1
+                        if line not in found:
+                            found.add(line)
+                        # skip to the next line: one hit per line is enough
+                        at = block.find(needle, self.line_offsets[line + 1] - start)
+                start += BLOCK
+        finally:
+            os.close(fd)
+        for line in sorted(found):
+            yield line + 1
+
+    def _verified(self, record: int) -> Iterator[Event]:
+        first = self.line_first[record - 1]
+        for offset in range(self.line_first[record] - first):
+            yield self.event(first + offset)
+
+
+class TrackioTrace(TraceIndex):
+    """Trackio's normalized trace: a session index and 200-event chunk files, read one chunk at a time."""
+
+    format = "Trackio"
+
+    def __init__(self, root: Path, trace: TraceInfo) -> None:
+        super().__init__()
+        self.root = root
+        self.trace = trace
+        self.label = trace.title or trace.id
+        self.facts = SessionFacts(
+            format=self.format, session_id=trace.id, model=trace.model, started_at=trace.started_at
+        )
+        self.chunk_first = array("i")
+        self.sequences = array("i")
+        self.provider = trace.provider
+
+    def build(self, cancel: CancelToken | None = None, progress: Progress | None = None, every: int = 2_000) -> None:
+        digest = hashlib.sha256()
+        if self.trace.index_file:
+            with contextlib.suppress(UnsafeReference, OSError, ValueError):
+                digest.update(read_capped(resolve_inside(self.root, self.trace.index_file), CHUNK_LIMIT))
+        next_publish = every
+        for number in range(len(self.trace.chunks)):
+            if cancel is not None:
+                cancel.check()
+            self.chunk_first.append(len(self.kinds))
+            for event in self._read_chunk(number, report=True):
+                self.sequences.append(event.sequence)
+                self._add(event)
+            if len(self.kinds) >= next_publish:
+                self._publish()
+                next_publish = len(self.kinds) + every
+                if progress is not None:
+                    progress(self.count)
+        self.chunk_first.append(len(self.kinds))
+        self.sha256 = digest.hexdigest()
+        self._finish()
+        if progress is not None:
+            progress(self.count)
+
+    def _chunk_bytes(self, number: int) -> bytes:
+        return read_capped(resolve_inside(self.root, self.trace.chunks[number].file), CHUNK_LIMIT)
+
+    def _read_chunk(self, number: int, report: bool = False) -> list[Event]:
+        file = self.trace.chunks[number].file
+        try:
+            data = self._chunk_bytes(number)
+            self.size += len(data) if report else 0
+            payload = json.loads(data)
+        except (UnsafeReference, OSError, ValueError, RecursionError) as exc:
+            if report:
+                self.problems.append(LineProblem(file, 0, f"event file not readable: {exc}"))
+            return []
+        items = payload.get("events") if isinstance(payload, dict) else None
+        events = []
+        for place, item in enumerate(items if isinstance(items, list) else []):
+            event = _trackio_event(item)
+            if event is None:
+                if report:
+                    self.problems.append(LineProblem(file, place + 1, "event without a sequence number; skipped"))
+                continue
+            events.append(event)
+        return events
+
+    def _record_events(self, record: int) -> list[Event]:
+        return self._read_chunk(record)
+
+    def _locate(self, position: int) -> tuple[int, int]:
+        chunk = bisect_right(self.chunk_first, position, 0, len(self.trace.chunks)) - 1
+        return chunk, position - self.chunk_first[chunk]
+
+    def sequence(self, position: int) -> int:
+        return self.sequences[position]
+
+    def record_of(self, position: int) -> int:
+        return self.sequences[position]
+
+    def position_of_sequence(self, sequence: int) -> int:
+        guess = sequence - 1
+        if 0 <= guess < self.count and self.sequences[guess] == sequence:
+            return guess
+        try:
+            found = self.sequences.index(sequence)
+        except ValueError:
+            return -1
+        return found if found < self.count else -1
+
+    def _candidate_records(self, needles: list[bytes], cancel: CancelToken | None) -> Iterator[int]:
+        for number in range(len(self.chunk_first) - 1):
+            if cancel is not None:
+                cancel.check()
+            try:
+                data = self._chunk_bytes(number).lower()
+            except (UnsafeReference, OSError, ValueError):
+                continue
+            if any(needle in data for needle in needles):
+                yield number
+
+    def _verified(self, record: int) -> Iterator[Event]:
+        first = self.chunk_first[record]
+        for offset in range(self.chunk_first[record + 1] - first):
+            yield self.event(first + offset)
+
+
+def _trackio_event(item: Any) -> Event | None:
+    if not isinstance(item, dict):
+        return None
+    sequence = item.get("sequence")
+    if not isinstance(sequence, int) or isinstance(sequence, bool):
+        return None
+
+    def text(key: str) -> str | None:
+        value = item.get(key)
+        if value is None:
+            return None
+        return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+    kind = text("kind") or "status"
+    status = text("status")
+    turn = item.get("turn")
+    return Event(
+        kind=kind if kind in KINDS else ("assistant" if kind == "message" else "other"),
+        title=text("title") or kind,
+        text=text("text") or "",
+        tool_name=text("tool_name"),
+        call_id=text("call_id"),
+        input=text("input"),
+        output=text("output"),
+        status=status,
+        timestamp=text("timestamp"),
+        turn=turn if isinstance(turn, int) and not isinstance(turn, bool) else None,
+        error=status == "error" or (kind == "status" and "abort" in (status or text("title") or "").lower()),
+        record=sequence,
+        record_type=kind,
+        sidechain=isinstance(item.get("depth"), int) and item["depth"] > 0,
+        uuid=text("id"),
+        sequence=sequence,
+    )
+
+
+def open_transcript(path: Path, format_name: str | None = None) -> JsonlTrace:
+    """An index over a raw transcript, not yet built (call build(), in a worker for big files)."""
+    return JsonlTrace(path, format_name)
+
+
+def built(index: TraceIndex) -> TraceIndex:
+    index.build()
+    return index
