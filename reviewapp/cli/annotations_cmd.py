@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         logbook = load_or_exit(args.source)
     except CommandError as error:
         return fail(error)
-    store = AnnotationStore(logbook.root)
+    store = AnnotationStore(logbook.root, logbook_id=logbook.logbook_id)
     loaded = store.load()
     state = AnnotationState(logbook.claims)
     state.add_all(loaded.records)

@@ -30,10 +30,17 @@ from reviewapp.core.commit.files import (
     union,
 )
 from reviewapp.core.commit.summary import Summary, commit_message, summarize
+from reviewapp.core.logbook.logbook_id import LogbookId
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.pairs.results import RESULTS_DIR
 from reviewapp.core.review.secret_scan import SecretFinding, scan_bytes, scan_text
-from reviewapp.core.review.store import REVIEWS_DIR, SCHEMA_FILE, fallback_folder
+from reviewapp.core.review.store import (
+    REVIEWS_DIR,
+    SCHEMA_FILE,
+    AnnotationStore,
+    fallback_folder,
+    legacy_fallback_folder,
+)
 
 Target = Literal["git", "hub"]
 MAX_DIFF_LINES = 4000
@@ -153,10 +160,14 @@ class CommitPlan:
             raise SecretsFound(findings)
 
 
-def collect_sources(logbook_root: Path) -> dict[str, list[ReviewSource]]:
-    """Review files by their path inside reviews/: the logbook's copy first, then the fallback folder's."""
+def collect_sources(logbook_root: Path, logbook_id: LogbookId | None = None) -> dict[str, list[ReviewSource]]:
+    """Review files by their path inside reviews/: the logbook's copy first, then the fallback folder's (after
+    moving a path-hash folder of an earlier version into it; one that could not be moved is still read)."""
+    store = AnnotationStore(logbook_root, logbook_id=logbook_id)
+    store.migrate()
     found: dict[str, list[ReviewSource]] = {}
-    for folder, fallback in ((logbook_root / REVIEWS_DIR, False), (fallback_folder(logbook_root), True)):
+    folders = [(logbook_root / REVIEWS_DIR, False), (fallback_folder(logbook_root, store.logbook_id), True)]
+    for folder, fallback in [*folders, (legacy_fallback_folder(logbook_root), True)]:
         for source in review_sources(folder, fallback=fallback):
             found.setdefault(source.rel, []).append(source)
     return dict(sorted(found.items()))
@@ -191,7 +202,7 @@ def build_plan(
     With `keep_remote_lines` (the Hub, where nothing merges afterwards) a record file keeps the committed lines
     the local copy lacks, e.g. those written on another machine.
     """
-    sources = collect_sources(logbook.root)
+    sources = collect_sources(logbook.root, logbook.logbook_id)
     notes: list[str] = []
     local: dict[str, tuple[bytes, list[ReviewSource]]] = {}
     for rel, found in sources.items():
@@ -220,7 +231,7 @@ def build_plan(
     summary = summarize(record_changes, logbook.claims, context=context)
     from_fallback = [f for f in changed if f.from_fallback]
     if from_fallback:
-        where = fallback_folder(logbook.root)
+        where = fallback_folder(logbook.root, logbook.logbook_id)
         how = "copied into the logbook's reviews folder first" if target == "git" else "uploaded from there"
         notes.append(f"{len(from_fallback)} file(s) come from {where} (kept outside the logbook); {how}")
     notes.extend(f"not a valid record, committed as it is: {line}" for line in summary.invalid)

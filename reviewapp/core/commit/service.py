@@ -90,7 +90,7 @@ class CommitService:
         """Why the reviews cannot be committed with git here, or None when they can."""
         if self.checkout() is None:
             return "the logbook is not in a git checkout that tracks its pages"
-        location = locate_reviews(self.logbook.root)
+        location = locate_reviews(self.logbook.root, logbook_id=self.logbook.logbook_id)
         if location.fallback:
             return f"the logbook folder cannot be written ({location.reason}), so git cannot commit its reviews here"
         return None

@@ -13,6 +13,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from reviewapp.core.logbook.logbook_id import LogbookId, logbook_id_for
 from reviewapp.core.verdicts import Verdict
 
 
@@ -202,6 +203,18 @@ class Logbook:
     traces: list[TraceInfo]
     workspace_files: list[WorkspaceFile]
     problems: list[Problem]
+    # the logbook id given by whoever opened it (a Hub download knows its Space); None: derived from `root`
+    explicit_id: LogbookId | None = None
+    _derived_id: LogbookId | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def logbook_id(self) -> LogbookId:
+        """Where the logbook was opened from (see logbook_id.py); looked up once, on first use."""
+        if self.explicit_id is not None:
+            return self.explicit_id
+        if self._derived_id is None:
+            self._derived_id = logbook_id_for(self.root)
+        return self._derived_id
 
     def page(self, slug: str) -> Page | None:
         for page in self.pages:

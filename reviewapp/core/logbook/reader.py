@@ -9,6 +9,7 @@ from reviewapp.core.io.coerce import as_int, as_name
 from reviewapp.core.io.safepath import UnsafeReference, read_capped, resolve_inside
 from reviewapp.core.logbook.claim_finder import find_claims
 from reviewapp.core.logbook.locate import locate
+from reviewapp.core.logbook.logbook_id import LogbookId, check_logbook_id
 from reviewapp.core.logbook.metadata import paper_info, read_json_object, tags_of
 from reviewapp.core.logbook.model import Logbook, Page, Problem
 from reviewapp.core.logbook.page_parser import decode_page, parse_page
@@ -21,12 +22,20 @@ PAGE_LIMIT = 256 * 1024 * 1024
 
 
 def read_logbook(
-    source: Path | str, progress: ProgressCallback | None = None, cancel: CancelToken | None = None
+    source: Path | str,
+    progress: ProgressCallback | None = None,
+    cancel: CancelToken | None = None,
+    *,
+    logbook_id: LogbookId | None = None,
 ) -> Logbook:
     """Load everything readable; raise NotALogbookError only when `source` is not a logbook at all.
 
-    `progress` is called after each page; `cancel` is checked between pages (raising Cancelled).
+    `progress` is called after each page; `cancel` is checked between pages (raising Cancelled). `logbook_id`
+    names where the folder came from when the folder cannot say (a Space downloaded with `--local-dir`:
+    `hub_logbook_id("space", "OWNER/NAME")`); otherwise the id is derived from the folder on first use.
     """
+    if logbook_id is not None:
+        logbook_id = check_logbook_id(logbook_id)
     source = Path(source)
     where = locate(source)
     root = where.root
@@ -78,6 +87,7 @@ def read_logbook(
         traces=load_traces(root, manifest, problems),
         workspace_files=load_workspace_files(root, where.workspace, metadata, problems),
         problems=problems,
+        explicit_id=logbook_id,
     )
 
 

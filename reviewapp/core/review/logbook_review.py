@@ -65,7 +65,7 @@ class AnnotationSession:
         self.logbook = logbook
         self.identity = identity
         self.role = role
-        self.store = store or AnnotationStore(logbook.root)
+        self.store = store or AnnotationStore(logbook.root, logbook_id=logbook.logbook_id)
         self.state = AnnotationState(logbook.claims)
         self.loaded = LoadResult()
         self.repairs: list[TailRepair] = []  # torn lines set aside while appending, for the GUI to report
@@ -78,7 +78,12 @@ class AnnotationSession:
         cls, logbook: Logbook, identity: Identity, role: str = "judge", *, writable: bool | None = None
     ) -> AnnotationSession:
         """Load every annotation of the logbook (setting aside torn last lines) and get ready to append."""
-        session = cls(logbook, identity, role, store=AnnotationStore(logbook.root, writable=writable))
+        session = cls(
+            logbook,
+            identity,
+            role,
+            store=AnnotationStore(logbook.root, writable=writable, logbook_id=logbook.logbook_id),
+        )
         session.reload()
         return session
 

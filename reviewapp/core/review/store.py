@@ -1,8 +1,10 @@
 """Annotation files on disk: where they live, appending a record durably, and reading them back.
 
 Annotations live with the logbook in `<logbook root>/reviews/<annotator slug>.jsonl` when that folder can be
-written (checked by actually writing), else in `<user data>/reviews/<hash of the logbook root>/`, beside a
-`source.json` naming the logbook; the commit feature copies them into the repository from there.
+written (checked by actually writing), else in `<user data>/reviews/<logbook id, made safe>/`, beside a
+`source.json` naming the logbook; the commit feature copies them into the repository from there. Keyed by the
+logbook id (not the folder), two clones of one remote, or a Space downloaded twice, share that folder. Folders of
+earlier versions, keyed by a hash of the logbook's path, are moved there on first use.
 
 An append is one write of the whole line to a file opened with O_APPEND, then fsync (and an fsync of the folder
 when the file is new), all under an exclusive advisory lock, so that once `append` returns the record survives a
@@ -37,6 +39,7 @@ from reviewapp.core.io.durable import (
     write_all,
 )
 from reviewapp.core.io.paths import user_data_dir
+from reviewapp.core.logbook.logbook_id import LogbookId, logbook_id_for, safe_folder_name
 from reviewapp.core.review.records import (
     MAX_LINE_BYTES,
     SCHEMA_VERSION,
@@ -128,13 +131,68 @@ class LoadResult:
         return [i for i in self.issues if i.severity == "error"]
 
 
-def fallback_folder(logbook_root: Path) -> Path:
-    """Per-logbook folder under the user's data directory, stable for the same logbook path."""
+def fallback_folder(logbook_root: Path, logbook_id: LogbookId | None = None) -> Path:
+    """Per-logbook folder under the user's data directory, keyed by the logbook id (derived when not given)."""
+    return user_data_dir() / REVIEWS_DIR / safe_folder_name(logbook_id or logbook_id_for(logbook_root))
+
+
+def legacy_fallback_folder(logbook_root: Path) -> Path:
+    """Where earlier versions kept the annotations of a read-only logbook: a hash of its resolved path."""
     digest = hashlib.sha256(str(logbook_root.resolve()).encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return user_data_dir() / REVIEWS_DIR / digest
 
 
-def locate_reviews(logbook_root: Path, *, writable: bool | None = None) -> ReviewsLocation:
+def migrate_legacy_folder(logbook_root: Path, logbook_id: LogbookId) -> Path | None:
+    """Move a path-hash folder of `logbook_root` into the id-keyed one; return the folder moved, if any.
+
+    A folder that does not exist there yet is renamed whole; otherwise each file moves in, and a record file
+    both hold gets the lines it lacks appended (records are line-unioned like `merge=union`), so nothing is lost.
+    Raises StoreError when something cannot be moved; what was not moved stays in the old folder and is still read.
+    """
+    legacy = legacy_fallback_folder(logbook_root)
+    if legacy.is_symlink() or not legacy.is_dir():
+        return None
+    target = fallback_folder(logbook_root, logbook_id)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.rename(legacy, target)
+        except OSError:  # the id-keyed folder exists (another clone of the same remote wrote there): merge
+            for item in sorted(legacy.iterdir()):
+                _move_into(item, target / item.name)
+            legacy.rmdir()
+        else:
+            fsync_dir(target.parent)
+        atomic_write(target / SOURCE_FILE, _source_json(logbook_root.resolve(), logbook_id))
+    except OSError as exc:
+        raise StoreError(f"cannot move the annotations in {legacy} to {target}: {exc.strerror or exc}") from exc
+    return legacy
+
+
+def _move_into(item: Path, destination: Path) -> None:
+    if item.is_symlink() or not item.is_file():
+        return  # never followed; left in the old folder, whose rmdir then fails loudly
+    if not destination.exists():
+        os.rename(item, destination)
+        return
+    if item.name.endswith(RECORD_SUFFIX):
+        have = set(destination.read_bytes().splitlines())
+        missing = [line for line in item.read_bytes().splitlines() if line.strip() and line not in have]
+        if missing:
+            fd, _ = open_for_append(destination)
+            try:
+                with locked(fd, exclusive=True):
+                    _repair_tail(fd, destination)
+                    write_all(fd, b"".join(line + b"\n" for line in missing))
+                    os.fsync(fd)
+            finally:
+                os.close(fd)
+    item.unlink()  # SCHEMA.json, .gitattributes, source.json: the id-keyed folder's own copy wins
+
+
+def locate_reviews(
+    logbook_root: Path, *, writable: bool | None = None, logbook_id: LogbookId | None = None
+) -> ReviewsLocation:
     """Decide where new annotations go. `writable` None probes by writing; True/False forces the answer."""
     root = logbook_root.resolve()
     reason: str | None
@@ -144,7 +202,7 @@ def locate_reviews(logbook_root: Path, *, writable: bool | None = None) -> Revie
         reason = None if writable else "annotations kept outside the logbook as requested"
     if reason is None:
         return ReviewsLocation(root, root / REVIEWS_DIR, False, None)
-    return ReviewsLocation(root, fallback_folder(root), True, reason)
+    return ReviewsLocation(root, fallback_folder(root, logbook_id), True, reason)
 
 
 def _unwritable_reason(root: Path) -> str | None:
@@ -167,19 +225,40 @@ def _unwritable_reason(root: Path) -> str | None:
 class AnnotationStore:
     """The annotation files of one logbook."""
 
-    def __init__(self, logbook_root: Path, *, writable: bool | None = None) -> None:
+    def __init__(
+        self, logbook_root: Path, *, writable: bool | None = None, logbook_id: LogbookId | None = None
+    ) -> None:
         self.logbook_root = logbook_root.resolve()
         self._writable = writable
+        self._logbook_id = logbook_id
         self._location: ReviewsLocation | None = None
         self.known_secrets: list[str] | None = None  # None: the user's own tokens, looked up on first append
         self._prepared = False
+        self._migrated = False
+
+    @property
+    def logbook_id(self) -> LogbookId:
+        if self._logbook_id is None:
+            self._logbook_id = logbook_id_for(self.logbook_root)
+        return self._logbook_id
 
     @property
     def location(self) -> ReviewsLocation:
         """Where appends go; probed (by writing) on first use, so read-only commands never probe."""
         if self._location is None:
-            self._location = locate_reviews(self.logbook_root, writable=self._writable)
+            self._location = locate_reviews(self.logbook_root, writable=self._writable, logbook_id=self.logbook_id)
         return self._location
+
+    def migrate(self) -> Path | None:
+        """Move annotations an earlier version kept under a path-hash folder (once per store); see
+        `migrate_legacy_folder`. A failure leaves them where they were, still read."""
+        if self._migrated:
+            return None
+        self._migrated = True
+        try:
+            return migrate_legacy_folder(self.logbook_root, self.logbook_id)
+        except StoreError:
+            return None
 
     @property
     def folder(self) -> Path:
@@ -192,13 +271,17 @@ class AnnotationStore:
 
     def read_folders(self) -> list[Path]:
         """Folders whose *.jsonl belong to this logbook: the repository's reviews/, then the fallback."""
+        self.migrate()
         folders = []
         in_repo = self.logbook_root / REVIEWS_DIR
         if in_repo.is_dir() and not in_repo.is_symlink():
             folders.append(in_repo)
-        fallback = fallback_folder(self.logbook_root)
-        if fallback.is_dir():
-            folders.append(fallback)
+        for fallback in (
+            fallback_folder(self.logbook_root, self.logbook_id),
+            legacy_fallback_folder(self.logbook_root),
+        ):
+            if fallback.is_dir() and not fallback.is_symlink():
+                folders.append(fallback)
         return folders
 
     def files(self) -> list[Path]:
@@ -269,8 +352,9 @@ class AnnotationStore:
         folder = self.folder
         try:
             if self.location.fallback:
+                self.migrate()
                 folder.mkdir(parents=True, exist_ok=True)
-                _write_if_missing(folder / SOURCE_FILE, _source_json(self.location.logbook_root))
+                _write_if_missing(folder / SOURCE_FILE, _source_json(self.location.logbook_root, self.logbook_id))
             else:
                 if folder.is_symlink():
                     raise StoreError(f"{folder} is a symbolic link; annotations are not written through links")
@@ -472,8 +556,9 @@ def _write_schema(path: Path) -> None:
     atomic_write(path, json_schema_text().encode("utf-8"))
 
 
-def _source_json(root: Path) -> bytes:
+def _source_json(root: Path, logbook_id: LogbookId) -> bytes:
     info = {
+        "logbook_id": logbook_id,
         "logbook_root": str(root),
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "note": "Annotations of a logbook whose folder could not be written; committing copies them into it.",

@@ -1,0 +1,174 @@
+"""The logbook id: where a logbook was opened from, stable across machines, clones and revisions.
+
+    hf:space/OWNER/NAME            a Space (or hf:dataset/OWNER/NAME), downloaded into the Hub cache or named
+                                   explicitly by whoever downloaded it
+    git:HOST/OWNER/REPO/PATH       a git checkout whose origin is that remote; PATH is the logbook's folder inside
+                                   the repository (absent when the logbook is the repository's root)
+    path:/resolved/folder          anything else
+
+Never from metadata (two corpus logbooks carry the same `space_id`, one names two Spaces): metadata says what a
+logbook claims to be, the id says where it came from. The revision is not part of the id; records carry theirs.
+Two clones of one remote get the same id, so their reviews kept outside the logbook share one folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path, PurePosixPath
+from urllib.parse import urlsplit
+
+from reviewapp.core.io import gitcmd
+
+LogbookId = str
+
+HUB_KINDS = ("space", "dataset")
+_CACHE_FOLDER = re.compile(r"(spaces|datasets)--(.+)")
+_SCP_LIKE = re.compile(r"(?:[^@/]+@)?(?P<host>[^:/]+):(?P<path>.*)")
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_SAFE_LIMIT = 80
+
+
+class LogbookIdError(ValueError):
+    """A logbook id given explicitly is not one of the three forms."""
+
+
+def hub_logbook_id(kind: str, repo_id: str, path: str = "") -> LogbookId:
+    """`hf:space/OWNER/NAME` (kind "space" or "dataset"); `path` names a logbook below the repository's root."""
+    if kind not in HUB_KINDS:
+        raise LogbookIdError(f"a Hub logbook is a space or a dataset, not {kind!r}")
+    owner, _, name = repo_id.strip().strip("/").partition("/")
+    if not owner or not name or "/" in name:
+        raise LogbookIdError(f"not a Hub repository id (OWNER/NAME): {repo_id!r}")
+    inside = _inside(path)
+    return f"hf:{kind}/{owner}/{name}" + (f"/{inside}" if inside else "")
+
+
+def logbook_id_for(root: Path) -> LogbookId:
+    """The id of the logbook whose pages are in `root`: Hub cache, else git origin, else the resolved folder."""
+    return hub_cache_id(root) or git_logbook_id(root) or path_logbook_id(root)
+
+
+def path_logbook_id(root: Path) -> LogbookId:
+    return f"path:{Path(root).resolve().as_posix()}"
+
+
+def check_logbook_id(value: str) -> LogbookId:
+    """`value` if it is a logbook id of one of the three forms; raise LogbookIdError naming the problem."""
+    scheme, _, rest = value.partition(":")
+    if scheme == "hf":
+        kind, _, repo = rest.partition("/")
+        owner, _, tail = repo.partition("/")
+        name, _, inside = tail.partition("/")
+        return hub_logbook_id(kind, f"{owner}/{name}", inside)
+    if scheme in ("git", "path") and rest.strip() and rest == rest.strip() and "\n" not in rest:
+        return value
+    raise LogbookIdError(f"not a logbook id (hf:space/OWNER/NAME, git:REMOTE/PATH or path:FOLDER): {value!r}")
+
+
+def hub_cache_id(root: Path) -> LogbookId | None:
+    """`hf:space/OWNER/NAME` when `root` is inside a snapshot of the Hub cache (`spaces--OWNER--NAME/snapshots/REV`).
+
+    Snapshot folders are real folders (only their files link into `blobs/`), so the resolved path keeps the shape.
+    """
+    parts = Path(root).resolve().parts
+    for index in range(len(parts) - 2):
+        found = _CACHE_FOLDER.fullmatch(parts[index])
+        if found is None or parts[index + 1] != "snapshots":
+            continue
+        owner, separator, name = found.group(2).partition("--")
+        if not separator or not owner or not name:
+            continue
+        kind = "space" if found.group(1) == "spaces" else "dataset"
+        return hub_logbook_id(kind, f"{owner}/{name}", "/".join(parts[index + 3 :]))
+    return None
+
+
+def git_logbook_id(root: Path) -> LogbookId | None:
+    """`git:<origin>/<folder inside the repository>` when `root`'s pages are tracked by a checkout with an origin.
+
+    The tracked-pages check keeps an unrelated enclosing repository (a home folder under git) from naming it.
+    """
+    root = Path(root).resolve()
+    try:
+        top = gitcmd.run(["rev-parse", "--show-toplevel"], root, timeout=5)
+        if not top.ok or not top.stdout.strip():
+            return None
+        origin = gitcmd.run(["config", "--get", "remote.origin.url"], root, timeout=5)
+        if not origin.ok or not origin.stdout.strip():
+            return None
+        tracked = gitcmd.run(["ls-files", "-z", "--", "pages"], root, timeout=5)
+    except gitcmd.GitError:
+        return None
+    if not tracked.ok or not tracked.stdout.strip("\0"):
+        return None
+    toplevel = Path(top.stdout.strip()).resolve()
+    try:
+        inside = root.relative_to(toplevel).as_posix()
+    except ValueError:
+        return None
+    remote = normalize_remote(origin.stdout.strip(), toplevel)
+    if remote is None:
+        return None
+    inside = "" if inside == "." else inside
+    return f"git:{remote}" + (f"/{inside}" if inside else "")
+
+
+def normalize_remote(url: str, base: Path | None = None) -> str | None:
+    """One spelling of a remote whatever form it was cloned by, without user info, port, `.git` or slashes:
+
+    git@github.com:o/r.git, ssh://git@github.com:22/o/r, https://tok@github.com/o/r.git/ -> github.com/o/r;
+    /srv/git/r.git, file:///srv/git/r -> /srv/git/r (a relative local path is resolved against `base`).
+    """
+    url = url.strip()
+    if not url:
+        return None
+    if "://" in url:
+        parts = urlsplit(url)
+        if parts.scheme == "file":
+            return _local_remote(parts.path, base)
+        host = (parts.hostname or "").lower()
+        if not host:
+            return None
+        path = parts.path
+    else:
+        scp = _SCP_LIKE.fullmatch(url)
+        if scp is None or _is_local(url):
+            return _local_remote(url, base)
+        host, path = scp.group("host").lower(), scp.group("path")
+    path = _strip_git(path.strip("/"))
+    return f"{host}/{path}" if path else host
+
+
+def safe_folder_name(logbook_id: LogbookId) -> str:
+    """A folder name for the id: readable, portable, and distinct for distinct ids (a short hash of the whole id)."""
+    readable = _UNSAFE.sub("-", logbook_id).strip("-.")[:_SAFE_LIMIT].rstrip("-.") or "logbook"
+    digest = hashlib.sha256(logbook_id.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{readable}-{digest}"
+
+
+def _is_local(url: str) -> bool:
+    # "C:/x" and "./x:y" are paths, not host:path; git itself treats a colon after a slash as part of a path
+    colon = url.find(":")
+    slash = url.find("/")
+    return (colon == 1 and url[0].isalpha()) or (0 <= slash < colon)
+
+
+def _local_remote(path: str, base: Path | None) -> str | None:
+    if not path:
+        return None
+    local = Path(path)
+    if not local.is_absolute() and base is not None:
+        local = base / local
+    return _strip_git(local.resolve().as_posix().rstrip("/"))
+
+
+def _strip_git(path: str) -> str:
+    return path[: -len(".git")] if path.endswith(".git") else path
+
+
+def _inside(path: str) -> str:
+    parts = [p for p in PurePosixPath(path.replace("\\", "/")).parts if p not in ("", ".", "/")]
+    if ".." in parts:
+        raise LogbookIdError(f"a logbook's folder inside its repository cannot leave it: {path!r}")
+    return "/".join(parts)
