@@ -101,3 +101,40 @@ def test_csv_and_jsonl_output(reviewed) -> None:  # type: ignore[no-untyped-def]
     write_jsonl(rows, lines)
     decoded = [json.loads(line) for line in lines.getvalue().splitlines()]
     assert decoded == rows and decoded[0]["rationale"] == "=1+1 only half"
+
+
+def test_notes_are_exported_with_their_anchor(tmp_path: Path) -> None:
+    workspace = small_logbook(tmp_path)
+    ada = open_session(workspace)
+    ada.set_verdict(1, "partial", "half", confidence=2)
+    ada.add_note(ada.claim_target(1), "see epoch 4")
+    cleo = open_session(workspace, "Cleo", role="participant")
+    cleo.add_note(cleo.claim_target(3), "the table is cut off")
+    page = ada.logbook.pages[0].slug
+    ada.add_note(ada.page_target(page), "the summary overstates claim 2")
+    rows = export_rows(open_session(workspace).state)
+    by = {(r["key"].rsplit("#", 1)[-1], r["annotator"]): r for r in rows}
+    assert any("see epoch 4" in n for n in by[("1", "Ada Lovelace")]["notes"])
+    cleo_row = by[("3", "Cleo")]  # only a note from Cleo: a row of her own, verdict empty
+    assert cleo_row["human_verdict"] is None and cleo_row["role"] == "participant"
+    assert any("the table is cut off" in n for n in cleo_row["notes"])
+    [page_row] = [r for r in rows if r["origin"] == "note"]
+    assert page_row["page"] == page and page_row["annotator"] == "Ada Lovelace"
+    assert page_row["notes"] == [f"page {page}: the summary overstates claim 2"]
+    text = io.StringIO()
+    write_csv(rows, text)
+    parsed = list(csv.DictReader(io.StringIO(text.getvalue())))
+    assert any("the summary overstates claim 2" in r["notes"] for r in parsed)
+
+
+def test_default_export_path_is_visible_and_named_after_the_logbook(tmp_path: Path) -> None:
+    from reviewapp.core.logbook.reader import read_logbook
+    from reviewapp.core.review.export import default_export_path
+
+    logbook = read_logbook(small_logbook(tmp_path, "My Paper Repro"))
+    home = tmp_path / "home"
+    home.mkdir()
+    assert default_export_path(logbook, home) == home / "my-paper-repro-reviews.csv"
+    (home / "Documents").mkdir()
+    path = default_export_path(logbook, home)
+    assert path == home / "Documents" / "my-paper-repro-reviews.csv" and not path.name.startswith(".")

@@ -132,6 +132,8 @@ def test_export_writes_the_review_as_csv(qtbot: QtBot, open_window: OpenWindow, 
     window.actions_by_name["export_reviews"].trigger()
     dialog = window.review.dialog
     assert isinstance(dialog, QFileDialog) and dialog.isVisible()
+    [suggested] = dialog.selectedFiles()  # a visible file named after the logbook, not ~/.trackio-reviews.csv
+    assert Path(suggested).name == f"{demo_copy.name.lower()}-reviews.csv", suggested
     out = tmp_path / "exported.csv"
     dialog.selectFile(str(out))
     dialog.accept()
@@ -145,6 +147,7 @@ def test_export_writes_the_review_as_csv(qtbot: QtBot, open_window: OpenWindow, 
     assert window.review.tools.export_to(tmp_path / "exported.jsonl")
     lines = [json.loads(line) for line in (tmp_path / "exported.jsonl").read_text(encoding="utf-8").splitlines()]
     assert lines[1]["human_verdict"] == "partial" and lines[1]["rationale"] == "=1+1 is not a measurement"
+    assert "notes" in lines[1]
 
 
 def test_pair_rating_opens_from_the_claim_that_owns_the_set(

@@ -3,16 +3,24 @@
 A claim nobody judged gets one row with empty human columns; a claim several reviewers judged gets one row
 per reviewer. Verdicts on claims that are no longer there (after a split or merge) are kept, with origin
 "missing", so an export never hides a judgment. `judge_verdict` is the Logbook Judge's, once imported.
+Notes are exported too: those about a claim in its reviewer's row (a reviewer who only left notes gets a row of
+their own), and notes on a page or on the logbook as rows of origin "note".
 """
 
 from __future__ import annotations
 
 import csv
 import json
-from typing import Any, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
-from reviewapp.core.review.records import VerdictPayload, VerdictRecord
+from reviewapp.core.review.records import NoteRecord, VerdictPayload, VerdictRecord
 from reviewapp.core.review.state import AnnotationState, EffectiveClaim
+from reviewapp.core.review.identity import annotator_slug
+from reviewapp.core.review.targets import describe_target
+
+if TYPE_CHECKING:
+    from reviewapp.core.logbook.model import Logbook
 
 COLUMNS: tuple[str, ...] = (
     "key",
@@ -27,6 +35,7 @@ COLUMNS: tuple[str, ...] = (
     "confidence",
     "rationale",
     "tags",
+    "notes",
     "annotator",
     "role",
     "record_id",
@@ -39,25 +48,74 @@ def export_rows(state: AnnotationState, annotator: str | None = None) -> list[di
     """Rows in claim order; `annotator` limits the human columns to one reviewer."""
     rows: list[dict[str, Any]] = []
     present: set[str] = set()
-    for claim in state.effective_claims():
+    claims = state.effective_claims()
+
+    def notes_of(key: str, name: str | None) -> list[str]:
+        return [_note_text(note, claims) for note in state.notes(claim=key, annotator=name)]
+
+    for claim in claims:
         present.add(claim.key)
         verdicts = state.verdicts(claim.key)
+        noted = {note.annotator for note in state.notes(claim=claim.key)}
         if annotator is not None:
             verdicts = {name: record for name, record in verdicts.items() if name == annotator}
-        if not verdicts:
-            rows.append(_row(claim, claim.key, None, state.tags(claim.key, annotator)))
-        for name, record in sorted(verdicts.items()):
-            rows.append(_row(claim, claim.key, record, state.tags(claim.key, name)))
+            noted &= {annotator}
+        reviewers = sorted(set(verdicts) | noted)
+        if not reviewers:
+            rows.append(_row(claim, claim.key, None, state.tags(claim.key, annotator), []))
+        for name in reviewers:
+            record = verdicts.get(name)
+            row = _row(claim, claim.key, record, state.tags(claim.key, name), notes_of(claim.key, name))
+            if record is None:  # only notes from this reviewer
+                first = state.notes(claim=claim.key, annotator=name)[0]
+                row["annotator"], row["role"] = name, first.role
+            rows.append(row)
     for key in state.verdict_claims():
         if key in present:
             continue
         for name, record in sorted(state.verdicts(key).items()):
             if annotator is None or name == annotator:
-                rows.append(_row(None, key, record, state.tags(key, name)))
+                rows.append(_row(None, key, record, state.tags(key, name), notes_of(key, name)))
+    for note in state.notes(annotator=annotator):
+        if not note.target.claim:  # a note on a page, a cell outside claims, a trace event or the logbook
+            rows.append(_note_row(note, claims))
     return rows
 
 
-def _row(claim: EffectiveClaim | None, key: str, record: VerdictRecord | None, tags: list[str]) -> dict[str, Any]:
+def default_export_path(logbook: Logbook, home: Path | None = None) -> Path:
+    """Where an export goes unless the user says otherwise: a visible file named after the logbook's folder (never
+    `.trackio`), in Documents when there is one."""
+    folder = logbook.workspace if logbook.workspace is not None else logbook.root
+    name = next((part for part in (folder.name, logbook.title) if part and not part.startswith(".")), "logbook")
+    home = home if home is not None else Path.home()
+    where = home / "Documents" if (home / "Documents").is_dir() else home
+    return where / f"{annotator_slug(name)}-reviews.csv"
+
+
+def _note_text(note: NoteRecord, claims: list[EffectiveClaim]) -> str:
+    text = note.payload.text.strip() or "; ".join(note.payload.tags)
+    return f"{describe_target(note.target, claims)}: {text}"
+
+
+def _note_row(note: NoteRecord, claims: list[EffectiveClaim]) -> dict[str, Any]:
+    row = dict.fromkeys(COLUMNS)
+    row.update(
+        key="",
+        page=note.target.page,
+        origin="note",
+        tags=list(note.payload.tags),
+        notes=[_note_text(note, claims)],
+        annotator=note.annotator,
+        role=note.role,
+        record_id=note.id,
+        created_at=note.created_at.isoformat(),
+    )
+    return row
+
+
+def _row(
+    claim: EffectiveClaim | None, key: str, record: VerdictRecord | None, tags: list[str], notes: list[str]
+) -> dict[str, Any]:
     payload = record.payload if record is not None else None
     assert payload is None or isinstance(payload, VerdictPayload)
     return {
@@ -73,6 +131,7 @@ def _row(claim: EffectiveClaim | None, key: str, record: VerdictRecord | None, t
         "confidence": payload.confidence if payload else None,
         "rationale": payload.rationale if payload else None,
         "tags": tags,
+        "notes": notes,
         "annotator": record.annotator if record else None,
         "role": record.role if record else None,
         "record_id": record.id if record else None,
@@ -98,6 +157,8 @@ def _cell(name: str, value: Any) -> Any:
         return ""
     if name == "tags":
         value = "; ".join(value)
+    elif name == "notes":
+        value = "\n".join(value)
     if isinstance(value, str) and value.startswith(_FORMULA_START):
         return "'" + value
     return value

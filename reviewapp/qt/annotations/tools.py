@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QWidget
 from reviewapp.core.io.durable import atomic_write
 from reviewapp.core.pairs.rating import RatingError
 from reviewapp.core.pairs.sets import PairSetError
-from reviewapp.core.review.export import export_rows, write_csv, write_jsonl
+from reviewapp.core.review.export import default_export_path, export_rows, write_csv, write_jsonl
 from reviewapp.core.review.identity import Identity, resolve_identity
 from reviewapp.core.review.preferences import load_preferences, update_preferences
 from reviewapp.qt.annotations.identity_dialog import IdentityDialog
@@ -73,7 +73,7 @@ class ReviewTools(QObject):
         logbook = self.review.logbook
         if logbook is None or not self.review.active:
             return None
-        start = Path.home() / f"{logbook.root.parent.name or 'logbook'}-reviews.csv"
+        start = default_export_path(logbook)
         dialog = QFileDialog(self.window, "Export reviews", str(start), EXPORT_FILTERS)
         dialog.setObjectName("exportDialog")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
