@@ -12,7 +12,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit
+from reviewapp.cli.common import (
+    CommandError,
+    add_annotator_options,
+    add_source_argument,
+    fail,
+    load_or_exit,
+    say_who,
+)
 from reviewapp.core.review.roles import ROLES
 from reviewapp.core.verdicts import HUMAN_VERDICTS
 
@@ -39,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--confidence", type=int, choices=(1, 2, 3), help="1 unsure, 2 fairly sure, 3 certain")
     parser.add_argument("--tag", action="append", default=[], metavar="TAG", help="a tag (repeatable)")
     parser.add_argument("--role", choices=ROLES, help="your role (default: from preferences, else judge)")
-    parser.add_argument("--annotator", metavar="NAME", help="your name as annotator (saved for next time)")
+    add_annotator_options(parser)
     parser.set_defaults(handler=run)
 
 
@@ -51,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         logbook = load_or_exit(args.source)
-        identity = identity_or_exit(args.annotator, logbook.root)
+        identity = identity_or_exit(args.annotator, logbook.root, remember=args.remember)
         role = args.role or load_preferences().role
         session = AnnotationSession.open(logbook, identity, role)
         warn_about(session.loaded)
@@ -64,15 +71,18 @@ def run(args: argparse.Namespace) -> int:
         return fail(CommandError(f"error: nothing saved: {exc}", EXIT_WRITE_FAILED))
     for repair in session.repairs:
         print(f"warning: {repair.issue}", file=sys.stderr)
+    say_who("saved", record.annotator, record.role)
     print(record.id, flush=True)
     return 0
 
 
-def identity_or_exit(explicit: str | None, logbook_root: Path) -> Identity:
+def identity_or_exit(explicit: str | None, logbook_root: Path, *, remember: bool = False) -> Identity:
     from reviewapp.core.review.identity import HOW_TO_SET, resolve_identity
 
+    if remember and explicit is None:
+        raise CommandError("error: --remember goes with --annotator NAME", EXIT_USAGE)
     try:
-        identity = resolve_identity(explicit=explicit, cwd=logbook_root)
+        identity = resolve_identity(explicit=explicit, remember=remember, cwd=logbook_root)
     except ValueError as exc:
         raise CommandError(f"error: {exc}", EXIT_USAGE) from exc
     if identity is None:

@@ -19,6 +19,21 @@ def add_source_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", metavar="SOURCE", help="logbook folder (workspace, .trackio, logbook or Space)")
 
 
+def add_annotator_options(parser: argparse.ArgumentParser) -> None:
+    """--annotator names the reviewer of this one command; --remember keeps it for later commands."""
+    parser.add_argument(
+        "--annotator", metavar="NAME", help="your name as annotator, for this command only (see --remember)"
+    )
+    parser.add_argument(
+        "--remember", action="store_true", help="save --annotator as your name for later commands and the window"
+    )
+
+
+def say_who(action: str, name: str, role: str) -> None:
+    """Every command that writes says under which name and role, on stderr (stdout stays for ids)."""
+    print(f"{action} as {name} ({role})", file=sys.stderr, flush=True)
+
+
 class CommandError(Exception):
     """A user-facing failure: printed as one line, exit code attached."""
 

@@ -35,7 +35,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=lambda args: run_window(args, source=args.source))
 
 
+EXIT_NO_WINDOW = 1
+
+
+def window_problem_or_none() -> int | None:
+    """Exit code 1 with one line when no window can be opened here (Qt would abort with a core dump)."""
+    from reviewapp.display_check import display_problem
+
+    problem = display_problem()
+    if problem is None:
+        return None
+    print(f"error: cannot open the window: {problem}", file=sys.stderr)
+    return EXIT_NO_WINDOW
+
+
 def run_window(args: argparse.Namespace, source: str | None) -> int:
+    if args.screenshot is None and (code := window_problem_or_none()) is not None:
+        return code
     try:
         from reviewapp.qt.app import run
     except ImportError as exc:  # a broken Qt install should say so, not dump a traceback

@@ -17,7 +17,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit, print_json
+from reviewapp.cli.common import (
+    CommandError,
+    add_annotator_options,
+    add_source_argument,
+    fail,
+    load_or_exit,
+    print_json,
+    say_who,
+)
 
 EXIT_INVALID = 1
 EXIT_USAGE = 2
@@ -45,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rate = commands.add_parser("rate", help="open the blinded rating window for a pair set")
     add_source_argument(rate)
     rate.add_argument("--set", dest="set_name", metavar="NAME", help="the pair set (needed when there are several)")
-    rate.add_argument("--annotator", metavar="NAME", help="your name as annotator (saved for next time)")
+    add_annotator_options(rate)
     rate.set_defaults(handler=run_rate)
 
     check = commands.add_parser("check", help="validate a results CSV against its protocol and print the summary")
@@ -139,7 +147,7 @@ def run_rate(args: argparse.Namespace) -> int:
 
     try:
         logbook = load_or_exit(args.source)
-        identity = identity_or_exit(args.annotator, logbook.root)
+        identity = identity_or_exit(args.annotator, logbook.root, remember=args.remember)
         pair_set = load_set(logbook, args.set_name)
     except CommandError as error:
         return fail(error)
@@ -151,6 +159,10 @@ def run_rate(args: argparse.Namespace) -> int:
         print(f"warning: {len({p.pair_id for p in pair_set.problems})} pairs are left out:", file=sys.stderr)
         for problem in pair_set.problems:
             print(f"  {problem}", file=sys.stderr)
+    from reviewapp.cli.gui_cmd import window_problem_or_none
+
+    if (code := window_problem_or_none()) is not None:
+        return code
     try:
         from PySide6.QtWidgets import QApplication
 
@@ -160,6 +172,7 @@ def run_rate(args: argparse.Namespace) -> int:
         return 1
     app = QApplication.instance() or QApplication(sys.argv[:1])
     session = AnnotationSession.open(logbook, identity, "participant")
+    say_who("rating", identity.name, "participant")
     warn_about(session.loaded)
     try:
         window = PairRatingWindow.for_set(session, pair_set=pair_set)

@@ -81,15 +81,26 @@ class _Task(QRunnable):
         now = time.monotonic()
         if now - self._last >= PROGRESS_INTERVAL_S or (total and done >= total):
             self._last = now
-            self._relay.progress.emit(done, total, label)
+            if shiboken6.isValid(self._relay):
+                self._relay.progress.emit(done, total, label)
 
     def run(self) -> None:
         try:
             result = self._fn(self._progress)
         except BaseException as exc:  # delivered to the GUI thread, which decides what it means
-            self._relay.failed.emit(exc)
+            self._emit("failed", exc)
         else:
-            self._relay.done.emit(result)
+            self._emit("done", result)
+
+    def _emit(self, name: str, value: object) -> None:
+        # When the application is quitting (a screenshot that stopped on an error, the last window closed) the
+        # relay can be torn down while the task still runs; nobody is left to tell, which is not an error.
+        if not shiboken6.isValid(self._relay):
+            return
+        try:
+            getattr(self._relay, name).emit(value)
+        except RuntimeError:
+            return
 
 
 class TaskRunner(QObject):

@@ -42,16 +42,34 @@ def records(workspace: Path, slug: str = "ada-lovelace") -> list[dict]:
 
 
 def test_annotate_prints_the_id_of_the_saved_record(workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = annotate(workspace, "--annotator", "Ada Lovelace", "--confidence", "2", "--tag", "scale below paper")
-    out = capsys.readouterr().out.strip()
+    code = annotate(workspace, "--annotator", "Ada Lovelace", "--remember", "--confidence", "2", "--tag",
+                    "scale below paper")  # fmt: skip
+    captured = capsys.readouterr()
+    out = captured.out.strip()
     assert code == 0
+    assert "saved as Ada Lovelace (judge)" in captured.err
     [record] = records(workspace)
     assert out == record["id"]
     assert record["target"]["claim"] == f"{CLAIM_PAGES[3]}#3"
     assert record["payload"] == {"verdict": "partial", "rationale": "proxy only", "confidence": 2,
                                  "tags": ["scale below paper"]}  # fmt: skip
     assert (record["annotator"], record["role"]) == ("Ada Lovelace", "judge")
-    assert load_preferences().annotator == "Ada Lovelace"  # saved: the next call needs no --annotator
+    assert load_preferences().annotator == "Ada Lovelace"  # remembered: the next call needs no --annotator
+
+
+def test_annotator_applies_to_that_command_only_unless_remembered(
+    workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save_preferences(Preferences(annotator="Ada Lovelace", role="participant"))
+    assert annotate(workspace, "--annotator", "Bob") == 0
+    assert "saved as Bob (participant)" in capsys.readouterr().err
+    assert load_preferences().annotator == "Ada Lovelace"  # Bob was for that one command
+    assert annotate(workspace, claim="1", verdict="verified") == 0
+    assert "saved as Ada Lovelace (participant)" in capsys.readouterr().err
+    assert [r["annotator"] for r in records(workspace, "bob")] == ["Bob"]
+    assert [r["payload"]["verdict"] for r in records(workspace)] == ["verified"]
+    assert annotate(workspace, "--remember") == 2
+    assert "--remember goes with --annotator" in capsys.readouterr().err
 
 
 def test_second_verdict_supersedes_and_claim_key_works(workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -199,7 +217,13 @@ def test_end_to_end_in_subprocesses(workspace: Path, tmp_path: Path) -> None:
     [row] = [r for r in state["claims"] if r["record_id"] == record_id]
     assert (row["human_verdict"], row["confidence"], row["annotator"]) == ("toy", 3, "Sub Process")
     again = run_cli(home, "annotate", str(workspace), "--claim", "1", "--verdict", "verified", "--rationale", "ok")
-    assert again.returncode == 0, again.stderr  # the name was saved by the first call
+    assert again.returncode == 2 and "--annotator NAME" in again.stderr  # the first call's name was for it only
+    remembered = run_cli(home, "annotate", str(workspace), "--claim", "1", "--verdict", "verified", "--rationale",
+                         "ok", "--annotator", "Sub Process", "--remember", "--role", "author")  # fmt: skip
+    assert remembered.returncode == 0 and "saved as Sub Process (author)" in remembered.stderr
+    again = run_cli(home, "annotate", str(workspace), "--claim", "1", "--verdict", "verified", "--rationale", "ok")
+    assert again.returncode == 0, again.stderr  # remembered by the call with --remember
+    assert "saved as Sub Process (judge)" in again.stderr
     (tmp_path / "nobody").mkdir()
     missing = run_cli(tmp_path / "nobody", "annotate", str(workspace), "--claim", "1", "--verdict", "toy",
                       "--rationale", "x")  # fmt: skip
@@ -227,3 +251,16 @@ def test_headless_commands_never_import_qt(workspace: Path, tmp_path: Path) -> N
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "QT:"
+
+
+def test_bad_input_is_explained_in_our_words(workspace: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    empty = run_cli(home, "annotate", str(workspace), "--claim", "1", "--verdict", "toy", "--rationale", "",
+                    "--annotator", "Ada")  # fmt: skip
+    assert empty.returncode == 2
+    assert empty.stderr.strip() == "error: the rationale is empty: say why you chose this verdict"
+    tag = run_cli(home, "annotate", str(workspace), "--claim", "1", "--verdict", "toy", "--rationale", "r",
+                  "--tag", " ", "--annotator", "Ada")  # fmt: skip
+    assert tag.returncode == 2 and "Value error" not in tag.stderr and "tag" in tag.stderr
+    assert records(workspace, "ada") == []

@@ -97,9 +97,12 @@ def test_preferences_come_first(tmp_path: Path) -> None:
     assert identity is not None and identity.name == "Saved Name"
 
 
-def test_explicit_name_is_saved_for_next_time(tmp_path: Path) -> None:
+def test_explicit_name_is_saved_only_when_remembered(tmp_path: Path) -> None:
     save_preferences(Preferences(annotator="Old Name"))
-    identity = resolve_identity(explicit=" New  Name ")
+    once = resolve_identity(explicit="Other Name")
+    assert once is not None and (once.name, once.source) == ("Other Name", "command line")
+    assert load_preferences().annotator == "Old Name"
+    identity = resolve_identity(explicit=" New  Name ", remember=True)
     assert identity is not None and (identity.name, identity.source) == ("New Name", "command line")
     assert load_preferences().annotator == "New Name"
     assert resolve_identity().name == "New Name"  # type: ignore[union-attr]

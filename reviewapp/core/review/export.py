@@ -14,9 +14,9 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from reviewapp.core.review.identity import annotator_slug
 from reviewapp.core.review.records import NoteRecord, VerdictPayload, VerdictRecord
 from reviewapp.core.review.state import AnnotationState, EffectiveClaim
-from reviewapp.core.review.identity import annotator_slug
 from reviewapp.core.review.targets import describe_target
 
 if TYPE_CHECKING:

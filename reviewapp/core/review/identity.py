@@ -1,8 +1,9 @@
 """Who is annotating: resolved once and kept in the preferences, so going offline never splits one person into two
 annotation files.
 
-Order: a name given on the command line (saved), the saved name, the Hugging Face user name when a token is
-configured, git's user.name, then asking the user (the GUI passes `ask`; headless commands do not and stop with
+Order: a name given on the command line (for that command only, unless it is to be remembered), the saved
+name, the Hugging Face user name when a token is configured, git's user.name, then asking the user (the GUI
+passes `ask`; headless commands do not and stop with
 HOW_TO_SET instead). Never a token or an e-mail address unless the user typed it themselves.
 """
 
@@ -22,7 +23,7 @@ from reviewapp.core.review.preferences import load_preferences, update_preferenc
 from reviewapp.core.review.secret_scan import scan_text
 
 HOW_TO_SET = (
-    "no annotator name is known: pass --annotator NAME once (it is saved for next time), "
+    "no annotator name is known: pass --annotator NAME --remember once (it is saved for next time), "
     "or log in with `hf auth login`, or set `git config --global user.name`"
 )
 HF_TIMEOUT = 3.0
@@ -67,6 +68,7 @@ def check_name(name: str) -> str:
 def resolve_identity(
     *,
     explicit: str | None = None,
+    remember: bool = False,
     ask: Callable[[], str | None] | None = None,
     cwd: Path | None = None,
     hf_endpoint: str | None = None,
@@ -74,10 +76,13 @@ def resolve_identity(
 ) -> Identity | None:
     """The annotator's identity, saving it to the preferences whenever it was found some other way.
 
-    Raises ValueError when `explicit` (or an answer to `ask`) is not a usable name.
+    `explicit` names the annotator of one command: it is saved only with `remember`, so that a name given once
+    never silently becomes the identity of later commands. Raises ValueError when `explicit` (or an answer to
+    `ask`) is not a usable name.
     """
     if explicit is not None:
-        return _remember(check_name(explicit), "command line")
+        name = check_name(explicit)
+        return _remember(name, "command line") if remember else Identity(name, "command line")
     preferences = load_preferences()
     if preferences.annotator:
         return Identity(preferences.annotator, "preferences")

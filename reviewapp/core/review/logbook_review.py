@@ -23,6 +23,7 @@ from reviewapp.core.logbook.revision import LogbookRevision, logbook_revision
 from reviewapp.core.review import targets as targets
 from reviewapp.core.review.history import Change, Command, History, RecordDraft
 from reviewapp.core.review.identity import Identity
+from reviewapp.core.review.input_errors import plain_errors
 from reviewapp.core.review.preferences import load_preferences, update_preferences
 from reviewapp.core.review.records import (
     AgentVerdictPayload,
@@ -340,8 +341,7 @@ class AnnotationSession:
             return model.model_validate(values)
         except ValueError as exc:  # pydantic's ValidationError is a ValueError
             errors = getattr(exc, "errors", None)
-            message = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors()) if errors else str(exc)
-            raise AnnotationError(message) from None
+            raise AnnotationError(plain_errors(errors()) if errors else str(exc)) from None
 
     def _free_key(self, page: str, n: int | None) -> str:
         taken = {c.key for c in self.claims()}
