@@ -36,6 +36,7 @@ def isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     home = tmp_path_factory.mktemp("user")
     monkeypatch.setenv("REVIEWAPP_DATA_DIR", str(home / "data"))
     monkeypatch.setenv("REVIEWAPP_CONFIG_DIR", str(home / "config"))
+    monkeypatch.setenv("REVIEWAPP_CACHE_DIR", str(home / "cache"))
     monkeypatch.setenv("HF_HOME", str(home / "hf"))
     monkeypatch.delenv("HF_TOKEN", raising=False)
     return home

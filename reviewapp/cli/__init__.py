@@ -17,6 +17,9 @@ COMMAND_MODULES = (
     "reviewapp.cli.annotations_cmd",
     "reviewapp.cli.pairs_cmd",
     "reviewapp.cli.commit_cmd",
+    "reviewapp.cli.queue_cmd",
+    "reviewapp.cli.score_cmd",
+    "reviewapp.cli.rank_cmd",
 )
 
 

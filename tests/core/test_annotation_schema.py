@@ -134,6 +134,20 @@ def example_records() -> dict[str, object]:
             },
             **base,
         ),
+        "rubric_score": make_record(
+            "rubric_score",
+            target=Target(),
+            payload={
+                "rubric": "reviewapp default",
+                "rubric_sha256": "d" * 64,
+                "scale": [1, 5],
+                "criteria": [{"name": "rigor", "value": 4, "comment": "runs match"}, {"name": "clarity", "value": 3}],
+                "overall": 3.5,
+                "blind": True,
+            },
+            **base,
+        ),
+        "flag": make_record("flag", target=Target(), payload={"raised": True, "reason": "figure 2 mismatch"}, **base),
     }
 
 

@@ -35,3 +35,16 @@ def user_config_dir() -> Path:
     else:
         base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
     return base / APP
+
+
+def user_cache_dir() -> Path:
+    """What can be rebuilt at any time (the parse cache). REVIEWAPP_CACHE_DIR overrides."""
+    override = os.environ.get("REVIEWAPP_CACHE_DIR")
+    if override:
+        return Path(override)
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local") / APP / "Cache"
+        return base
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / APP
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / APP

@@ -38,7 +38,7 @@ from reviewapp.core.review.roles import Role
 from reviewapp.core.review.tags import normalize_tag
 from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 MAX_TEXT = 20_000
@@ -253,6 +253,50 @@ class PairRatingPayload(_Model):
     response_ms: int = Field(ge=0, description="from the pair being fully shown to the answer")
 
 
+class CriterionScore(_Model):
+    name: Name = Field(description="the criterion's name in the rubric")
+    value: float = Field(description="the score on the rubric's scale")
+    weight: float = Field(1.0, gt=0, description="the criterion's weight in the overall score")
+    comment: str | None = Field(None, max_length=MAX_TEXT)
+
+
+class RubricScorePayload(_Model):
+    """One judge's rubric score for a whole logbook (the target is the logbook)."""
+
+    rubric: Name = Field(description="the rubric's name")
+    rubric_sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of the rubric's canonical JSON")
+    scale: tuple[float, float] = Field(description="lowest and highest value a criterion can take")
+    criteria: list[CriterionScore] = Field(min_length=1)
+    overall: float = Field(description="weighted mean of the criteria, on the same scale")
+    comment: str | None = Field(None, max_length=MAX_TEXT)
+    blind: bool = Field(False, description="scored in blind mode: the participant's identity was hidden")
+
+    @model_validator(mode="after")
+    def _on_scale(self) -> RubricScorePayload:
+        low, high = self.scale
+        if low >= high:
+            raise ValueError("scale: the lowest value must be below the highest")
+        for score in (*(c.value for c in self.criteria), self.overall):
+            if not low <= score <= high:
+                raise ValueError(f"score {score:g} is outside the scale {low:g}-{high:g}")
+        if len({c.name for c in self.criteria}) != len(self.criteria):
+            raise ValueError("criteria: each criterion is scored once")
+        return self
+
+
+class FlagPayload(_Model):
+    """A flag on a logbook raised (or cleared) by any judge: something needs a second look."""
+
+    raised: bool = Field(description="true raises the flag, false clears it")
+    reason: str | None = Field(None, max_length=MAX_TEXT)
+
+    @model_validator(mode="after")
+    def _reason(self) -> FlagPayload:
+        if self.raised and not (self.reason or "").strip():
+            raise ValueError("reason: raising a flag needs a reason")
+        return self
+
+
 # -- records --------------------------------------------------------------------------------------------------
 
 
@@ -366,6 +410,16 @@ class PairRatingRecord(RecordBase):
     payload: PairRatingPayload
 
 
+class RubricScoreRecord(RecordBase):
+    kind: Literal["rubric_score"]
+    payload: RubricScorePayload
+
+
+class FlagRecord(RecordBase):
+    kind: Literal["flag"]
+    payload: FlagPayload
+
+
 class UnknownRecord(RecordBase):
     """A kind written by a newer schema version: kept, shown as such, ignored by replay."""
 
@@ -382,6 +436,8 @@ RECORD_TYPES: tuple[type[RecordBase], ...] = (
     RetractionRecord,
     PairSessionRecord,
     PairRatingRecord,
+    RubricScoreRecord,
+    FlagRecord,
 )
 RECORD_KINDS: dict[str, type[RecordBase]] = {
     get_args(cls.model_fields["kind"].annotation)[0]: cls for cls in RECORD_TYPES

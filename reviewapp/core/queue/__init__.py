@@ -1,0 +1,1 @@
+"""Judging many logbooks: queue files, rubric scores, blind review and one ranking across judges."""

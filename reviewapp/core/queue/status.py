@@ -1,0 +1,146 @@
+"""Where a judge stands on every logbook of a queue: claims reviewed, rubric score, status, disagreements.
+
+Status, in this order: **flagged** (the latest flag record raises the flag), **done** (every claim has this judge's
+verdict and their rubric score is saved), **in progress** (some of it), **not started**.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reviewapp.core.logbook.locate import NotALogbookError
+from reviewapp.core.logbook.model import Logbook
+from reviewapp.core.logbook.parse_cache import read_logbook_cached
+from reviewapp.core.progress import CancelToken, ProgressCallback
+from reviewapp.core.queue.queue_file import Queue, QueueEntry
+from reviewapp.core.queue.scoring import current_flag, rubric_scores
+from reviewapp.core.review.records import RubricScoreRecord
+from reviewapp.core.review.slots import VerdictSlots
+from reviewapp.core.review.state import AnnotationState
+from reviewapp.core.review.store import AnnotationStore
+from reviewapp.core.verdicts import Verdict
+
+NOT_STARTED, IN_PROGRESS, DONE, FLAGGED = "not started", "in progress", "done", "flagged"
+
+#: The challenge's points per Logbook Judge verdict; a logbook's maximum is 2 x its judged claims.
+POINTS = {Verdict.VERIFIED: 2, Verdict.FALSIFIED: 2, Verdict.TOY: 1, Verdict.INCONCLUSIVE: 0}
+
+
+def logbook_judge_points(verdicts: Mapping[str, Verdict]) -> tuple[int, int] | None:
+    """(points, maximum) over the claims the Logbook Judge judged; None when it judged none."""
+    judged = [v for v in verdicts.values() if v in POINTS]
+    if not judged:
+        return None
+    return sum(POINTS[v] for v in judged), 2 * len(judged)
+
+
+@dataclass(slots=True)
+class QueueRow:
+    entry: QueueEntry
+    title: str = ""
+    paper: str = ""
+    claims: int = 0
+    reviewed_by_me: int = 0
+    my_score: float | None = None
+    status: str = NOT_STARTED
+    flag_reason: str | None = None
+    disagreements: int = 0
+    points: tuple[int, int] | None = None
+    judges: list[str] = field(default_factory=list)  # who scored it (hidden in blind mode until I have)
+    scores: dict[str, RubricScoreRecord] = field(default_factory=dict)  # every judge's current rubric score
+    problem: str | None = None  # why the logbook could not be read
+    logbook: Logbook | None = None
+    claim_keys: list[str] = field(default_factory=list)  # in claim order
+    unreviewed: list[str] = field(default_factory=list)  # claim keys without my verdict, in claim order
+
+
+def queue_status(
+    queue: Queue,
+    me: str,
+    *,
+    judge_verdicts: Callable[[Logbook], Mapping[str, Verdict]] | None = None,
+    open_remote: Callable[[QueueEntry], Path] | None = None,
+    progress: ProgressCallback | None = None,
+    cancel: CancelToken | None = None,
+) -> list[QueueRow]:
+    """One row per queue entry, read through the parse cache; a logbook that cannot be read is a row with its
+    problem, never the end of the queue."""
+    rows: list[QueueRow] = []
+    for done, entry in enumerate(queue.entries, start=1):
+        if cancel is not None:
+            cancel.check()
+        rows.append(_row(entry, me, judge_verdicts, open_remote))
+        if progress is not None:
+            progress(done, len(queue.entries), entry.source)
+    return rows
+
+
+def _row(
+    entry: QueueEntry,
+    me: str,
+    judge_verdicts: Callable[[Logbook], Mapping[str, Verdict]] | None,
+    open_remote: Callable[[QueueEntry], Path] | None,
+) -> QueueRow:
+    row = QueueRow(entry=entry, paper=entry.paper)
+    try:
+        if entry.remote:
+            if open_remote is None:
+                row.problem = "a Hub source: open it once with `reviewapp open` to download it"
+                return row
+            folder = open_remote(entry)
+        else:
+            folder = Path(entry.location)
+        logbook = read_logbook_cached(folder)
+    except NotALogbookError as exc:
+        row.problem = str(exc)
+        return row
+    except OSError as exc:
+        row.problem = f"{entry.source}: {exc.strerror or exc}"
+        return row
+    row.logbook = logbook
+    row.title = logbook.title
+    row.paper = entry.paper or logbook.paper_id or ""
+    loaded = AnnotationStore(logbook.root, writable=False).load(repair=False)
+    state = AnnotationState(logbook.claims)
+    state.add_all(loaded.records)
+    claims = state.effective_claims()
+    judge = dict(judge_verdicts(logbook)) if judge_verdicts is not None else {}
+    row.points = logbook_judge_points(judge)
+    row.claims = len(claims)
+    mine = {c.key for c in claims if state.verdict(c.key, me) is not None}
+    row.reviewed_by_me = len(mine)
+    row.claim_keys = [c.key for c in claims]
+    row.unreviewed = [c.key for c in claims if c.key not in mine]
+    for claim in claims:
+        humans = {k: r.payload.verdict for k, r in state.verdicts(claim.key).items()}
+        human = humans.get(me)
+        if VerdictSlots(claim.agent_verdict, judge.get(claim.key), human).disagreement:
+            row.disagreements += 1
+    scores = rubric_scores(state)
+    row.scores = scores
+    row.judges = sorted(scores)
+    if me in scores:
+        row.my_score = scores[me].payload.overall
+    flag = current_flag(state)
+    if flag is not None and flag.payload.raised:
+        row.status, row.flag_reason = FLAGGED, flag.payload.reason
+    elif claims and not row.unreviewed and row.my_score is not None:
+        row.status = DONE
+    elif mine or row.my_score is not None:
+        row.status = IN_PROGRESS
+    return row
+
+
+def next_unreviewed(rows: list[QueueRow], after: tuple[int, str] | None = None) -> tuple[int, str] | None:
+    """(row index, claim key) of the next claim without my verdict after `after`, crossing logbook boundaries
+    and wrapping around once; None when every claim of every readable logbook has my verdict."""
+    order = [(i, key) for i, row in enumerate(rows) for key in row.claim_keys]
+    pending = {(i, key) for i, row in enumerate(rows) for key in row.unreviewed}
+    start = order.index(after) + 1 if after in order else 0
+    for position in range(len(order)):
+        candidate = order[(start + position) % len(order)]
+        if candidate in pending and candidate != after:
+            return candidate
+    return None
