@@ -155,6 +155,8 @@ class Repo:
     branches: dict[str, str] = field(default_factory=dict)
     pull_requests: dict[int, PullRequest] = field(default_factory=dict)
     pr_heads: dict[int, str] = field(default_factory=dict)
+    tags: list[str] = field(default_factory=list)
+    gated: bool = False  # anyone sees its metadata; only readers and writers download its files
 
     @property
     def url_path(self) -> str:
@@ -164,7 +166,10 @@ class Repo:
         return f"{self.url_path}/discussions/{num}"
 
     def can_read(self, user: str | None) -> bool:
-        return not self.private or (user is not None and (user in self.writers or user in self.readers))
+        return not self.private or self.is_member(user)
+
+    def is_member(self, user: str | None) -> bool:
+        return user is not None and (user in self.writers or user in self.readers)
 
     def can_write(self, user: str | None) -> bool:
         return user is not None and user in self.writers
@@ -277,12 +282,14 @@ class Hub:
         private: bool = False,
         sdk: str | None = None,
         files: Mapping[str, bytes] | None = None,
+        tags: Iterable[str] = (),
+        gated: bool = False,
     ) -> Repo:
         if repo_type not in REPO_TYPES:
             raise HubError(400, f"Invalid repo type {repo_type!r}")
         if (repo_type, repo_id) in self.repos:
             raise HubError(409, f"You already created this {repo_type} repo")
-        repo = Repo(repo_type, repo_id, private=private, sdk=sdk, writers={creator})
+        repo = Repo(repo_type, repo_id, private=private, sdk=sdk, writers={creator}, tags=list(tags), gated=gated)
         initial = repo.add_commit(
             make_commit(parent=None, files=INITIAL_FILES, title="initial commit", description="", author=creator)
         )
@@ -307,6 +314,19 @@ class Hub:
         if repo is None or not repo.can_read(user):
             status = 401 if user is None else 404
             raise HubError(status, "Repository not found", code="RepoNotFound")
+        return repo
+
+    def downloadable_repo(self, repo_type: str, repo_id: str, user: str | None) -> Repo:
+        """The repo if `user` may download its files: a gated repo answers 401 (anonymous) or 403 with
+        `GatedRepo` to anyone not granted access, as the Hub does."""
+        repo = self.readable_repo(repo_type, repo_id, user)
+        if repo.gated and not repo.is_member(user):
+            status = 401 if user is None else 403
+            raise HubError(
+                status,
+                f"Access to {repo_id} is restricted. You must be authenticated and granted access.",
+                code="GatedRepo",
+            )
         return repo
 
     def commit(

@@ -1,7 +1,7 @@
 """Routes of the loopback Hub server: what each Hub endpoint answers, in the shapes huggingface_hub parses.
 
 Routes (matching what huggingface_hub 2.4 sends; revisions arrive URL-quoted, so `refs%2Fpr%2F1`):
-  GET  /api/whoami-v2
+  GET  /api/whoami-v2                            GET  /api/{type}s?filter=&author=&limit=&expand=  (Link: next)
   POST /api/repos/create                          POST /api/validate-yaml
   GET  /api/{type}s/{repo}                        GET  /api/{type}s/{repo}/revision/{rev}
   GET  /api/{type}s/{repo}/tree/{rev}[/{path}]    POST /api/{type}s/{repo}/paths-info/{rev}
@@ -23,7 +23,7 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlencode, urlsplit
 
 from tests.support.hub_model import (
     DEFAULT_BRANCH,
@@ -42,6 +42,7 @@ from tests.support.hub_model import (
 )
 
 _TRUE = ("1", "true", "True")
+LISTING_PAGE_SIZE = 1000  # what the Hub serves per page of /api/spaces; tests lower it to get several pages
 Route = tuple[str, Callable[[], "Response"]]  # (route name, action); names are what `fail_next` takes
 
 
@@ -103,6 +104,7 @@ class HubRoutes:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
+        self.listing_page_size = LISTING_PAGE_SIZE
 
     def match(self, r: Request) -> Route | None:
         segs, method = r.segments, r.method
@@ -115,6 +117,8 @@ class HubRoutes:
             return "create-repo", lambda: self._create_repo(r)
         if rest == ["validate-yaml"] and method == "POST":
             return "validate-yaml", lambda: Response.json({"errors": [], "warnings": []})
+        if len(rest) == 1 and rest[0] in {f"{t}s" for t in REPO_TYPES} and method == "GET":
+            return "list", lambda: self._list(r, rest[0][:-1])
         if len(rest) < 3 or rest[0] not in {f"{t}s" for t in REPO_TYPES}:
             return None
         repo_type, repo_id = rest[0][:-1], f"{rest[1]}/{rest[2]}"
@@ -148,7 +152,9 @@ class HubRoutes:
             return None
         revision, path = _split_revision(segs[3:])
         repo_id = f"{segs[0]}/{segs[1]}"
-        return "resolve", lambda: self._resolve(r, self.hub.readable_repo(repo_type, repo_id, r.user), revision, path)
+        return "resolve", lambda: self._resolve(
+            r, self.hub.downloadable_repo(repo_type, repo_id, r.user), revision, path
+        )
 
     # -- route handlers ------------------------------------------------------------------------------------------
 
@@ -185,6 +191,40 @@ class HubRoutes:
             raise
         return Response.json({"url": url, "name": repo_id, "id": git_blob_oid(repo_id.encode())[:24]})
 
+    def _list(self, r: Request, repo_type: str) -> Response:
+        """`GET /api/{type}s?filter=&author=&search=&limit=&expand=&cursor=`, one page plus a `Link: rel="next"`.
+
+        As on the Hub: `filter` values are tags matched exactly (every one must be present), `author` is the
+        owner, `search` a case-insensitive substring of the id; private repos only for their members; `limit`
+        caps the page size; `expand` selects the fields (id always included). The cursor is opaque to clients,
+        who follow the `Link` header as given.
+        """
+        wanted_tags = r.query.get("filter", [])
+        author, search = r.param("author"), (r.param("search") or "").lower()
+        repos = [
+            repo
+            for (kind, repo_id), repo in sorted(self.hub.repos.items())
+            if kind == repo_type
+            and repo.can_read(r.user)
+            and all(tag in repo.tags for tag in wanted_tags)
+            and (author is None or repo_id.split("/")[0] == author)
+            and search in repo_id.lower()
+        ]
+        start = _decode_cursor(r.param("cursor"))
+        size = self.listing_page_size
+        limit = r.param("limit")
+        if limit is not None and limit.isdigit():
+            size = min(size, int(limit))
+        page = repos[start : start + size]
+        expand = r.query.get("expand", [])
+        items = [_listing_entry(repo, expand) for repo in page]
+        headers: dict[str, str] = {}
+        if start + size < len(repos):
+            query = [(k, v) for k, values in r.query.items() if k != "cursor" for v in values]
+            query.append(("cursor", _encode_cursor(start + size)))
+            headers["Link"] = f'<{r.endpoint}/api/{repo_type}s?{urlencode(query)}>; rel="next"'
+        return Response.json(items, headers=headers)
+
     def _info(self, r: Request, repo: Repo, revision: str) -> Response:
         commit = repo.resolve(revision)
         siblings: list[dict[str, Any]] = []
@@ -201,10 +241,10 @@ class HubRoutes:
             "lastModified": commit.date,
             "createdAt": hub_timestamp(repo.created),
             "private": repo.private,
-            "gated": False,
+            "gated": "auto" if repo.gated else False,
             "disabled": False,
             "likes": 0,
-            "tags": [],
+            "tags": list(repo.tags),
             "siblings": siblings,
         }
         if repo.repo_type == "space":
@@ -373,6 +413,43 @@ class HubRoutes:
         }
         status, body = _apply_range(r.headers.get("range"), content, headers)
         return Response(status, body, headers)
+
+
+def _listing_entry(repo: Repo, expand: list[str]) -> dict[str, Any]:
+    head = repo.commits[repo.branches[DEFAULT_BRANCH]]
+    full: dict[str, Any] = {
+        "_id": git_blob_oid(repo.repo_id.encode())[:24],
+        "id": repo.repo_id,
+        "author": repo.repo_id.split("/")[0],
+        "sha": head.oid,
+        "lastModified": head.date,
+        "createdAt": hub_timestamp(repo.created),
+        "private": repo.private,
+        "gated": "auto" if repo.gated else False,
+        "likes": 0,
+        "tags": list(repo.tags),
+    }
+    if repo.repo_type == "space":
+        full["sdk"] = repo.sdk
+    if not expand:  # the Hub's default listing leaves out sha and lastModified
+        return {k: v for k, v in full.items() if k not in ("sha", "lastModified", "author")}
+    return {k: v for k, v in full.items() if k in ("_id", "id") or k in expand}
+
+
+def _encode_cursor(offset: int) -> str:
+    return base64.urlsafe_b64encode(json.dumps({"offset": offset}).encode()).decode()
+
+
+def _decode_cursor(cursor: str | None) -> int:
+    if not cursor:
+        return 0
+    try:
+        offset = json.loads(base64.urlsafe_b64decode(cursor.encode()))["offset"]
+    except (ValueError, KeyError, TypeError, binascii.Error) as err:
+        raise HubError(400, f"Invalid cursor: {cursor!r}") from err
+    if not isinstance(offset, int) or offset < 0:
+        raise HubError(400, f"Invalid cursor: {cursor!r}")
+    return offset
 
 
 def _split_revision(tail: list[str]) -> tuple[str, list[str]]:

@@ -3,14 +3,16 @@
 Tests point `HfApi(endpoint=server.endpoint, token=...)` (or `snapshot_download(..., endpoint=...)`) at it and
 drive the real client end to end: create a repo, `create_commit` (direct, `create_pr=True`, `parent_commit`),
 `snapshot_download` / `hf_hub_download`, `repo_info`, `whoami`, `list_repo_refs`, `list_repo_tree`,
-`get_paths_info`, `list_repo_commits`, `get_repo_discussions`.
+`get_paths_info`, `list_repo_commits`, `get_repo_discussions`, `list_spaces` / `list_datasets` (paginated with
+`Link: rel="next"`, `listing_page_size` per page).
 
 Routes and the shapes of their answers live in `hub_routes`, repository rules in `hub_model`.
 
 Rules, as on the Hub: a `parentCommit` that is not the head of the target gives 412; users without write
 access get 403 on direct commits but may open pull requests (`create_pr=1`, which commits to a new
 `refs/pr/N` based on `parentCommit` or the branch head); an unknown bearer token gets 401 on every route;
-private repos are invisible (401 anonymous, 404 otherwise).
+private repos are invisible (401 anonymous, 404 otherwise); a gated repo's files answer 401 anonymous and 403
+`GatedRepo` to users not granted access.
 
 Every request is recorded (`server.requests`) with its Authorization value redacted, so tests can check where
 the token travelled (`server.requests_exposing(token)`).
@@ -56,6 +58,7 @@ class RecordedRequest:
 class _InjectedFailure:
     status: int
     after_effect: bool
+    headers: Mapping[str, str]
 
 
 class HubServer:
@@ -130,8 +133,14 @@ class HubServer:
         private: bool = False,
         files: Mapping[str, bytes | str] | None = None,
         sdk: str | None = None,
+        tags: Iterable[str] = (),
+        gated: bool = False,
     ) -> str:
-        """Create a repo directly (no HTTP); returns the head commit of `main`."""
+        """Create a repo directly (no HTTP); returns the head commit of `main`.
+
+        `tags` are what the Hub lists and filters on (for a Space, the README's front matter); a `gated` repo
+        shows its metadata to everyone but serves its files only to `writers` and `readers`.
+        """
         owner = repo_id.split("/")[0]
         with self.lock:
             repo = self.hub.create_repo(
@@ -141,6 +150,8 @@ class HubServer:
                 private=private,
                 sdk=sdk or ("static" if repo_type == "space" else None),
                 files=_as_bytes(files or {}),
+                tags=tags,
+                gated=gated,
             )
             repo.writers.update(writers)
             repo.readers.update(readers)
@@ -208,14 +219,37 @@ class HubServer:
                 raise KeyError(f"unknown commit {oid} in {repo_type} {repo_id}")
             repo.branches[branch] = oid
 
-    def fail_next(self, route: str, status: int = 500, *, after_effect: bool = False) -> None:
-        """Answer the next request to `route` (e.g. "commit", "resolve", "revision") with `status`.
+    def fail_next(
+        self,
+        route: str,
+        status: int = 500,
+        *,
+        after_effect: bool = False,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        """Answer the next request to `route` (e.g. "commit", "resolve", "revision", "list") with `status`.
 
         With `after_effect`, the request is carried out first and only its answer is lost: the client cannot
-        tell whether a commit landed. Note the client retries preupload and downloads on 5xx (with sleeps).
+        tell whether a commit landed. `headers` go on the error answer (e.g. `Retry-After` with a 429). Note the
+        client retries preupload, listings and downloads on 429 and 5xx (with sleeps).
         """
         with self.lock:
-            self._failures.setdefault(route, []).append(_InjectedFailure(status, after_effect))
+            self._failures.setdefault(route, []).append(_InjectedFailure(status, after_effect, dict(headers or {})))
+
+    @property
+    def listing_page_size(self) -> int:
+        """How many repos one page of `GET /api/spaces` (or datasets, models) holds before `Link: rel="next"`."""
+        return self.routes.listing_page_size
+
+    @listing_page_size.setter
+    def listing_page_size(self, size: int) -> None:
+        with self.lock:
+            self.routes.listing_page_size = size
+
+    def close_pull_request(self, repo_id: str, num: int, *, repo_type: str = "model", merged: bool = False) -> None:
+        """Close (or mark merged) a pull request; its `refs/pr/N` stays resolvable, as on the Hub."""
+        with self.lock:
+            self._repo(repo_id, repo_type).pull_requests[num].status = "merged" if merged else "closed"
 
     @property
     def requests(self) -> list[RecordedRequest]:
@@ -278,7 +312,7 @@ class HubServer:
             return action()
         if failure.after_effect:
             action()
-        raise HubError(failure.status, f"Injected failure on {route}")
+        raise HubError(failure.status, f"Injected failure on {route}", headers=failure.headers)
 
 
 class _HTTPServer(ThreadingHTTPServer):
