@@ -3,6 +3,12 @@
 Every relative path a logbook names (manifest page files, trace chunks, workspace files, images in markdown)
 goes through here. Symlinks are resolved before the containment check, so a link that points out of the folder
 is refused like a `../` path.
+
+One exception, for logbooks in the Hugging Face cache: a snapshot's files (`…/spaces--OWNER--NAME/snapshots/
+<commit>/…`) are symlinks into that repository's own `blobs/` folder. For a root inside such a snapshot, the
+containment root is the repository's cache folder: a path must still stay inside the root as written, and its
+link may resolve into the repository's `blobs/` and nowhere else (not another repository, not another snapshot).
+The path returned is then the one inside the snapshot, so names and relative paths stay the logbook's own.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 _WINDOWS_ABSOLUTE = re.compile(r"^(?:[A-Za-z]:[\\/]|[\\/]{2})")
+_HUB_REPO_FOLDER = re.compile(r"^(?:models|datasets|spaces)--[^/\\]+--[^/\\]+$")
 
 
 class UnsafeReference(ValueError):
@@ -39,9 +46,46 @@ def resolve_inside(root: Path, reference: str) -> Path:
         # No symlink and no "..": the lexical path is the real one (the common case, without realpath's cost).
         return Path(real_root, *parts)
     target = os.path.realpath(os.path.join(real_root, *parts))
-    if target != real_root and not target.startswith(real_root + os.sep):
-        raise UnsafeReference(f"{reference!r} leads outside {os.path.basename(real_root)}/")
-    return Path(target)
+    if _within(target, real_root):
+        return Path(target)
+    blobs = hub_blobs_folder(real_root)
+    if blobs is not None and _within(target, blobs):
+        written = os.path.normpath(os.path.join(real_root, *parts))
+        if _within(written, real_root):
+            return Path(written)
+    raise UnsafeReference(f"{reference!r} leads outside {os.path.basename(real_root)}/")
+
+
+def is_contained(root: Path, path: Path) -> bool:
+    """Whether the real `path` (symlinks resolved) may be read for a logbook at `root`: inside the real root,
+    or, for a root in a Hub cache snapshot, inside that repository's `blobs/`."""
+    real_root = _real_root(str(root))
+    real = os.path.realpath(path)
+    if _within(real, real_root):
+        return True
+    blobs = hub_blobs_folder(real_root)
+    return blobs is not None and _within(real, blobs)
+
+
+@functools.lru_cache(maxsize=256)
+def hub_blobs_folder(real_root: str) -> str | None:
+    """`…/spaces--OWNER--NAME/blobs` when `real_root` lies in a snapshot of that Hub cache folder, else None."""
+    parts = real_root.split(os.sep)
+    for index in range(len(parts) - 2, 0, -1):
+        if parts[index] == "snapshots" and _HUB_REPO_FOLDER.match(parts[index - 1]):
+            blobs = os.sep.join([*parts[:index], "blobs"])
+            return blobs if os.path.isdir(blobs) and not os.path.islink(blobs) else None
+    return None
+
+
+def hub_repo_folder(root: Path) -> Path | None:
+    """The Hub cache folder of the repository whose snapshot holds `root` (the containment root), or None."""
+    blobs = hub_blobs_folder(_real_root(str(root)))
+    return Path(blobs).parent if blobs is not None else None
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder + os.sep)
 
 
 @functools.lru_cache(maxsize=256)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError, features
 
-from reviewapp.core.io.safepath import UnsafeReference, read_capped, resolve_inside
+from reviewapp.core.io.safepath import UnsafeReference, is_contained, read_capped, resolve_inside
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 MAX_IMAGE_PIXELS = 25_000_000  # 5000 x 5000; decoding more than this would stall the window for seconds
@@ -126,9 +126,8 @@ def read_image_file(
         real = path.resolve(strict=True)
     except (OSError, RuntimeError) as exc:
         raise ImageRefused("file not found") from exc
-    real_root = Path(os.path.realpath(root))
-    if not real.is_relative_to(real_root):
-        raise ImageRefused(f"{path.name} leads outside {real_root.name}/")
+    if not is_contained(root, real):
+        raise ImageRefused(f"{path.name} leads outside {Path(os.path.realpath(root)).name}/")
     try:
         info = real.stat()  # stat only: a FIFO or device is refused without ever being opened
     except OSError as exc:

@@ -460,10 +460,11 @@ def _relative_dir(base: Path, path: Path) -> str:
 
 
 def _relative_label(base: Path, path: Path) -> str:
-    try:
-        return path.resolve().relative_to(Path(os.path.realpath(base))).as_posix()
-    except ValueError:
-        return path.name
+    real_base = Path(os.path.realpath(base))
+    for candidate in (path, path.resolve()):  # as resolved inside the logbook first: a Hub cache file links to a blob
+        if candidate.is_relative_to(real_base):
+            return candidate.relative_to(real_base).as_posix()
+    return path.name
 
 
 def _read_text(path: Path, label: str) -> str:
