@@ -36,8 +36,19 @@ JUDGE_VERDICTS: tuple[Verdict, ...] = (
 _PHRASES: tuple[tuple[str, Verdict], ...] = (
     (r"failed\s+to\s+reproduce", Verdict.FALSIFIED),
     (r"does\s+not\s+hold", Verdict.FALSIFIED),
+    # Hedged or negated outcomes: nothing was shown either way.
+    (r"(?:could|can)\s*not\s+be\s+(?:independently\s+)?(?:verified|confirmed|reproduced)", Verdict.INCONCLUSIVE),
+    (r"unable\s+to\s+(?:verify|confirm|reproduce)", Verdict.INCONCLUSIVE),
+    (r"not\s+fully\s+(?:verified|reproduced|supported|confirmed)", Verdict.PARTIAL),
+    (
+        r"not\s+(?:independently|directly|yet|formally|empirically|experimentally|separately)\s+"
+        r"(?:verified|verifiable|confirmed|reproduced|replicated|tested)",
+        Verdict.INCONCLUSIVE,
+    ),
+    (r"not\s+(?:yet\s+)?(?:executed|rerun|evaluated|tested)", Verdict.INCONCLUSIVE),
     (r"not\s+reproduced", Verdict.FALSIFIED),
     (r"not\s+verified", Verdict.INCONCLUSIVE),
+    (r"not\s+verifiable", Verdict.INCONCLUSIVE),
     (r"not\s+attempted", Verdict.INCONCLUSIVE),
     (r"not\s+replicated", Verdict.INCONCLUSIVE),
     (r"weakly\s+supported", Verdict.PARTIAL),
@@ -47,18 +58,24 @@ _PHRASES: tuple[tuple[str, Verdict], ...] = (
     (r"mixed", Verdict.PARTIAL),
     (r"toy[-\s]scale", Verdict.TOY),
     (r"proxy[-\s]only", Verdict.TOY),
+    (r"(?:at|on)\s+(?:a\s+)?(?:reduced|small)[-\s]scale", Verdict.TOY),
+    (r"(?:reduced|small)[-\s]scale", Verdict.TOY),
+    (r"on\s+(?:a\s+)?proxy", Verdict.TOY),
     (r"toy", Verdict.TOY),
     (r"verified", Verdict.VERIFIED),
     (r"reproduced", Verdict.VERIFIED),
     (r"confirmed", Verdict.VERIFIED),
     (r"supported", Verdict.VERIFIED),
     (r"holds", Verdict.VERIFIED),
+    (r"match(?:es|ed)\s+the\s+paper", Verdict.VERIFIED),
     (r"falsified", Verdict.FALSIFIED),
     (r"contradicted", Verdict.FALSIFIED),
     (r"refuted", Verdict.FALSIFIED),
     (r"inconclusive", Verdict.INCONCLUSIVE),
     (r"unverified", Verdict.INCONCLUSIVE),
+    (r"unverifiable", Verdict.INCONCLUSIVE),
     (r"blocked", Verdict.INCONCLUSIVE),
+    (r"deferred", Verdict.INCONCLUSIVE),
     (r"undetermined", Verdict.INCONCLUSIVE),
 )
 
@@ -70,11 +87,15 @@ PHRASE_RE = re.compile(
 
 
 # The word of each phrase that is distinctive enough to search for; multi-word phrases are found by backing up
-# over up to two words before it ("failed to reproduce", "not verified").
+# over up to four words before it ("failed to reproduce", "could not be independently verified").
 _STEMS = (
-    "verified", "reproduc", "confirmed", "supported", "hold", "partial", "mixed", "toy", "proxy", "falsified",
-    "contradicted", "refuted", "inconclusive", "attempted", "replicated", "blocked", "undetermined",
+    "verif", "reproduc", "confirmed", "supported", "hold", "partial", "mixed", "toy", "proxy", "falsified",
+    "contradicted", "refuted", "inconclusive", "attempted", "replicated", "blocked", "undetermined", "executed",
+    "rerun", "evaluated", "tested", "deferred", "reduced", "small", "match",
 )  # fmt: skip
+
+
+_WORDS_BEFORE_STEM = 4
 
 
 def may_state_verdict(text: str) -> bool:
@@ -93,7 +114,7 @@ def find_phrases(text: str) -> list[re.Match[str]]:
         at = lowered.find(stem)
         while at >= 0:
             word: int | None = _word_start(lowered, at)
-            for _ in range(3):
+            for _ in range(_WORDS_BEFORE_STEM + 1):
                 if word is None:
                     break
                 starts.add(word)

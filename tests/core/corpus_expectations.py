@@ -893,9 +893,6 @@ EXPECTED: dict[str, LogbookExpectation] = {
             " page. The manifest's trace has 0 events and no index file; the raw session JSONL lies outside the"
             " logbook root (evidence/), which the reader must not read."
         ),
-        reader_gaps={
-            "claims": "claim 4 'NOT INDEPENDENTLY VERIFIED (..., infrastructure confirmed)' is read as verified",
-        },
     ),
     "kondratevakate__icml-2026-repro__diabetes_safety": LogbookExpectation(
         root=".trackio/logbook",
@@ -968,9 +965,6 @@ EXPECTED: dict[str, LogbookExpectation] = {
             " and one output-only code cell of JSON. repro_diabetes_safety/ (README, claims list) is a non-page"
             " folder inside the logbook root."
         ),
-        reader_gaps={
-            "claims": "claim 3 'Verdict - NOT EXECUTED (0/2)' is read as unstated",
-        },
     ),
     "MachineLearning-Nerd__icml26-repro-aU2sxdnRuL-distribution-valued-cpd": LogbookExpectation(
         root=".trackio/logbook",

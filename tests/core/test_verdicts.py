@@ -37,6 +37,18 @@ from reviewapp.core.verdicts import PHRASE_RE, Verdict, disagree, find_phrases, 
         ("not attempted", Verdict.INCONCLUSIVE),
         ("BLOCKED", Verdict.INCONCLUSIVE),
         ("undetermined", Verdict.INCONCLUSIVE),
+        ("NOT INDEPENDENTLY VERIFIED", Verdict.INCONCLUSIVE),
+        ("could not be confirmed", Verdict.INCONCLUSIVE),
+        ("cannot be verified", Verdict.INCONCLUSIVE),
+        ("unable to reproduce", Verdict.INCONCLUSIVE),
+        ("NOT EXECUTED", Verdict.INCONCLUSIVE),
+        ("NOT_EXECUTED", Verdict.INCONCLUSIVE),
+        ("deferred", Verdict.INCONCLUSIVE),
+        ("not fully reproduced", Verdict.PARTIAL),
+        ("matches the paper", Verdict.VERIFIED),
+        ("at reduced scale", Verdict.TOY),
+        ("on a proxy", Verdict.TOY),
+        ("small-scale", Verdict.TOY),
         ("", Verdict.UNSTATED),
         (None, Verdict.UNSTATED),
         ("property holds at scale", Verdict.UNSTATED),
@@ -62,7 +74,8 @@ def test_disagreement_ignores_unstated() -> None:
 
 WORDS = st.sampled_from(
     "not verified failed to reproduce does hold holds partially partial toy scale proxy only weakly "
-    "supported mixed refuted the a x- unverified NOT VERIFIED Toy-Scale . , ; ( )".split()
+    "supported mixed refuted the a x- unverified NOT VERIFIED Toy-Scale . , ; ( ) could cannot be independently "
+    "unable to verify executed reduced small scale at on proxy matches paper deferred fully verifiable".split()
 )
 
 

@@ -25,8 +25,8 @@ QUALIFIED = 0.4  # "component verdict", "preliminary verdict": about part of a c
 _LABEL = re.compile(
     r"(?P<qual>\b(?:final|overall|claim|scope|scientific|component|sub|partial|preliminary|interim|initial|"
     r"previous|old|earlier|legacy|historical|current|updated|revised)[\s-]+)?"
-    r"\b(?P<label>verdict|outcome|status|result|conclusion|assessment|finding|rating)s?\b"
-    r"(?P<extra>[^:\n|]{0,40}?)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?",
+    r"\b(?P<label>verdict|outcome|status|result|conclusion|assessment|finding|rating)s?\b(?!-\w)"
+    r"(?P<extra>[^:\n|]{0,40}?)\s*(?:\*\*|__)?(?:\s*[:：]|\s[-–—]{1,2}\s)\s*(?:\*\*|__)?",
     re.IGNORECASE,
 )
 # "Verdict:" is the surest label; "Result:" and "Conclusion:" often introduce a finding rather than a verdict.
@@ -53,9 +53,19 @@ _NEGATION = re.compile(
 _CONDITION_AFTER = re.compile(
     r"^[\W_]*(?:only\s+if|only\s+when|if\b|unless\b|when\b|requires?\b|would\b)", re.IGNORECASE
 )
+# A verdict the logbook reports from someone else: the Logbook Judge, a grader, an earlier attempt.
+_ATTRIBUTED = re.compile(
+    r"(?:\b(?:judges?|judged|graders?|graded|leaderboard)\b"
+    r"|\b(?:earlier|previous|prior|original|old|last|first)\s+(?:\w+\s+)?"
+    r"(?:attempts?|runs?|revisions?|rounds?|versions?|submissions?|logbooks?|verdicts?|scores?|pages?)\b"
+    r"|\b(?:was|were|had\s+been)\s+(?:rated|judged|scored|marked|graded)\b)[^.;!?|\n]*$",
+    re.IGNORECASE,
+)
+_ATTRIBUTION_WINDOW = 160
 _NOT_A_VERDICT = re.compile(r"contract|criteri|rule|rubric|scale|legend|definition|key\b", re.IGNORECASE)
 _QUALIFIERS_BAD = {"component", "sub", "partial", "preliminary", "interim", "initial", "previous", "old", "earlier"}
 _QUALIFIERS_OLD = {"legacy", "historical"}
+_DASH_LABEL_HINT = re.compile(r"\s[-–—]{1,2}\s")
 _BOLD = re.compile(r"(\*\*|__)(?P<inner>[^*_\n]{1,200}?)\1")
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?:\s+(?=[A-Z\W])|$)|\n")
 _TITLE_SPLIT = re.compile(r"\s+[—–-]{1,2}\s+|\s*[:|]\s+|\s*—\s*")
@@ -76,13 +86,42 @@ def clean(text: str) -> str:
 
 
 def phrases(text: str) -> Iterator[re.Match[str]]:
-    """Verdict phrases that are not negated and not conditions."""
+    """Verdict phrases that are not negated, not conditions and not quoted from someone else."""
     for match in find_phrases(text):
         before = text[max(0, match.start() - 40) : match.start()]
         after = text[match.end() : match.end() + 20]
-        if _NEGATION.search(before) or _CONDITION_AFTER.match(after):
+        if _NEGATION.search(before) or _CONDITION_AFTER.match(after) or attributed(text, match.start()):
             continue
         yield match
+
+
+def attributed(text: str, at: int) -> bool:
+    """The sentence leading up to `at` reports a verdict given by a judge, a grader or an earlier attempt."""
+    return bool(_ATTRIBUTED.search(text[max(0, at - _ATTRIBUTION_WINDOW) : at]))
+
+
+def head_verdict(tail: str) -> tuple[Verdict, str] | None:
+    """The verdict of a labelled statement: its first phrase, qualified but not overturned by what follows.
+
+    "NOT INDEPENDENTLY VERIFIED (infrastructure confirmed)" is inconclusive: a remark in parentheses or after the
+    head never turns a negative or inconclusive head into a positive one. A verified head still takes the toy,
+    partial and mixed qualifiers of `combine` ("VERIFIED at reduced scale" is toy).
+    """
+    matches = list(phrases(tail))
+    if not matches:
+        return None
+    head = matches[0]
+    if phrase_verdict(head) is not Verdict.VERIFIED:
+        return phrase_verdict(head), head.group(0)
+    kept = [m for m in matches if not (_in_parentheses(tail, m.start()) and phrase_verdict(m) in _REMARKS)]
+    return combine(kept)
+
+
+_REMARKS = frozenset({Verdict.INCONCLUSIVE, Verdict.FALSIFIED})
+
+
+def _in_parentheses(text: str, at: int) -> bool:
+    return text.count("(", 0, at) > text.count(")", 0, at)
 
 
 def combine(matches: list[re.Match[str]]) -> tuple[Verdict, str] | None:
@@ -108,7 +147,7 @@ def first_sentence(text: str, start: int, limit: int = 220) -> str:
 
 def labelled(text: str) -> Iterator[Found]:
     """'Verdict: X', 'Status: **X**', 'Outcome — X' statements, with qualifiers lowering confidence."""
-    if ":" not in text and "：" not in text:
+    if ":" not in text and "：" not in text and not _DASH_LABEL_HINT.search(text):
         return
     lowered = text.lower()
     if not any(word in lowered for word in _LABEL_WORDS):
@@ -119,8 +158,8 @@ def labelled(text: str) -> Iterator[Found]:
         if _NOT_A_VERDICT.search(extra):
             continue
         tail = first_sentence(text, label.end())
-        found = combine(list(phrases(tail)))
-        if found is None:
+        found = head_verdict(tail)
+        if found is None or attributed(text, label.start()):
             continue
         if qualifier in _QUALIFIERS_OLD:
             continue
@@ -181,7 +220,12 @@ def emphasized(line: str) -> Iterator[Found]:
         match = PHRASE_RE.match(inner)
         before = line[max(0, bold.start() - 40) : bold.start()]
         if match and not _NEGATION.search(before) and not _CONDITION_AFTER.match(inner[match.end() :]):
-            yield Found(phrase_verdict(match), match.group(0).upper(), clean(line), 0, BOLD, "bold")
+            if attributed(line, bold.start()):
+                continue
+            # A bold lead-in states the verdict; bold inside a sentence only stresses a detail of it.
+            lead = not line[: bold.start()].strip(" \t-*>#")
+            confidence = BOLD if lead else UPPER
+            yield Found(phrase_verdict(match), match.group(0).upper(), clean(line), 0, confidence, "bold")
             return
     for match in phrases(line):
         word = match.group(0)
