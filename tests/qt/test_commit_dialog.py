@@ -12,6 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from reviewapp.core.commit.service import CommitOutcome, CommitService
 from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.review.records import SCHEMA_VERSION
 from reviewapp.qt.dialogs.commit_dialog import GIT_COMMIT, GIT_PUSH, HUB_COMMIT, HUB_PR, CommitDialog
 from tests.core.annotation_helpers import open_session
 from tests.core.commit_helpers import clone, git, isolate_git, make_remote, published_files
@@ -80,7 +81,7 @@ def test_commit_and_push_to_a_git_remote(qtbot: QtBot, tmp_path: Path, screensho
     assert "Claim 1: note “accuracy table checked against the paper”" in shown
     assert dialog.message.toPlainText().startswith("Review of claims 1 and 3 by Ada Lovelace: 1 override, 1 note")
     dialog.raw_toggle.setChecked(True)
-    assert '+{"schema":1' in dialog.diff.toPlainText()
+    assert f'+{{"schema":{SCHEMA_VERSION}' in dialog.diff.toPlainText()
     dialog.raw_toggle.setChecked(False)
     dialog.select_target(GIT_PUSH)
     _wait_planned(qtbot, dialog)
