@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from reviewapp.cli import inspect_judge
 from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit, print_json
 from reviewapp.core.logbook.model import Logbook
 
@@ -13,18 +14,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("inspect", help="summarize a logbook: pages, cells, claims, verdicts, problems")
     add_source_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    inspect_judge.add_options(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if (args.registry or args.space) and not args.verdicts:
+        return fail(CommandError("error: --registry and --space go with --verdicts FILE"))
     try:
         logbook = load_or_exit(args.source)
+        judge = inspect_judge.judge_summary(logbook, args) if args.verdicts else None
     except CommandError as error:
         return fail(error)
     if args.json:
-        print_json(summary(logbook))
+        result = summary(logbook)
+        if judge is not None:
+            top, per_claim = judge
+            for claim in result["claims"]:
+                claim.update(per_claim.get(claim["key"], inspect_judge.EMPTY_CLAIM))
+            result["logbook_judge"] = top
+        print_json(result)
     else:
-        print(render_text(logbook))
+        text = render_text(logbook)
+        print(text if judge is None else "\n".join([text, *inspect_judge.render_text(*judge)]))
     return 0
 
 

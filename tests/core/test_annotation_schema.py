@@ -93,6 +93,12 @@ def example_records() -> dict[str, object]:
             payload={"claims": ["a#1", "a#2"], "key": "a#1+a#2", "title": "One claim", "rationale": "Same claim."},
             **base,
         ),
+        "logbook_judge_match": make_record(
+            "logbook_judge_match",
+            target=Target(claim=CLAIM),
+            payload={"space_id": "ada/repro-widgets", "registry_index": 3, "claim": CLAIM},
+            **base,
+        ),
         "retraction": make_record(
             "retraction", target=verdict.target, payload={"reason": "typo"}, supersedes=verdict.id, **base
         ),

@@ -197,6 +197,14 @@ class ClaimMergePayload(ClaimPart):
     rationale: Text
 
 
+class LogbookJudgeMatchPayload(_Model):
+    """A reviewer's re-match of one Logbook Judge claim (by registry position) to a logbook claim, or to none."""
+
+    space_id: Name = Field(description="the Space the Logbook Judge entry judged (owner/name)")
+    registry_index: int = Field(ge=1, description="1-based position of the claim in the challenge's claim registry")
+    claim: Key | None = Field(None, description="the logbook claim it is about; null: about no claim of this logbook")
+
+
 class RetractionPayload(_Model):
     reason: str | None = Field(None, max_length=MAX_TEXT)
 
@@ -385,6 +393,13 @@ class ClaimMergeRecord(RecordBase):
         return self
 
 
+class LogbookJudgeMatchRecord(RecordBase):
+    """Which logbook claim a Logbook Judge claim is about, set by hand; beats the automatic match."""
+
+    kind: Literal["logbook_judge_match"]
+    payload: LogbookJudgeMatchPayload
+
+
 class RetractionRecord(RecordBase):
     """Deletes (or undoes) the record it supersedes; the history stays in the file."""
 
@@ -438,6 +453,7 @@ RECORD_TYPES: tuple[type[RecordBase], ...] = (
     PairRatingRecord,
     RubricScoreRecord,
     FlagRecord,
+    LogbookJudgeMatchRecord,
 )
 RECORD_KINDS: dict[str, type[RecordBase]] = {
     get_args(cls.model_fields["kind"].annotation)[0]: cls for cls in RECORD_TYPES

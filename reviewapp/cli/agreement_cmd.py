@@ -1,0 +1,90 @@
+"""`reviewapp agreement SOURCE... [--logbook-judge] [--agent] [--format text|json|csv|markdown]`
+
+Agreement between everyone who judged the same claims of these logbooks (each reviewer's current verdict), and
+on request the Logbook Judge (from stored imports) and the agent as two more raters: percent agreement, Cohen's
+kappa per pair, Fleiss' kappa, Krippendorff's alpha (nominal and ordinal), bootstrap intervals over claims, and a
+Logbook Judge vs people confusion matrix with precision and recall per verdict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from reviewapp.cli.common import CommandError, fail, load_or_exit, print_json
+from reviewapp.cli.output_format import add_format_option, csv_text, markdown_table
+
+EXIT_CODES = """exit codes:
+  0  the statistics were computed (a value is empty when too few claims were rated twice)
+  2  bad usage or not a logbook"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "agreement",
+        help="agreement between reviewers (and the Logbook Judge, the agent) on the same claims",
+        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("sources", metavar="SOURCE", nargs="+", help="logbook folder(s)")
+    parser.add_argument(
+        "--logbook-judge", action="store_true", help="add the Logbook Judge as a rater (stored imports)"
+    )
+    parser.add_argument("--agent", action="store_true", help="add the agent's own verdicts as a rater")
+    add_format_option(parser)
+    parser.set_defaults(handler=run)
+
+
+def collect_ratings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    from reviewapp.core.logbook_judge.agreement_report import AGENT, LOGBOOK_JUDGE
+    from reviewapp.core.logbook_judge.judged import logbook_id_of
+    from reviewapp.core.review.logbook_judge_matches import judged_logbook
+    from reviewapp.core.review.state import AnnotationState
+    from reviewapp.core.review.store import AnnotationStore
+
+    ratings: dict[str, dict[str, Any]] = {}
+    for source in args.sources:
+        logbook = load_or_exit(source)
+        state = AnnotationState(logbook.claims)
+        state.add_all(AnnotationStore(logbook.root).load().records)
+        judge = judged_logbook(logbook, state) if args.logbook_judge else None
+        if args.logbook_judge and judge is None:
+            print(f"warning: {source}: no Logbook Judge verdicts imported (reviewapp verdicts import)", file=sys.stderr)
+        judge_verdicts = judge.verdicts() if judge else {}
+        logbook_id = logbook_id_of(logbook)
+        for claim in state.effective_claims():
+            unit: dict[str, Any] = {
+                annotator: record.payload.verdict for annotator, record in state.verdicts(claim.key).items()
+            }
+            if args.agent:
+                unit[AGENT] = claim.agent_verdict
+            if claim.key in judge_verdicts:
+                unit[LOGBOOK_JUDGE] = judge_verdicts[claim.key]
+            ratings[f"{logbook_id}#{claim.key}"] = unit
+    return ratings
+
+
+def run(args: argparse.Namespace) -> int:
+    from reviewapp.core.logbook_judge.agreement_report import agreement_report, render_text, rows_for_table
+
+    try:
+        ratings = collect_ratings(args)
+    except CommandError as error:
+        return fail(error)
+    report = agreement_report(ratings)
+    if args.format == "json":
+        print_json(report)
+    elif args.format in ("csv", "markdown"):
+        columns = ("statistic", "raters", "claims", "value", "ci95_low", "ci95_high")
+        rows = rows_for_table(report)
+        print(csv_text(columns, rows) if args.format == "csv" else markdown_table(columns, rows))
+        if args.format == "markdown":
+            print()
+            print("\n".join(f"- {n}" for n in report["notes"]))
+            b = report["bootstrap"]
+            print(f"- Bootstrap: {b['resamples']} resamples of claims, seed {b['seed']}.")
+    else:
+        print(render_text(report))
+    return 0

@@ -1,0 +1,190 @@
+"""`reviewapp verdicts import FILE [--registry FILE] [--paper-index FILE] [--space ID] SOURCE...`
+
+Stores the Logbook Judge's verdicts for the given logbooks in the user's data folder (never in a logbook's
+repository, which could forge them). Each logbook is linked to the entry about it: the Space it was opened from,
+else the space_id its metadata or manifest names, else its paper and owner; an ambiguous or weak link is reported
+and not taken, and --space forces one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from reviewapp.cli.common import CommandError, fail, load_or_exit, print_json
+from reviewapp.cli.output_format import add_format_option, csv_text, markdown_table
+
+EXIT_NOT_LINKED = 1
+EXIT_USAGE = 2
+EXIT_WRITE_FAILED = 3
+
+EXIT_CODES = """exit codes:
+  0  every logbook was linked to an entry and its verdicts stored
+  1  some logbook had no entry, an ambiguous or a weak link (nothing stored for it), or the file had bad entries
+     (named; the rest was imported)
+  2  bad usage, not a logbook, or FILE / --registry / --paper-index unreadable
+  3  the data folder could not be written"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "verdicts",
+        help="import the Logbook Judge's verdicts for logbooks",
+        description="Logbook Judge verdicts: import them into your data folder for the logbooks named.",
+    )
+    commands = parser.add_subparsers(dest="verdicts_command", metavar="COMMAND", required=True)
+    imp = commands.add_parser(
+        "import",
+        help="store the Logbook Judge's verdicts for these logbooks",
+        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    imp.add_argument("file", metavar="FILE", type=Path, help="verdicts.json, or our CSV / JSON Lines form")
+    imp.add_argument("sources", metavar="SOURCE", nargs="+", help="logbook folder(s)")
+    imp.add_argument("--registry", metavar="FILE", type=Path, help="the claim registry (claims_anchored.json)")
+    imp.add_argument("--paper-index", metavar="FILE", type=Path, help="the paper index (index.json), for numeric ids")
+    imp.add_argument("--space", metavar="OWNER/NAME", help="take this Space's entry (one SOURCE only)")
+    add_format_option(imp)
+    imp.set_defaults(handler=run_import)
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from reviewapp.core.logbook_judge.entries import VerdictsFileError, read_verdicts
+    from reviewapp.core.logbook_judge.registry import read_paper_index, read_registry
+    from reviewapp.core.logbook_judge.stored import file_sha256, store_registry
+
+    if args.space and len(args.sources) > 1:
+        return fail(CommandError("error: --space names one Space; give one SOURCE with it"))
+    if args.paper_index and not args.registry:
+        return fail(CommandError("error: --paper-index resolves numeric ids of a --registry; give one"))
+    try:
+        verdicts = read_verdicts(args.file)
+        paper_index = read_paper_index(args.paper_index) if args.paper_index else None
+        registry = read_registry(args.registry, paper_index) if args.registry else None
+    except VerdictsFileError as exc:
+        return fail(CommandError(f"error: {exc}", EXIT_USAGE))
+    for problem in verdicts.problems + (registry.problems if registry else []):
+        print(f"warning: {problem}", file=sys.stderr)
+    if registry and registry.unsupported:
+        shown = ", ".join(sorted(registry.unsupported)[:5])
+        more = f" and {len(registry.unsupported) - 5} more" if len(registry.unsupported) > 5 else ""
+        reason = next(iter(registry.unsupported.values()))
+        print(f"warning: {args.registry.name}: papers {shown}{more} unsupported: {reason}", file=sys.stderr)
+    try:
+        logbooks = [load_or_exit(source) for source in args.sources]
+    except CommandError as error:
+        return fail(error)
+    registry_sha = None
+    try:
+        if registry is not None:
+            registry_sha = file_sha256(args.registry)
+            store_registry(registry, registry_sha)
+        source_sha = file_sha256(args.file)
+        reports = [
+            _import_one(source, logbook, verdicts, registry, registry_sha, source_sha, args)
+            for source, logbook in zip(args.sources, logbooks, strict=True)
+        ]
+    except OSError as exc:
+        return fail(CommandError(f"error: cannot write to the data folder: {exc}", EXIT_WRITE_FAILED))
+    except CommandError as error:
+        return fail(error)
+    _print(reports, args.format)
+    linked = all(r["stored"] for r in reports)
+    return 0 if linked and not verdicts.problems else EXIT_NOT_LINKED
+
+
+def _import_one(source, logbook, verdicts, registry, registry_sha, source_sha, args) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    from reviewapp.core.logbook_judge.judged import judge_logbook, logbook_id_of, opened_from_space
+    from reviewapp.core.logbook_judge.linking import LinkError, SpaceHints, link_entry
+    from reviewapp.core.logbook_judge.stored import store_import
+
+    logbook_id = logbook_id_of(logbook)
+    hints = SpaceHints.of(logbook, opened_from=opened_from_space(logbook_id))
+    try:
+        link = link_entry(verdicts.entries, hints, forced=args.space)
+    except LinkError as exc:
+        raise CommandError(f"error: {args.file.name}: {exc}", EXIT_USAGE) from exc
+    report: dict[str, Any] = {
+        "source": source,
+        "logbook_id": logbook_id,
+        "link": link.to_json(),
+        "stored": None,
+        "claims": None,
+    }
+    if link.entry is None:
+        return report
+    entry = link.entry
+    registry_claims = registry.for_paper(entry.orid) if registry else None
+    judged = judge_logbook(logbook, entry, registry_claims, link=link.to_json())
+    problems = [p for p in verdicts.problems if p.entry and p.entry.startswith(entry.key)]
+    path = store_import(
+        logbook_id, entry, link, args.file, source_sha, registry_sha if registry_claims else None, problems
+    )
+    report["stored"] = str(path)
+    report["revision_warning"] = judged.revision.warning
+    report["notes"] = judged.result.notes
+    report["claims"] = [
+        {
+            "index": m.judge.index,
+            "verdict": m.judge.verdict.value if m.judge.verdict else None,
+            "claim_key": m.claim_key,
+            "method": m.method,
+            "confidence": m.confidence,
+            "why": m.why,
+        }
+        for m in judged.result.matches
+    ]
+    report["unmatched_logbook_claims"] = judged.result.unmatched_claims
+    return report
+
+
+def _print(reports: list[dict[str, Any]], fmt: str) -> None:
+    if fmt == "json":
+        print_json({"imports": reports})
+        return
+    columns = ("source", "space_id", "link", "how", "matched", "stored")
+    rows = []
+    for r in reports:
+        claims = r["claims"] or []
+        matched = f"{sum(1 for c in claims if c['claim_key'])}/{len(claims)}" if r["claims"] is not None else ""
+        rows.append(
+            (
+                r["source"],
+                r["link"]["space_id"],
+                r["link"]["strength"],
+                r["link"]["method"],
+                matched,
+                r["stored"] or "not stored",
+            )
+        )
+    if fmt == "csv":
+        print(csv_text(columns, rows))
+        return
+    if fmt == "markdown":
+        print(markdown_table(columns, rows))
+        return
+    for r in reports:
+        link = r["link"]
+        print(f"{r['source']}  ({r['logbook_id']})")
+        if r["stored"]:
+            print(f"  Logbook Judge entry {link['space_id']}: {link['strength']} link, {link['method']}")
+        else:
+            candidates = ", ".join(link["candidates"]) or "none"
+            print(f"  not linked ({link['strength']}): {link['method']}; candidates: {candidates}")
+        for note in [*link["notes"], *(r.get("notes") or [])]:
+            print(f"  note: {note}")
+        if r.get("revision_warning"):
+            print(f"  warning: {r['revision_warning']}")
+        for c in r["claims"] or []:
+            target = c["claim_key"] or "—"
+            print(
+                f"  registry claim {c['index']}: {c['verdict'] or '?':<12} -> {target}  [{c['method']}, "
+                f"{c['confidence']:.2f}] {c['why']}"
+            )
+        if r.get("unmatched_logbook_claims"):
+            print(f"  logbook claims without a Logbook Judge claim: {', '.join(r['unmatched_logbook_claims'])}")
+        if r["stored"]:
+            print(f"  stored: {r['stored']}")

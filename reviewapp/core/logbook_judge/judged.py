@@ -1,0 +1,120 @@
+"""A logbook together with its Logbook Judge entry: the J verdict, evidence and match of each claim.
+
+Built from a stored import (or a one-off verdicts file), the claim registry when one was imported, and the
+reviewer's re-matches by hand. This is what the window, `inspect --verdicts` and `agreement` all read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reviewapp.core.logbook.model import Logbook
+from reviewapp.core.logbook.revision import LogbookRevision, logbook_revision
+from reviewapp.core.logbook_judge.entries import JudgeEntry
+from reviewapp.core.logbook_judge.matching import (
+    ClaimLike,
+    ClaimMatch,
+    MatchResult,
+    claim_texts,
+    judge_claims_with_text,
+    match_claims,
+)
+from reviewapp.core.logbook_judge.registry import RegistryClaim
+from reviewapp.core.verdicts import Verdict
+
+
+@dataclass(frozen=True)
+class RevisionCheck:
+    judged: str | None  # the Space commit the Logbook Judge judged (`sha`), when the entry names it
+    opened: str | None  # the revision open here: Hub snapshot or download commit, else git HEAD
+    same: bool | None  # None: cannot tell
+
+    @property
+    def warning(self) -> str | None:
+        if self.judged is None or self.same:
+            return None
+        if self.opened is None:
+            return f"The Logbook Judge judged revision {self.judged[:12]}; the revision open here is unknown."
+        return (
+            f"The Logbook Judge judged revision {self.judged[:12]}, but revision {self.opened[:12]} is open: "
+            "pages may have changed since."
+        )
+
+
+def snapshot_sha(root: Path) -> str | None:
+    """The commit of a Hub cache snapshot folder holding the logbook (`…/snapshots/<sha>/…`)."""
+    parts = root.resolve().parts
+    for i, part in enumerate(parts[:-1]):
+        if part == "snapshots" and len(parts[i + 1]) == 40 and all(c in "0123456789abcdef" for c in parts[i + 1]):
+            return parts[i + 1]
+    return None
+
+
+def check_revision(entry: JudgeEntry, root: Path, revision: LogbookRevision | None = None) -> RevisionCheck:
+    revision = revision or logbook_revision(root)
+    opened = [r for r in (snapshot_sha(root), revision.space_sha, revision.git_head) if r]
+    if entry.sha is None:
+        return RevisionCheck(None, opened[0] if opened else None, None)
+    judged = entry.sha.lower()
+    same = any(r.lower().startswith(judged) or judged.startswith(r.lower()) for r in opened) if opened else None
+    return RevisionCheck(entry.sha, opened[0] if opened else None, same)
+
+
+@dataclass
+class JudgedLogbook:
+    entry: JudgeEntry
+    result: MatchResult
+    revision: RevisionCheck
+    link: Mapping[str, object] = field(default_factory=dict)
+
+    def verdicts(self) -> dict[str, Verdict]:
+        """The J slot: claim key -> the Logbook Judge's verdict, for matched claims with a verdict."""
+        return {m.claim_key: m.judge.verdict for m in self.result.matches if m.claim_key and m.judge.verdict}
+
+    def match(self, claim_key: str) -> ClaimMatch | None:
+        return self.result.for_claim(claim_key)
+
+
+def judge_logbook(
+    logbook: Logbook,
+    entry: JudgeEntry,
+    registry: Sequence[RegistryClaim] | None = None,
+    manual: Mapping[int, str | None] | None = None,
+    claims: Iterable[ClaimLike] | None = None,
+    link: Mapping[str, object] | None = None,
+    revision: LogbookRevision | None = None,
+) -> JudgedLogbook:
+    judge, notes = judge_claims_with_text(entry, registry)
+    result = match_claims(judge, claim_texts(logbook, claims), manual, notes)
+    return JudgedLogbook(entry, result, check_revision(entry, logbook.root, revision), dict(link or {}))
+
+
+def logbook_id_of(logbook: Logbook) -> str:
+    """The logbook's id (where it was opened from); the folder when the reader does not name one."""
+    found = getattr(logbook, "logbook_id", None)
+    return str(found) if found else f"path:{logbook.root.resolve().as_posix()}"
+
+
+def opened_from_space(logbook_id: str) -> str | None:
+    """OWNER/NAME when the logbook was opened from a Space (`hf:space/OWNER/NAME[/path]`)."""
+    if not logbook_id.startswith("hf:space/"):
+        return None
+    parts = logbook_id[len("hf:space/") :].split("/")
+    return f"{parts[0]}/{parts[1]}" if len(parts) >= 2 else None
+
+
+def judged_from_store(
+    logbook: Logbook,
+    manual: Mapping[int, str | None] | None = None,
+    claims: Iterable[ClaimLike] | None = None,
+    data_dir: Path | None = None,
+) -> JudgedLogbook | None:
+    """The stored import for this logbook, matched to its claims; None when nothing was imported for it."""
+    from reviewapp.core.logbook_judge.stored import load_import
+
+    stored = load_import(logbook_id_of(logbook), data_dir)
+    if stored is None:
+        return None
+    return judge_logbook(logbook, stored.entry, stored.registry_claims(data_dir), manual, claims, link=stored.link)
