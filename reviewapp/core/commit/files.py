@@ -27,7 +27,7 @@ from reviewapp.core.io.durable import (
     write_all,
     write_temp_beside,
 )
-from reviewapp.core.pairs.results import PROTOCOL_SUFFIX, RESULTS_DIR
+from reviewapp.core.review.review_files import PAIR_PROTOCOL_SUFFIX, PAIR_RESULTS_DIR
 from reviewapp.core.review.store import GITATTRIBUTES_FILE, RECORD_SUFFIX, SCHEMA_FILE
 
 MAX_FILE_BYTES = 256 * 1024 * 1024  # a review file this large is not something a person wrote
@@ -56,8 +56,8 @@ def is_review_file(rel: str) -> bool:
         return False
     if name.endswith(RECORD_SUFFIX):
         return True
-    in_pairs = len(parts) == 2 and parts[0] == RESULTS_DIR
-    return in_pairs and (name.endswith(".csv") or name.endswith(PROTOCOL_SUFFIX))
+    in_pairs = len(parts) == 2 and parts[0] == PAIR_RESULTS_DIR
+    return in_pairs and (name.endswith(".csv") or name.endswith(PAIR_PROTOCOL_SUFFIX))
 
 
 def is_record_file(rel: str) -> bool:

@@ -32,7 +32,7 @@ from reviewapp.core.commit.files import (
 from reviewapp.core.commit.summary import Summary, commit_message, summarize
 from reviewapp.core.logbook.logbook_id import LogbookId
 from reviewapp.core.logbook.model import Logbook
-from reviewapp.core.pairs.results import RESULTS_DIR
+from reviewapp.core.review.review_files import PAIR_RESULTS_DIR
 from reviewapp.core.review.secret_scan import SecretFinding, scan_bytes, scan_text
 from reviewapp.core.review.store import (
     REVIEWS_DIR,
@@ -252,10 +252,10 @@ def _gone_results(prefix: str, present: set[str], list_committed: FolderLister |
         return {}
     reviews = _repo_path(prefix, "")
     gone = {}
-    for path in list_committed(_repo_path(prefix, RESULTS_DIR)):
+    for path in list_committed(_repo_path(prefix, PAIR_RESULTS_DIR)):
         rel = path[len(reviews) :].lstrip("/") if path.startswith(reviews) else ""
         if (
-            rel.startswith(f"{RESULTS_DIR}/")
+            rel.startswith(f"{PAIR_RESULTS_DIR}/")
             and is_review_file(rel)
             and not is_record_file(rel)
             and path not in present

@@ -23,7 +23,7 @@ from reviewapp.core.pairs.protocol import (
     new_seed,
     trials_from_lists,
 )
-from reviewapp.core.pairs.results import RESPONSES, RESULTS_DIR, Rating, SessionInfo, results_paths, write_results
+from reviewapp.core.pairs.results import RESPONSES, Rating, SessionInfo, results_paths, write_results
 from reviewapp.core.pairs.sets import Pair, PairSet
 from reviewapp.core.review.history import RecordDraft
 from reviewapp.core.review.logbook_review import AnnotationSession
@@ -35,6 +35,7 @@ from reviewapp.core.review.records import (
     RetractionPayload,
     Target,
 )
+from reviewapp.core.review.review_files import PAIR_RESULTS_DIR
 
 ESTIMATE_WINDOW = 20  # recent answers the remaining-time estimate is based on
 
@@ -232,7 +233,7 @@ class PairRatingSession:
 
     @property
     def results_folder(self) -> Path:
-        return self.annotations.store.folder / RESULTS_DIR
+        return self.annotations.store.folder / PAIR_RESULTS_DIR
 
     def _results_exist(self) -> bool:
         csv_path, _ = results_paths(self.results_folder, self.start.payload.set, self.annotations.identity.slug)

@@ -19,11 +19,10 @@ from typing import Any
 
 from reviewapp.core.io.durable import atomic_write
 from reviewapp.core.pairs.protocol import ALGORITHM, ControlSettings, Trial
+from reviewapp.core.review.review_files import PAIR_PROTOCOL_SUFFIX
 
 PROTOCOL_FORMAT = "reviewapp-pair-protocol"
 PROTOCOL_VERSION = 1
-PROTOCOL_SUFFIX = ".protocol.json"
-RESULTS_DIR = "pairs"
 RESPONSES = ("left", "right", "same", "skipped")
 COLUMNS = (
     "trial",
@@ -198,11 +197,11 @@ def protocol_document(info: SessionInfo, trials: list[Trial], csv_name: str, csv
 def results_paths(folder: Path, set_name: str, annotator_slug: str) -> tuple[Path, Path]:
     """(CSV, protocol JSON) under `folder` (the annotation folder's pairs/ subfolder)."""
     stem = f"{set_name}-{annotator_slug}"
-    return folder / f"{stem}.csv", folder / f"{stem}{PROTOCOL_SUFFIX}"
+    return folder / f"{stem}.csv", folder / f"{stem}{PAIR_PROTOCOL_SUFFIX}"
 
 
 def protocol_path_for(csv_path: Path) -> Path:
-    return csv_path.with_name(csv_path.name.removesuffix(".csv") + PROTOCOL_SUFFIX)
+    return csv_path.with_name(csv_path.name.removesuffix(".csv") + PAIR_PROTOCOL_SUFFIX)
 
 
 def write_results(
