@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "reviewapp.cli.rank_cmd",
     "reviewapp.cli.verdicts_cmd",
     "reviewapp.cli.agreement_cmd",
+    "reviewapp.cli.trace_cmd",
 )
 
 

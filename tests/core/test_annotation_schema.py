@@ -154,6 +154,35 @@ def example_records() -> dict[str, object]:
             **base,
         ),
         "flag": make_record("flag", target=Target(), payload={"raised": True, "reason": "figure 2 mismatch"}, **base),
+        "transcript_link": make_record(
+            "transcript_link",
+            target=Target(),
+            payload={
+                "sha256": "d" * 64,
+                "file_name": "session.jsonl",
+                "format": "Claude Code",
+                "session": "sess-1",
+                "fills_listed": True,
+                "size": 1234,
+                "events": 42,
+            },
+            **base,
+        ),
+        "trace_excerpt": make_record(
+            "trace_excerpt",
+            target=Target(claim=CLAIM, trace={"session": "sess-1", "sequence": 5}),
+            payload={
+                "session": "sess-1",
+                "trace_sha256": "d" * 64,
+                "source": "transcript",
+                "first_record": 3,
+                "first_part": 1,
+                "last_record": 7,
+                "events": [{"record": 3, "kind": "tool_call", "title": "Bash", "text": "python exp.py"}],
+                "note": "the check stops after 10 steps",
+            },
+            **base,
+        ),
     }
 
 

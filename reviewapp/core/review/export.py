@@ -18,6 +18,7 @@ from reviewapp.core.review.identity import annotator_slug
 from reviewapp.core.review.records import NoteRecord, VerdictPayload, VerdictRecord
 from reviewapp.core.review.state import AnnotationState, EffectiveClaim
 from reviewapp.core.review.targets import describe_target
+from reviewapp.core.review.trace_links import excerpt_label, pinned_excerpts
 
 if TYPE_CHECKING:
     from reviewapp.core.logbook.model import Logbook
@@ -40,6 +41,7 @@ COLUMNS: tuple[str, ...] = (
     "role",
     "record_id",
     "created_at",
+    "trace_excerpts",
 )
 _FORMULA_START = ("=", "+", "@", "\t", "\r")
 
@@ -79,6 +81,12 @@ def export_rows(state: AnnotationState, annotator: str | None = None) -> list[di
     for note in state.notes(annotator=annotator):
         if not note.target.claim:  # a note on a page, a cell outside claims, a trace event or the logbook
             rows.append(_note_row(note, claims))
+    excerpts: dict[str, list[str]] = {}
+    for excerpt in pinned_excerpts(state):
+        if excerpt.target.claim and (annotator is None or excerpt.annotator == annotator):
+            excerpts.setdefault(excerpt.target.claim, []).append(excerpt_label(excerpt))
+    for row in rows:
+        row["trace_excerpts"] = excerpts.get(row["key"], [])
     return rows
 
 
@@ -155,7 +163,7 @@ def write_csv(rows: list[dict[str, Any]], out: TextIO) -> None:
 def _cell(name: str, value: Any) -> Any:
     if value is None:
         return ""
-    if name == "tags":
+    if name in ("tags", "trace_excerpts"):
         value = "; ".join(value)
     elif name == "notes":
         value = "\n".join(value)

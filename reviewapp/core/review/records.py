@@ -305,6 +305,51 @@ class FlagPayload(_Model):
         return self
 
 
+class TranscriptLinkPayload(_Model):
+    """An agent transcript attached to the logbook: copied by sha256 into the user data folder, never committed."""
+
+    sha256: str = Field(
+        pattern=r"^[0-9a-f]{64}$", description="of the transcript file, its name in <data>/transcripts/"
+    )
+    file_name: Name = Field(description="the file's name when it was attached")
+    format: Name = Field(description="Claude Code, Codex, Codex (legacy), Pi, Session Trace Simple, opencode, ...")
+    session: Name = Field(description="the agent session it is: a session the manifest lists, or a new one")
+    fills_listed: bool = Field(description="True when it supplies a listed session whose trace files are absent")
+    size: int = Field(ge=0, description="bytes")
+    events: int = Field(ge=0)
+
+
+class ExcerptEvent(_Model):
+    """One event of a pinned excerpt as it was shown, secrets masked, so exports read without the trace."""
+
+    record: int = Field(ge=0, description="line of the transcript, or Trackio's sequence number")
+    kind: Name
+    title: str = Field("", max_length=500)
+    text: str = Field("", max_length=2_000)
+
+
+class TraceExcerptPayload(_Model):
+    """A range of trace events pinned to a claim as evidence, addressed by the trace file and its own records."""
+
+    session: Name
+    trace_sha256: str = Field(
+        pattern=r"^[0-9a-f]{64}$", description="the transcript file's sha256, or of Trackio's session index.json"
+    )
+    source: Literal["transcript", "trackio"] = Field(description="raw JSONL lines, or Trackio's normalized events")
+    first_record: int = Field(ge=0, description="line (transcript) or sequence number (Trackio) of the first event")
+    first_part: int = Field(0, ge=0, description="which event of that record, when one line holds several")
+    last_record: int = Field(ge=0)
+    last_part: int = Field(0, ge=0)
+    events: list[ExcerptEvent] = Field(default_factory=list, max_length=200)
+    note: str = Field("", max_length=MAX_TEXT)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> TraceExcerptPayload:
+        if (self.last_record, self.last_part) < (self.first_record, self.first_part):
+            raise ValueError("the excerpt ends before it starts")
+        return self
+
+
 # -- records --------------------------------------------------------------------------------------------------
 
 
@@ -435,6 +480,25 @@ class FlagRecord(RecordBase):
     payload: FlagPayload
 
 
+class TranscriptLinkRecord(RecordBase):
+    """Links an attached transcript (by sha256) to this logbook and one of its agent sessions."""
+
+    kind: Literal["transcript_link"]
+    payload: TranscriptLinkPayload
+
+
+class TraceExcerptRecord(RecordBase):
+    """Trace events pinned to a claim as evidence; target.trace names the session and first sequence shown."""
+
+    kind: Literal["trace_excerpt"]
+    payload: TraceExcerptPayload
+
+    @model_validator(mode="after")
+    def _claim(self) -> TraceExcerptRecord:
+        _needs_claim(self)
+        return self
+
+
 class UnknownRecord(RecordBase):
     """A kind written by a newer schema version: kept, shown as such, ignored by replay."""
 
@@ -454,6 +518,8 @@ RECORD_TYPES: tuple[type[RecordBase], ...] = (
     RubricScoreRecord,
     FlagRecord,
     LogbookJudgeMatchRecord,
+    TranscriptLinkRecord,
+    TraceExcerptRecord,
 )
 RECORD_KINDS: dict[str, type[RecordBase]] = {
     get_args(cls.model_fields["kind"].annotation)[0]: cls for cls in RECORD_TYPES

@@ -67,6 +67,28 @@ _KNOWN_MIN_LENGTH = 8
 
 def scan_text(text: str, known: Iterable[str] = ()) -> list[SecretFinding]:
     """Secrets in `text`, in order of position. `known` are exact strings to find too (the user's own tokens)."""
+    return _locate(_text_spans(text, known), text)
+
+
+def mask_secrets(text: str, known: Iterable[str] = ()) -> str:
+    """`text` with every secret replaced by its redacted preview, for showing or quoting untrusted text."""
+    spans = _text_spans(text, known)
+    if not spans:
+        return text
+    spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
+    parts: list[str] = []
+    done = 0
+    for start, end, _kind, preview in spans:
+        if start < done:
+            continue
+        parts.append(text[done:start])
+        parts.append(f"[masked {preview}]")
+        done = end
+    parts.append(text[done:])
+    return "".join(parts)
+
+
+def _text_spans(text: str, known: Iterable[str]) -> list[tuple[int, int, str, str]]:
     spans: list[tuple[int, int, str, str]] = []
     for secret in _usable(known):
         start = text.find(secret)
@@ -78,7 +100,7 @@ def scan_text(text: str, known: Iterable[str] = ()) -> list[SecretFinding]:
             found = _finding(rule, match)
             if found is not None:
                 spans.append((match.start(), match.end(), rule.kind, found))
-    return _locate(spans, text)
+    return spans
 
 
 def scan_bytes(data: bytes, known: Iterable[str] = ()) -> list[SecretFinding]:

@@ -1,0 +1,173 @@
+"""Links both ways between a logbook's cells and the trace events that produced them, each with its reason.
+
+A tool call is linked to a run cell when it runs the cell's command, when `trackio logbook run --page P -- CMD`
+put CMD's cell on page P, when it names a file the cell shows (an attached script, an artifact path), or when a
+`trackio logbook run` call's time matches the cell's recorded run. The call's result comes along. One pass over
+the tool calls; everything else is never read.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+
+from reviewapp.core.logbook.model import Cell, CellKind, Logbook, Page
+from reviewapp.core.progress import CancelToken
+from reviewapp.core.trace.events import KIND_CODE
+from reviewapp.core.trace.excerpts import _command_variants, normalized_command
+from reviewapp.core.trace.index import TraceIndex, parse_time
+
+RUNS_COMMAND = "runs the cell's command"
+PAGE_RUN = "`trackio logbook run --page` put this run on the page"
+NAMES_FILE = "names a file the cell shows: {}"
+AT_RUN_TIME = "a `trackio logbook run` at the time the cell records"
+RESULT_OF = "result of a linked call"
+MAX_PER_CELL = 500
+_SCAN = 8_192
+_TIME_SLACK = 5.0  # seconds either side of the recorded run
+_RUN = re.compile(r"trackio\s+logbook\s+run\b(?P<options>.*?)(?:\s--\s(?P<command>.*)|$)", re.DOTALL)
+_PAGE_OPTION = re.compile(r"--page(?:=|\s+)(?:\"(?P<dq>[^\"]+)\"|'(?P<sq>[^']+)'|(?P<bare>\S+))")
+_FILE_TOKEN = re.compile(r"[\w./-]*?([\w-]+\.[A-Za-z][A-Za-z0-9]{0,5})\b")
+_FENCE_TITLE = re.compile(r"^`{3,}\w*\s+title=(\S+)", re.MULTILINE)
+_MIN_FILE = 6  # shorter names ("a.py") name nothing in particular
+
+
+@dataclass(frozen=True, slots=True)
+class CellRef:
+    page: str
+    ordinal: int | None  # None: the page, no particular cell
+
+
+@dataclass
+class TraceLinks:
+    by_cell: dict[CellRef, list[tuple[int, str]]] = field(default_factory=dict)
+    by_event: dict[int, list[tuple[CellRef, str]]] = field(default_factory=dict)
+
+    def events_for(self, page: str, ordinal: int | None = None) -> list[tuple[int, str]]:
+        """Events linked to a cell (or, with no ordinal, to anything on the page), in trace order."""
+        if ordinal is not None:
+            return sorted(self.by_cell.get(CellRef(page, ordinal), []))
+        found = [item for ref, items in self.by_cell.items() if ref.page == page for item in items]
+        return sorted(set(found))
+
+    def cells_for(self, position: int) -> list[tuple[CellRef, str]]:
+        return self.by_event.get(position, [])
+
+    def add(self, ref: CellRef, position: int, reason: str) -> None:
+        items = self.by_cell.setdefault(ref, [])
+        if any(p == position and r == reason for p, r in items) or len(items) >= MAX_PER_CELL:
+            return
+        items.append((position, reason))
+        self.by_event.setdefault(position, []).append((ref, reason))
+
+
+def page_named(logbook: Logbook, name: str) -> Page | None:
+    """The page `trackio logbook run --page NAME` means: by slug, by title, or a title that starts `NAME:`."""
+    wanted = name.strip().casefold()
+    slug = re.sub(r"[^a-z0-9]+", "-", wanted).strip("-")
+    for page in logbook.pages:
+        title = page.title.casefold()
+        if page.slug == slug or title == wanted:
+            return page
+    for page in logbook.pages:
+        if page.title.casefold().startswith(wanted + ":") or page.slug.startswith(slug + "-"):
+            return page
+    return None
+
+
+def cell_command(cell: Cell) -> str | None:
+    command = cell.header.get("command")
+    if cell.kind is CellKind.CODE and isinstance(command, list) and command:
+        return normalized_command(shlex.join(str(c) for c in command))
+    return None
+
+
+def cell_files(cell: Cell) -> set[str]:
+    """Base names of the files a cell shows: scripts attached to a run, artifact paths."""
+    names = {m.rsplit("/", 1)[-1] for m in _FENCE_TITLE.findall(cell.body)}
+    for key in ("path", "artifact", "file"):
+        value = cell.header.get(key)
+        if isinstance(value, str) and value:
+            names.add(value.rsplit("/", 1)[-1].split(":", 1)[0])
+    return {n for n in names if len(n) >= _MIN_FILE and "." in n}
+
+
+def cell_run_window(cell: Cell) -> tuple[float, float] | None:
+    created = cell.header.get("created_at")
+    if not isinstance(created, str):
+        return None
+    end = parse_time(created)
+    if end != end:  # NaN
+        return None
+    duration = cell.header.get("duration_s")
+    start = end - (float(duration) if isinstance(duration, (int, float)) else 0.0)
+    return start - _TIME_SLACK, end + _TIME_SLACK
+
+
+def link_trace(logbook: Logbook, index: TraceIndex, cancel: CancelToken | None = None) -> TraceLinks:
+    by_command: dict[str, list[CellRef]] = {}
+    by_file: dict[str, list[CellRef]] = {}
+    windows: list[tuple[float, float, CellRef]] = []
+    commands_on_page: dict[str, dict[str, int]] = {}
+    for page in logbook.pages:
+        for cell in page.cells:
+            ref = CellRef(page.slug, cell.ordinal)
+            command = cell_command(cell)
+            if command:
+                by_command.setdefault(command, []).append(ref)
+                commands_on_page.setdefault(page.slug, {}).setdefault(command, cell.ordinal)
+                window = cell_run_window(cell)
+                if window:
+                    windows.append((*window, ref))
+            for name in cell_files(cell):
+                by_file.setdefault(name, []).append(ref)
+    links = TraceLinks()
+    call_kind = KIND_CODE["tool_call"]
+    for position in range(index.count):
+        if index.kinds[position] != call_kind:
+            continue
+        if cancel is not None and position % 5_000 == 0:
+            cancel.check()
+        event = index.event(position)
+        command = _command_text(event.input or "")[:_SCAN]
+        before = len(links.by_event.get(position, ()))
+        for variant in _command_variants(command):
+            for ref in by_command.get(variant, ()):
+                links.add(ref, position, RUNS_COMMAND)
+        run = _RUN.search(command)
+        if run:
+            page_match = _PAGE_OPTION.search(run.group("options") or "")
+            name = page_match and (page_match.group("dq") or page_match.group("sq") or page_match.group("bare"))
+            page = page_named(logbook, name) if name else None
+            if page is not None:
+                inner = normalized_command(run.group("command") or "")
+                ordinal = commands_on_page.get(page.slug, {}).get(inner)
+                links.add(CellRef(page.slug, ordinal), position, PAGE_RUN)
+            when = index.times[position]
+            if when == when:
+                for start, end, ref in windows:
+                    if start <= when <= end:
+                        links.add(ref, position, AT_RUN_TIME)
+        for match in _FILE_TOKEN.finditer(command):
+            for ref in by_file.get(match.group(1), ()):
+                links.add(ref, position, NAMES_FILE.format(match.group(1)))
+        if len(links.by_event.get(position, ())) > before:
+            result = index.paired(position)
+            if result >= 0:
+                for ref, _reason in list(links.by_event[position]):
+                    links.add(ref, result, RESULT_OF)
+    return links
+
+
+def _command_text(text: str) -> str:
+    from reviewapp.core.logbook.model import TraceEvent
+    from reviewapp.core.trace.excerpts import command_of
+
+    return command_of(TraceEvent(0, "tool_call", "", "", input=text))
+
+
+def describe(ref: CellRef, logbook: Logbook) -> str:
+    page = logbook.page(ref.page)
+    title = page.title if page else ref.page
+    return title if ref.ordinal is None else f"{title}, cell {ref.ordinal + 1}"
