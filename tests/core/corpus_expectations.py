@@ -7,6 +7,8 @@ Plain data only: tests compare the reader's output against these values. Convent
 * ``claims`` are in page display order; ``key`` is ``<slug>#<written number>`` or ``<slug>#<ordinal on page>``.
 * ``reader_gaps`` names the checks ("facts", "claims", "window") this reader still fails for an entry, with the
   reason; those checks are expected to fail (strict xfail) so that fixing the reader shows up as an XPASS.
+* ``superseded_pages`` are listed pages a careful reader sees marked as earlier attempts; pages not in the
+  manifest are orphans. Neither holds claims while current pages do; what they state is ``history``.
 * ``contradicted_by`` holds verdicts the logbook itself states elsewhere for the same claim; verdicts of the
   external judge that a logbook merely quotes are not the agent's own and are mentioned in ``note`` instead.
 """
@@ -22,6 +24,7 @@ class ClaimExpectation:
     verdict: str
     raw: str | None
     contradicted_by: tuple[str, ...] = ()
+    history: tuple[str, ...] = ()  # verdicts superseded or orphan pages state for the claim (not contradictions)
     note: str = ""
     ambiguous: bool = False  # a careful reader could map it two ways; counted separately by the benchmark
 
@@ -41,6 +44,7 @@ class LogbookExpectation:
     traces_available: dict[str, bool] = field(default_factory=dict)
     dangling_toc_links: tuple[str, ...] = ()
     pages_not_in_manifest: tuple[str, ...] = ()
+    superseded_pages: tuple[str, ...] = ()  # listed pages marked as earlier attempts (title, slug or group node)
     notes: str = ""
     # check name -> why the current reader gets it wrong; the check runs as xfail(strict=True) until fixed
     reader_gaps: dict[str, str] = field(default_factory=dict)
@@ -228,6 +232,7 @@ EXPECTED: dict[str, LogbookExpectation] = {
             "conclusion",
         ),
         cell_counts={"markdown": 4, "code": 1},
+        superseded_pages=("verification-run",),
         claims=(
             ClaimExpectation(
                 key="current-claim-1#1",
@@ -265,8 +270,9 @@ EXPECTED: dict[str, LogbookExpectation] = {
                 contradicted_by=("verified",),
                 note=(
                     "Page closes saying it falsifies the broad wording (not Theorem 19 itself); index/visibility say"
-                    " FALSIFIED. The superseded legacy pages (overview, evidence, verification-run, conclusion) say"
-                    " all 6 claims verified."
+                    " FALSIFIED. The legacy pages (overview, evidence, verification-run, conclusion) say all 6 claims"
+                    " verified; only verification-run is marked (manifest title 'Historical rejected baseline'), so"
+                    " the others still count as a contradiction."
                 ),
             ),
             ClaimExpectation(
@@ -1000,6 +1006,7 @@ EXPECTED: dict[str, LogbookExpectation] = {
                 page="current-claim-1",
                 verdict="verified",
                 raw="VERIFIED",
+                history=("inconclusive",),
                 note=(
                     "Verdict only in the title/H1 suffix of a cell-less page; current-index and release-report"
                     " tables agree. The historical Claim 1 page (inconclusive, toy evidence) is superseded history."
@@ -1033,6 +1040,7 @@ EXPECTED: dict[str, LogbookExpectation] = {
                 page="current-claim-5",
                 verdict="inconclusive",
                 raw="BLOCKED",
+                history=("inconclusive",),
                 note="BLOCKED (missing input, 'not falsification'): inconclusive. Historical page: inconclusive.",
             ),
             ClaimExpectation(
@@ -1044,6 +1052,17 @@ EXPECTED: dict[str, LogbookExpectation] = {
             ),
         ),
         pages_not_in_manifest=("index",),
+        superseded_pages=(
+            "historical-rejected-baseline",
+            "executive-summary",
+            "claim-1-tangent-space-idd-mapping",
+            "claim-2-empirical-quantile-arl",
+            "claim-3-synthetic-delay-reduction",
+            "claim-4-flowcap-ii-aml-detection",
+            "claim-5-reddit-event-alignment",
+            "claim-6-finite-dimensional-epsilon-isometry",
+            "conclusion",
+        ),
         notes=(
             "6 claims, matches README: the current-claim-N pages under the manifest root 'current-index'. The"
             " manifest root is not index: pages/index.md is a stale TOC of the superseded set that the manifest no"
@@ -1052,13 +1071,6 @@ EXPECTED: dict[str, LogbookExpectation] = {
             " history, not claims and not contradictions. Title by the Trackio rule (H1 of pages/index.md), which"
             " is the full paper title; the manifest title is the short form. paper is a bare arXiv string."
         ),
-        reader_gaps={
-            "facts": (
-                "manifest root 'current-index' is read as an unlisted page and pages/index.md as the listed root"
-            ),
-            "claims": "the historical claim pages are counted as six more claims and flag current ones contradicted",
-            "window": "the historical claim pages are counted as claims",
-        },
     ),
     "MachineLearning-Nerd__icml26-repro-TBSyYj4VV6-quantum-regression": LogbookExpectation(
         root=".trackio/logbook",
@@ -1105,18 +1117,27 @@ EXPECTED: dict[str, LogbookExpectation] = {
                 raw="FALSIFIED",
                 note="Bold 'Verdict: FALSIFIED. Confidence: HIGH.' in the page preamble, before the first cell.",
             ),
-            ClaimExpectation(key="claim-2#2", n=2, page="claim-2", verdict="falsified", raw="FALSIFIED"),
-            ClaimExpectation(key="claim-3#3", n=3, page="claim-3", verdict="falsified", raw="FALSIFIED"),
-            ClaimExpectation(key="claim-4#4", n=4, page="claim-4", verdict="falsified", raw="FALSIFIED"),
+            ClaimExpectation(
+                key="claim-2#2", n=2, page="claim-2", verdict="falsified", raw="FALSIFIED", history=("inconclusive",)
+            ),
+            ClaimExpectation(
+                key="claim-3#3", n=3, page="claim-3", verdict="falsified", raw="FALSIFIED", history=("inconclusive",)
+            ),
+            ClaimExpectation(
+                key="claim-4#4", n=4, page="claim-4", verdict="falsified", raw="FALSIFIED", history=("inconclusive",)
+            ),
             ClaimExpectation(
                 key="claim-5#5",
                 n=5,
                 page="claim-5",
                 verdict="falsified",
                 raw="FALSIFIED",
+                history=("inconclusive",),
                 note="Confidence MEDIUM is the agent's own hedge; the verdict word stands.",
             ),
-            ClaimExpectation(key="claim-6#6", n=6, page="claim-6", verdict="falsified", raw="FALSIFIED"),
+            ClaimExpectation(
+                key="claim-6#6", n=6, page="claim-6", verdict="falsified", raw="FALSIFIED", history=("inconclusive",)
+            ),
         ),
         pages_not_in_manifest=(
             "claim-1-glm-sparsification",
@@ -1147,10 +1168,6 @@ EXPECTED: dict[str, LogbookExpectation] = {
             "manifest says DineshAI/TBSyYj4VV6). Pages and the conclusion quote the external judge's 12/12 score: "
             "the judge's words, not the agent's."
         ),
-        reader_gaps={
-            "claims": "orphan claim pages are counted as twelve more claims and flag current ones contradicted",
-            "window": "orphan claim pages are counted as claims",
-        },
     ),
     "will-rice__icml-2026-reproductions__repro-a-benchmark-and-framework-for-evaluating-next-action-predictions-in-spreadsheets": LogbookExpectation(  # noqa: E501
         root="space",

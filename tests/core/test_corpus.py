@@ -47,6 +47,8 @@ def test_logbook_facts(entry: tuple[Path, LogbookExpectation]) -> None:
     assert tuple(p.slug for p in logbook.pages) == expected.page_slugs
     assert logbook.cell_counts() == expected.cell_counts
     assert tuple(p.slug for p in logbook.pages if not p.in_manifest) == expected.pages_not_in_manifest
+    assert tuple(p.slug for p in logbook.pages if p.status == "superseded") == expected.superseded_pages
+    assert all(p.status == "orphan" for p in logbook.pages if not p.in_manifest)
     # No false "not in logbook.json" problem for a page the manifest does list (e.g. a root that is not index).
     unlisted = {p.file for p in logbook.problems if "not in logbook.json" in p.message}
     assert unlisted <= {p.file for p in logbook.pages if not p.in_manifest}
@@ -74,6 +76,7 @@ def test_claims_and_agent_verdicts(entry: tuple[Path, LogbookExpectation]) -> No
         flagged = {m.verdict.value for m in claim.other_mentions if m.elsewhere and m.verdict != claim.verdict}
         assert set(want.contradicted_by) <= flagged, want.key
         assert claim.contradicted == bool(flagged)
+        assert set(want.history) <= {m.verdict.value for m in claim.history}, want.key
 
 
 @pytest.mark.parametrize("entry", corpus_params(), indirect=True)

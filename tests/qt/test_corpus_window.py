@@ -5,12 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 
+from reviewapp.qt import theme
 from reviewapp.qt.widgets.figure_card import FigureCard
 from tests.core.corpus_expectations import EXPECTED
+from tests.core.logbook_shapes import rewritten_logbook
 from tests.core.test_corpus import corpus_params
-from tests.qt.conftest import OpenWindow, wait_idle
+from tests.qt.conftest import OpenWindow, Screenshots, wait_idle
 
 
 @pytest.mark.parametrize("name", corpus_params("window"))
@@ -42,3 +46,39 @@ def test_corpus_logbook_opens_and_every_view_renders(
     assert errors == []
     assert window.dialog is None
     assert window.problems_button.isVisible() == bool(logbook.problems)
+
+
+def test_earlier_attempts_are_marked_in_the_page_tree(
+    qtbot: QtBot, open_window: OpenWindow, tmp_path: Path, screenshots: Screenshots
+) -> None:
+    window = open_window(rewritten_logbook(tmp_path))
+    model = window.page_model
+    rows: dict[str, tuple[str, bool, str]] = {}
+
+    def collect(parent: QModelIndex) -> None:
+        for row in range(model.rowCount(parent)):
+            index = model.index(row, 0, parent)
+            page = model.page_at(index)
+            font = index.data(Qt.ItemDataRole.FontRole)
+            rows[page.slug] = (
+                index.data(),
+                bool(font and font.italic()),
+                index.data(Qt.ItemDataRole.ToolTipRole),
+            )
+            collect(index)
+
+    collect(QModelIndex())
+    assert rows["current-claim-1"][:2] == ("Claim 1 — VERIFIED", False)
+    assert rows["claim-1-widget-bound"][:2] == ("Historical: Claim 1 (superseded)", True)
+    assert "earlier attempt" in rows["claim-1-widget-bound"][2]
+    assert rows["second-try-claim-2"][:2] == ("Claim 2: widget speed (second try) (not in manifest)", True)
+    assert window.claim_panel.visible_keys() == ["current-claim-1#1", "current-claim-2#2"]
+    assert window.claim_panel.select_key("current-claim-1#1")
+    wait_idle(qtbot, window)
+    links = [b.text().replace("&&", "&") for b in window.evidence.header.findChildren(QPushButton) if b.isVisible()]
+    assert "Earlier attempt on “Historical: Claim 1”: TOY (history)" in links
+    assert not [t for t in links if "differs" in t]  # history is not shown as a disagreement
+    window.page_tree.expandAll()
+    screenshots.take(window, "page-tree-history-light")
+    theme.manager().apply(theme.ThemeChoice.DARK)
+    screenshots.take(window, "page-tree-history-dark")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from reviewapp.core.logbook import verdict_mentions as vm
 from reviewapp.core.logbook.cell_details import figure_details, prose
@@ -31,7 +31,8 @@ _NOT_CLAIM = re.compile(
 )
 _ROW_CLAIM = re.compile(r"^\s*(?:\*\*)?\s*(?:claim\s*|c)?#?\s*(\d{1,3})\b", re.IGNORECASE)
 _LINE_CLAIMS = re.compile(
-    r"\bclaim(?:\s*#?\s*(\d{1,3})|s\s*(\d{1,3})\s*(?:[-–]|to|and|&)\s*(\d{1,3}))\b[^:\n—–]{0,60}?(?:\*\*)?\s*[:—–-]+\s*",
+    r"\bclaim(?:\s*#?\s*(\d{1,3})|s\s*(\d{1,3})\s*(?:[-–]{1,2}|to|and|&)\s*(\d{1,3}))\b"
+    r"[^:\n—–.;!?]{0,60}?(?:\*\*)?\s*(?::+|\s[-—–]{1,2}\s|[—–])\s*",
     re.IGNORECASE,
 )
 _GLOBAL = re.compile(
@@ -41,6 +42,7 @@ _GLOBAL = re.compile(
 )
 _VERDICT_COLUMN = re.compile(r"verdict|status|outcome|result|assessment|rating", re.IGNORECASE)
 
+HISTORY = "history"  # stated by a superseded or orphan page: an earlier verdict, not a contradiction
 SUMMARY_TABLE = 0.7
 SUMMARY_LINE = 0.6
 INDEX_TITLE = 0.8
@@ -67,16 +69,47 @@ class _Scope:
 
 
 def find_claims(pages: list[Page]) -> list[Claim]:
-    candidates = [p for p in pages if not p.is_index]
+    """Claims from the current pages; superseded and orphan pages only when no current page holds any.
+
+    What earlier attempts said about a claim is kept as its history (source "history"): shown, never a
+    contradiction, never the claim's verdict.
+    """
+    current = [p for p in pages if not p.is_root and p.is_current]
+    claims, scopes = _find(current)
+    if not claims:
+        claims, scopes = _find([p for p in pages if not p.is_root])
+    for claim, scope in zip(claims, scopes, strict=True):
+        _assign_own_verdict(claim, scope)
+    claim_pages = {id(s.page) for s in scopes}
+    _apply_cross_page_mentions(claims, pages, claim_pages)
+    _apply_history(claims, [p for p in pages if not p.is_root and not p.is_current and id(p) not in claim_pages])
+    return claims
+
+
+def _find(candidates: list[Page]) -> tuple[list[Claim], list[_Scope]]:
     claims, scopes = _claim_pages(candidates)
     if not claims:
         claims, scopes = _claims_page_list(candidates)
     if not claims:
         claims, scopes = _between_summary_and_conclusion(candidates)
-    for claim, scope in zip(claims, scopes, strict=True):
-        _assign_own_verdict(claim, scope)
-    _apply_cross_page_mentions(claims, pages, {id(s.page) for s in scopes})
-    return claims
+    return claims, scopes
+
+
+def _apply_history(claims: list[Claim], old_pages: list[Page]) -> None:
+    """The verdicts earlier attempts' own claim pages state, attached by claim number."""
+    if not old_pages:
+        return
+    old_claims, old_scopes = _claim_pages(old_pages)
+    by_number: dict[int, list[Claim]] = {}
+    for claim in claims:
+        if claim.n is not None:
+            by_number.setdefault(claim.n, []).append(claim)
+    for old, scope in zip(old_claims, old_scopes, strict=True):
+        _assign_own_verdict(old, scope)
+        if old.verdict_mention is None or old.n is None:
+            continue
+        for claim in by_number.get(old.n, []):
+            claim.other_mentions.append(replace(old.verdict_mention, source=HISTORY))
 
 
 # --- finding claims -------------------------------------------------------------------------------------------
@@ -300,31 +333,33 @@ def _apply_cross_page_mentions(claims: list[Claim], pages: list[Page], claim_pag
             by_number.setdefault(claim.n, []).append(claim)
     by_page = {c.page: c for c in claims if not c.section_line}
     elsewhere: dict[str, list[VerdictMention]] = {c.key: [] for c in claims}
+    history: dict[str, list[VerdictMention]] = {c.key: [] for c in claims}
     for page in pages:
         if id(page) in claim_pages:
             continue
+        found = elsewhere if page.is_current else history
         for n, mention in _summary_mentions(page):
             for claim in by_number.get(n, []):
-                elsewhere[claim.key].append(mention)
-        if page.is_index:
+                found[claim.key].append(mention)
+        if page.is_root:
             for slug, mention in _index_title_mentions(page):
                 if slug in by_page:
-                    elsewhere[by_page[slug].key].append(mention)
-        for mention in _global_mentions(page):
-            for claim in claims:
-                elsewhere[claim.key].append(mention)
+                    found[by_page[slug].key].append(mention)
+        if page.is_current:  # an earlier attempt's "all claims verified" says nothing about this claim
+            for mention in _global_mentions(page):
+                for claim in claims:
+                    found[claim.key].append(mention)
         for n, mention in _raw_data_mentions(page):
             for claim in by_number.get(n, []):
-                elsewhere[claim.key].append(mention)
+                found[claim.key].append(mention)
     for claim in claims:
         mentions = elsewhere[claim.key]
-        if not mentions:
-            continue
-        if claim.verdict is Verdict.UNSTATED:
+        if mentions and claim.verdict is Verdict.UNSTATED:
             best = max(mentions, key=lambda m: m.confidence)
             _set_verdict(claim, best, _FALLBACK_FACTOR)
             mentions = [m for m in mentions if m is not best]
         claim.other_mentions.extend(m for m in mentions if m.confidence >= GLOBAL)
+        claim.other_mentions.extend(replace(m, source=HISTORY) for m in history[claim.key] if m.confidence >= GLOBAL)
 
 
 def _page_texts(page: Page) -> list[tuple[str, int, int | None]]:

@@ -81,10 +81,20 @@ class Page:
     in_manifest: bool = True
     h1_title: str | None = None  # title by Trackio's H1 rule, when it differs from the shown title
     preamble_line: int = 1  # file line where the preamble starts
+    status: str = "current"  # "current", "superseded" (an earlier attempt kept for history) or "orphan"
 
     @property
     def is_index(self) -> bool:
         return self.slug == "index"
+
+    @property
+    def is_current(self) -> bool:
+        return self.status == "current"
+
+    @property
+    def is_root(self) -> bool:
+        """The page the manifest's tree starts from: pages/index.md, or the page that replaced it."""
+        return self.depth == 0
 
 
 ELSEWHERE_SOURCES = frozenset({"summary table", "summary", "index title", "logbook summary", "raw data"})
@@ -100,7 +110,7 @@ class VerdictMention:
     page: str
     line: int
     cell: int | None  # ordinal of the cell on the page, None for the preamble
-    source: str  # where it was found: "claim text", "cell title", "summary table", "index title", ...
+    source: str  # where it was found: "claim text", "cell title", "summary table", "index title", "history", ...
     confidence: float
 
     @property
@@ -129,6 +139,11 @@ class Claim:
         if self.verdict is Verdict.UNSTATED:
             return False
         return any(m.elsewhere and m.verdict != self.verdict for m in self.other_mentions)
+
+    @property
+    def history(self) -> list[VerdictMention]:
+        """Verdicts superseded or orphan pages state for this claim: earlier attempts, not contradictions."""
+        return [m for m in self.other_mentions if m.source == "history"]
 
     @property
     def label(self) -> str:

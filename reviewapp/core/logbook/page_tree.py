@@ -2,6 +2,11 @@
 
 The manifest is a cache that is often stale or hand-edited (logbook-format.md §4, §5.4), so pages on disk but
 not in it still load (flagged), and manifest entries whose file is missing are reported and skipped.
+
+Logbooks are rewritten, and earlier attempts stay behind: every page gets a status. "current" pages hold the
+claims; "superseded" pages are marked historical (by their title or slug, or by a group node above them in the
+manifest); "orphan" pages are on disk but the manifest no longer lists them. The manifest's root may be a page
+other than pages/index.md, and a node may have no page of its own (a group): neither is a problem.
 """
 
 from __future__ import annotations
@@ -20,6 +25,38 @@ _MAX_DEPTH = 8
 _TOC_LINK = re.compile(r"\]\(\s*(?:#/(?P<anchor>[^)\s#?]+)|(?:\./)?pages/(?P<path>[^)\s#?]+?)/page\.md)\s*\)")
 
 
+CURRENT, SUPERSEDED, ORPHAN = "current", "superseded", "orphan"
+
+# Words that mark an earlier attempt. The strong ones do so at either end of a title or slug; the weak ones
+# ("old", "previous", ...) only at the start and followed by a word about the logbook's own pages ("Old claims",
+# "previous-run"), so that "Claim 2: Old models forget" or "claim-1-first" stay current.
+_STRONG = r"historical|history|archived?|superseded|legacy|deprecated|obsolete|outdated|retired"
+_WEAK = r"old|previous|prior|earlier|rejected|stale|abandoned|discarded"
+_OWN_THING = (
+    r"attempts?|versions?|runs?|claims?|baselines?|results?|pages?|index|summary|report|drafts?|verdicts?|"
+    r"rounds?|submissions?|revisions?|logbook|set|evaluation|verification|v\d+"
+)
+_TITLE_MARK = re.compile(
+    rf"^\W*(?:{_STRONG})\b|\b(?:{_STRONG})\W*$|[(\[]\s*(?:{_STRONG})\s*[)\]]|^\W*(?:{_WEAK})\s+(?:{_OWN_THING})\b",
+    re.IGNORECASE,
+)
+_SLUG_STRONG = re.compile(rf"^(?:{_STRONG})$")
+_SLUG_WEAK = re.compile(rf"^(?:{_WEAK})$")
+_SLUG_OWN = re.compile(rf"^(?:{_OWN_THING})$")
+
+
+def marked_historical(title: str | None, slug: str) -> bool:
+    """Title or slug says the page is an earlier attempt (`Historical: Claim 1`, `old-claims`, `x-superseded`)."""
+    if title and _TITLE_MARK.search(title[:200]):
+        return True
+    tokens = [t for t in re.split(r"[-_.]+", slug.lower()) if t]
+    if not tokens:
+        return False
+    if _SLUG_STRONG.match(tokens[0]) or _SLUG_STRONG.match(tokens[-1]):
+        return True
+    return bool(_SLUG_WEAK.match(tokens[0]) and len(tokens) > 1 and _SLUG_OWN.match(tokens[1]))
+
+
 @dataclass
 class PageRef:
     slug: str
@@ -29,6 +66,14 @@ class PageRef:
     parent: str | None
     in_manifest: bool
     path: Path | None = None  # the real file, once checked to be inside the root
+    status: str = CURRENT
+
+
+@dataclass
+class PageTree:
+    refs: list[PageRef]  # every page after pages/index.md, in display order
+    root_title: str | None  # the title the manifest gives its root
+    index_listed: bool  # pages/index.md is the manifest's root (or there is no usable manifest)
 
 
 def toc_links(index_text: str) -> list[tuple[str, int]]:
@@ -90,15 +135,23 @@ def _safe_page_file(
 def manifest_pages(
     root: Path, manifest: dict[str, Any], problems: list[Problem], verified: dict[str, Path]
 ) -> list[PageRef] | None:
-    """Pages the manifest lists, depth-first, whose files exist inside the root; None when it has no usable tree."""
+    """Pages the manifest lists, depth-first, whose files exist inside the root; None when it has no usable tree.
+
+    A root node other than pages/index.md is listed first, at depth 0. A node without a `file` whose page is
+    not on disk is a group: it has no page and no problem, and its children inherit its historical mark.
+    """
     tree = manifest.get("root")
     if not isinstance(tree, dict):
         problems.append(Problem("logbook.json", None, "manifest has no page tree ('root'); rebuilt from the pages"))
         return None
     refs: list[PageRef] = []
     seen: set[str] = {"index"}
+    root_ref = _manifest_root(root, tree, problems, verified)
+    if root_ref is not None:
+        seen.add(root_ref.slug)
+        refs.append(root_ref)
 
-    def walk(node: dict[str, Any], depth: int, parent: str | None) -> None:
+    def walk(node: dict[str, Any], depth: int, parent: str | None, superseded: bool) -> None:
         children = node.get("children")
         if not isinstance(children, list):
             return
@@ -110,20 +163,42 @@ def manifest_pages(
             if not isinstance(slug, str) or not slug:
                 problems.append(Problem("logbook.json", None, "page tree entry without a slug; skipped"))
                 continue
-            if not isinstance(file, str) or not file:
+            title = child.get("title")
+            manifest_title = title if isinstance(title, str) else None
+            marked = superseded or marked_historical(manifest_title, slug)
+            named = isinstance(file, str) and bool(file)
+            if not named:
                 file = f"pages/{slug}/page.md"
+                if file not in verified:  # a group node: nothing to read, nothing missing
+                    if depth < _MAX_DEPTH:
+                        walk(child, depth, parent, marked)
+                    continue
             if slug in seen:
                 problems.append(Problem("logbook.json", None, f"page '{slug}' is listed twice; the first is kept"))
             elif _manifest_file_ok(root, slug, file, problems, verified):
                 seen.add(slug)
-                title = child.get("title")
-                manifest_title = title if isinstance(title, str) else None
-                refs.append(PageRef(slug, file, manifest_title, depth, parent, True, verified[file]))
+                status = SUPERSEDED if marked else CURRENT
+                refs.append(PageRef(slug, file, manifest_title, depth, parent, True, verified[file], status))
             if depth < _MAX_DEPTH:
-                walk(child, depth + 1, slug)
+                walk(child, depth + 1, slug, marked)
 
-    walk(tree, 1, "index")
+    walk(tree, 1, "index", False)
     return refs
+
+
+def _manifest_root(
+    root: Path, tree: dict[str, Any], problems: list[Problem], verified: dict[str, Path]
+) -> PageRef | None:
+    """The manifest's root page when it is not pages/index.md (e.g. `current-index` after a rewrite)."""
+    slug, file = tree.get("slug"), tree.get("file")
+    if not isinstance(file, str) or not file:
+        file = f"pages/{slug}/page.md" if isinstance(slug, str) and slug and slug != "index" else INDEX_FILE
+    if file == INDEX_FILE or not isinstance(slug, str) or not slug or slug == "index":
+        return None
+    if not _manifest_file_ok(root, slug, file, problems, verified):
+        return None
+    title = tree.get("title")
+    return PageRef(slug, file, title if isinstance(title, str) else None, 0, None, True, verified[file])
 
 
 def _manifest_file_ok(root: Path, slug: str, file: str, problems: list[Problem], verified: dict[str, Path]) -> bool:
@@ -141,10 +216,8 @@ def _manifest_file_ok(root: Path, slug: str, file: str, problems: list[Problem],
     return True
 
 
-def build_tree(
-    root: Path, manifest: dict[str, Any] | None, index_text: str, problems: list[Problem]
-) -> tuple[list[PageRef], str | None]:
-    """Ordered pages after the index, and the index title the manifest gives (if any)."""
+def build_tree(root: Path, manifest: dict[str, Any] | None, index_text: str, problems: list[Problem]) -> PageTree:
+    """Ordered pages after the index, with their status, and what the manifest says about its root."""
     verified: dict[str, Path] = {}
     disk = scan_disk(root, problems, verified)
     links = toc_links(index_text)
@@ -159,7 +232,8 @@ def build_tree(
     if listed is None:
         order = {slug: i for i, (slug, _) in enumerate(links)}
         slugs = sorted(disk, key=lambda s: (order.get(s, len(order)), s))
-        return [_disk_ref(s, disk[s], verified[disk[s]]) for s in slugs], None
+        return PageTree([_disk_ref(s, disk[s], verified[disk[s]]) for s in slugs], None, True)
+    index_listed = not (listed and listed[0].depth == 0)
     known = {ref.slug for ref in listed} | {ref.file for ref in listed}
     order = {slug: i for i, (slug, _) in enumerate(links)}
     extra = sorted(
@@ -169,15 +243,16 @@ def build_tree(
         problems.append(
             Problem(disk[slug], None, "page is on disk but not in logbook.json; shown after the listed pages")
         )
-    refs = listed + [PageRef(s, disk[s], None, 1, "index", False, verified[disk[s]]) for s in extra]
-    return refs, manifest_title
+    refs = listed + [PageRef(s, disk[s], None, 1, "index", False, verified[disk[s]], ORPHAN) for s in extra]
+    return PageTree(refs, manifest_title if index_listed else None, index_listed)
 
 
 def _disk_ref(slug: str, file: str, path: Path) -> PageRef:
     parts = file.split("/")  # pages/<slug>/page.md or pages/<parent>/<slug>/page.md
     if len(parts) == 4:
-        return PageRef(slug, file, None, 2, parts[1], True, path)
-    return PageRef(slug, file, None, 1, "index", True, path)
+        status = SUPERSEDED if marked_historical(None, parts[1]) or marked_historical(None, slug) else CURRENT
+        return PageRef(slug, file, None, 2, parts[1], True, path, status)
+    return PageRef(slug, file, None, 1, "index", True, path, SUPERSEDED if marked_historical(None, slug) else CURRENT)
 
 
 def _linked_file_exists(root: Path, slug: str) -> bool:

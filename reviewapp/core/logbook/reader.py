@@ -13,7 +13,7 @@ from reviewapp.core.logbook.logbook_id import LogbookId, check_logbook_id
 from reviewapp.core.logbook.metadata import paper_info, read_json_object, tags_of
 from reviewapp.core.logbook.model import Logbook, Page, Problem
 from reviewapp.core.logbook.page_parser import decode_page, parse_page
-from reviewapp.core.logbook.page_tree import INDEX_FILE, PageRef, build_tree
+from reviewapp.core.logbook.page_tree import INDEX_FILE, ORPHAN, PageRef, build_tree
 from reviewapp.core.logbook.traces import load_traces
 from reviewapp.core.logbook.workspace_files import load_workspace_files
 from reviewapp.core.progress import CancelToken, ProgressCallback
@@ -46,7 +46,10 @@ def read_logbook(
     manifest = read_json_object(root / "logbook.json", "logbook.json", problems)
     index_page, index_text = _read_page(root, PageRef("index", INDEX_FILE, None, 0, None, True), problems)
     index_h1 = index_page.title if index_page and index_page.title != "index" else None  # "index": no H1
-    refs, manifest_root_title = build_tree(root, manifest, index_text, problems)
+    tree = build_tree(root, manifest, index_text, problems)
+    refs, manifest_root_title = tree.refs, tree.root_title
+    if index_page is not None and not tree.index_listed:  # the manifest's root is another page
+        index_page.in_manifest, index_page.status = False, ORPHAN
     pages = [index_page] if index_page else []
     for done, ref in enumerate(refs, start=1):
         if cancel is not None:
@@ -114,6 +117,7 @@ def _read_page(root: Path, ref: PageRef, problems: list[Problem]) -> tuple[Page 
         depth=ref.depth,
         parent=ref.parent,
         in_manifest=ref.in_manifest,
+        status=ref.status,
         h1_title=parsed.h1_title if parsed.h1_title != title else None,
         preamble_line=parsed.preamble_line,
     )

@@ -31,11 +31,11 @@ class PageTreeModel(QStandardItemModel):
         italic = QFont()
         italic.setItalic(True)
         for page in logbook.pages:
-            item = QStandardItem("Overview" if page.is_index else page.title)
+            item = QStandardItem(_label(page))
             item.setEditable(False)
             item.setData(page.slug, SLUG_ROLE)
             item.setToolTip(plain_tooltip(_tooltip(page, claims_on.get(page.slug, 0))))
-            if not page.in_manifest:
+            if not page.is_current:
                 item.setFont(italic)
             # The index and its direct children are all top level: one level of nesting less to click through.
             parent = self._items.get(page.parent or "") if page.parent not in (None, "index") else None
@@ -51,10 +51,22 @@ class PageTreeModel(QStandardItemModel):
         return self._pages.get(index.data(SLUG_ROLE)) if index.isValid() else None
 
 
+_STATUS_LABEL = {"superseded": "superseded", "orphan": "not in manifest"}
+
+
+def _label(page: Page) -> str:
+    """The page's title, with its status when it is an earlier attempt or an orphan."""
+    title = "Overview" if page.is_index and page.is_current else page.title
+    status = _STATUS_LABEL.get(page.status)
+    return f"{title} ({status})" if status else title
+
+
 def _tooltip(page: Page, claims: int) -> str:
     lines = [page.title, page.file, f"{len(page.cells)} cells"]
     if claims:
         lines.append(f"{claims} claim{'s' if claims > 1 else ''}")
     if not page.in_manifest:
-        lines.append("Not in the manifest (found on disk)")
+        lines.append("Not in the manifest (found on disk): an earlier attempt, shown for history")
+    elif page.status == "superseded":
+        lines.append("Marked as an earlier attempt: its verdicts are shown as history, not as claims")
     return "\n".join(lines)

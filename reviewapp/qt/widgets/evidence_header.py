@@ -23,7 +23,11 @@ _SOURCES = {
     "index title": "in the table of contents",
     "logbook summary": "in a logbook-wide statement",
     "raw data": "in raw data",
+    "claim table": "in a table on the claim's page",
+    "code output": "in a code cell's output",
 }
+_SHOWN_ELSEWHERE = 4  # statements on current pages, then as many from earlier attempts
+_SHOWN_HISTORY = 3
 
 
 class EvidenceHeader(QFrame):
@@ -162,14 +166,24 @@ class EvidenceHeader(QFrame):
     def _set_elsewhere(self, logbook: Logbook, claim: Claim) -> None:
         self._clear_elsewhere()
         seen: set[tuple[str, str, str]] = set()
-        for mention in claim.other_mentions:
-            if (mention.source, mention.page, mention.verdict) in seen or len(seen) >= 4:
+        shown = {True: 0, False: 0}
+        history = [m for m in claim.other_mentions if m.source == "history"]
+        for mention in [m for m in claim.other_mentions if m.source != "history"] + history:
+            old = mention.source == "history"
+            if (mention.source, mention.page, mention.verdict) in seen:
+                continue
+            if shown[old] >= (_SHOWN_HISTORY if old else _SHOWN_ELSEWHERE):
                 continue
             seen.add((mention.source, mention.page, mention.verdict))
-            where = _SOURCES.get(mention.source, mention.source)
-            agrees = "agrees" if mention.verdict == claim.verdict else "differs"
+            shown[old] += 1
             page_title = _page_title(logbook, mention.page)
-            text = f"Also stated {where} on “{page_title}”: {mention.verdict.value.upper()} ({agrees})"
+            verdict = mention.verdict.value.upper()
+            if old:  # an earlier attempt's verdict is history of the claim, never a contradiction
+                text = f"Earlier attempt on “{page_title}”: {verdict} (history)"
+            else:
+                where = _SOURCES.get(mention.source, mention.source)
+                agrees = "agrees" if mention.verdict == claim.verdict else "differs"
+                text = f"Also stated {where} on “{page_title}”: {verdict} ({agrees})"
             button = QPushButton(button_text(text), self)
             button.setObjectName("link")
             button.setCursor(Qt.CursorShape.PointingHandCursor)
