@@ -52,93 +52,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from reviewapp.core.logbook_judge.entries import VerdictsFileError, read_verdicts
-    from reviewapp.core.logbook_judge.registry import read_paper_index, read_registry
-    from reviewapp.core.logbook_judge.stored import file_sha256, store_registry
+    from reviewapp.core.logbook_judge.entries import VerdictsFileError
+    from reviewapp.core.logbook_judge.importer import import_verdicts
+    from reviewapp.core.logbook_judge.linking import LinkError
 
     if args.space and len(args.sources) > 1:
         return fail(CommandError("error: --space names one Space; give one SOURCE with it"))
     if args.paper_index and not args.registry:
         return fail(CommandError("error: --paper-index resolves numeric ids of a --registry; give one"))
     try:
-        verdicts = read_verdicts(args.file)
-        paper_index = read_paper_index(args.paper_index) if args.paper_index else None
-        registry = read_registry(args.registry, paper_index) if args.registry else None
-    except VerdictsFileError as exc:
-        return fail(CommandError(f"error: {exc}", EXIT_USAGE))
-    for problem in verdicts.problems + (registry.problems if registry else []):
+        logbooks = [load_or_exit(source) for source in args.sources]
+        result = import_verdicts(
+            args.file, logbooks, registry_file=args.registry, paper_index_file=args.paper_index, space=args.space
+        )
+    except CommandError as error:
+        return fail(error)
+    except (VerdictsFileError, LinkError) as exc:
+        name = f"{args.file.name}: " if isinstance(exc, LinkError) else ""
+        return fail(CommandError(f"error: {name}{exc}", EXIT_USAGE))
+    except OSError as exc:
+        return fail(CommandError(f"error: cannot write to the data folder: {exc}", EXIT_WRITE_FAILED))
+    for problem in result.problems:
         print(f"warning: {problem}", file=sys.stderr)
-    if registry and registry.unsupported:
+    registry = result.registry
+    if registry and registry.unsupported and args.registry:
         shown = ", ".join(sorted(registry.unsupported)[:5])
         more = f" and {len(registry.unsupported) - 5} more" if len(registry.unsupported) > 5 else ""
         reason = next(iter(registry.unsupported.values()))
         print(f"warning: {args.registry.name}: papers {shown}{more} unsupported: {reason}", file=sys.stderr)
-    try:
-        logbooks = [load_or_exit(source) for source in args.sources]
-    except CommandError as error:
-        return fail(error)
-    registry_sha = None
-    try:
-        if registry is not None:
-            registry_sha = file_sha256(args.registry)
-            store_registry(registry, registry_sha)
-        source_sha = file_sha256(args.file)
-        reports = [
-            _import_one(source, logbook, verdicts, registry, registry_sha, source_sha, args)
-            for source, logbook in zip(args.sources, logbooks, strict=True)
-        ]
-    except OSError as exc:
-        return fail(CommandError(f"error: cannot write to the data folder: {exc}", EXIT_WRITE_FAILED))
-    except CommandError as error:
-        return fail(error)
-    _print(reports, args.format)
-    linked = all(r["stored"] for r in reports)
-    return 0 if linked and not verdicts.problems else EXIT_NOT_LINKED
-
-
-def _import_one(source, logbook, verdicts, registry, registry_sha, source_sha, args) -> dict[str, Any]:  # type: ignore[no-untyped-def]
-    from reviewapp.core.logbook_judge.judged import judge_logbook, logbook_id_of, opened_from_space
-    from reviewapp.core.logbook_judge.linking import LinkError, SpaceHints, link_entry
-    from reviewapp.core.logbook_judge.stored import store_import
-
-    logbook_id = logbook_id_of(logbook)
-    hints = SpaceHints.of(logbook, opened_from=opened_from_space(logbook_id))
-    try:
-        link = link_entry(verdicts.entries, hints, forced=args.space)
-    except LinkError as exc:
-        raise CommandError(f"error: {args.file.name}: {exc}", EXIT_USAGE) from exc
-    report: dict[str, Any] = {
-        "source": source,
-        "logbook_id": logbook_id,
-        "link": link.to_json(),
-        "stored": None,
-        "claims": None,
-    }
-    if link.entry is None:
-        return report
-    entry = link.entry
-    registry_claims = registry.for_paper(entry.orid) if registry else None
-    judged = judge_logbook(logbook, entry, registry_claims, link=link.to_json())
-    problems = [p for p in verdicts.problems if p.entry and p.entry.startswith(entry.key)]
-    path = store_import(
-        logbook_id, entry, link, args.file, source_sha, registry_sha if registry_claims else None, problems
-    )
-    report["stored"] = str(path)
-    report["revision_warning"] = judged.revision.warning
-    report["notes"] = judged.result.notes
-    report["claims"] = [
-        {
-            "index": m.judge.index,
-            "verdict": m.judge.verdict.value if m.judge.verdict else None,
-            "claim_key": m.claim_key,
-            "method": m.method,
-            "confidence": m.confidence,
-            "why": m.why,
-        }
-        for m in judged.result.matches
-    ]
-    report["unmatched_logbook_claims"] = judged.result.unmatched_claims
-    return report
+    for report, source in zip(result.reports, args.sources, strict=True):
+        report["source"] = source
+    _print(result.reports, args.format)
+    return 0 if result.all_stored and not result.problems else EXIT_NOT_LINKED
 
 
 def _print(reports: list[dict[str, Any]], fmt: str) -> None:

@@ -234,3 +234,21 @@ def test_logbook_judge_commands_never_import_qt(tmp_path, workspace):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "QT:"
+
+
+def test_the_demo_ships_verdicts_that_match_by_text(tmp_path):
+    from reviewapp.core.logbook.demo import demo_workspace
+    from reviewapp.core.logbook_judge.demo_import import ensure_demo_import
+    from reviewapp.core.logbook_judge.judged import judged_from_store
+
+    workspace = demo_workspace()
+    logbook = read_logbook(workspace)
+    assert ensure_demo_import(logbook, workspace)
+    judged = judged_from_store(logbook)
+    assert judged is not None
+    assert {m.method for m in judged.result.matches} == {"by text"}
+    by_number = {c.n: judged.verdicts().get(c.key) for c in logbook.claims}
+    assert by_number == {1: Verdict.VERIFIED, 2: Verdict.FALSIFIED, 3: Verdict.INCONCLUSIVE, 4: Verdict.TOY}
+    assert judged.entry.quality == "medium" and judged.entry.overall
+    other = read_logbook(write_logbook(tmp_path / "other"))
+    assert not ensure_demo_import(other, workspace)  # only the demo itself

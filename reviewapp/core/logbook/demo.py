@@ -20,7 +20,8 @@ from PIL import Image, ImageDraw, ImageFilter
 from reviewapp.core.io.paths import user_data_dir
 from reviewapp.core.logbook.writer import LogbookDraft, png_bytes, write_trace
 
-DEMO_VERSION = 2
+DEMO_VERSION = 3
+DEMO_VERDICTS_FILE = "logbook-judge-verdicts.json"  # beside .trackio/, never inside the logbook
 PAIR_COUNT = 8
 
 
@@ -61,11 +62,43 @@ def write_demo(workspace: Path) -> Path:
     manifest = json.loads((root / "logbook.json").read_text(encoding="utf-8"))
     manifest["traces"] = [trace]
     (root / "logbook.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    write_demo_verdicts(workspace)
     files = _workspace_files(workspace)
     (root / "workspace.json").write_text(
         json.dumps({"schema_version": 1, "file_count": len(files), "files": files}, indent=2), encoding="utf-8"
     )
     return root
+
+
+def write_demo_verdicts(workspace: Path) -> Path:
+    """A Logbook Judge verdicts file for the demo, in the published shape (made up, like the rest of the demo).
+
+    Its claims are in the registry's order, not the logbook's, so opening the demo shows claims matched by text;
+    two verdicts differ from the agent's so that the disagreement list has something to show.
+    """
+    claims = [
+        ("Sparse widgets train 2x faster than dense widgets (Section 4.2)", "falsified",
+         "Measured 1.02x over 500 steps; the custom kernel did not build, so the paper's setup was not run."),
+        ("Pruning widgets to 90% sparsity keeps top-1 accuracy within 0.5 points (Table 1)", "verified",
+         "Sparse 76.1 vs dense 76.4 after retraining with the paper's schedule."),
+        ("The sparsity pattern is robust to distribution shift on ImageNet-C (Table 3)", "inconclusive",
+         "Only severity 3 on a 10% subsample was evaluated; the stopping point is too early to say."),
+        ("Quantized widgets still produce usable images (Figure 5)", "toy",
+         "FID 14.8 vs 12.1 on 8 prompts; no human rating of the samples yet."),
+    ]  # fmt: skip
+    entry = {
+        "space_id": "demo-user/repro-sparse-widgets",
+        "orid": "DemoWidg01",
+        "paper_title": "Sparse Widgets Are All You Need",
+        "judged_at": "2026-07-21T10:00:00+00:00",
+        "model": "zai-org/GLM-5.2",
+        "claims": [{"claim": text, "verdict": verdict, "evidence": evidence} for text, verdict, evidence in claims],
+        "overall": "Accuracy reproduces; the speed-up does not; robustness and image quality need more work.",
+        "quality": "medium",
+    }
+    path = workspace / DEMO_VERDICTS_FILE
+    path.write_text(json.dumps({entry["space_id"]: entry}, indent=2), encoding="utf-8")
+    return path
 
 
 def _executive_summary(draft: LogbookDraft) -> None:
