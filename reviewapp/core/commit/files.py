@@ -20,13 +20,13 @@ from reviewapp.core.commit.errors import CommitError
 from reviewapp.core.io.durable import (
     O_BINARY,
     O_CLOEXEC,
-    O_NOFOLLOW,
     fsync_dir,
     locked,
     open_for_append,
     write_all,
     write_temp_beside,
 )
+from reviewapp.core.io.safepath import UnsafeReference, open_regular
 from reviewapp.core.review.review_files import PAIR_PROTOCOL_SUFFIX, PAIR_RESULTS_DIR
 from reviewapp.core.review.store import GITATTRIBUTES_FILE, RECORD_SUFFIX, SCHEMA_FILE
 
@@ -84,9 +84,9 @@ def review_sources(folder: Path, *, fallback: bool) -> list[ReviewSource]:
 def read_review_file(path: Path) -> bytes:
     """The file's bytes; a record file without its unfinished last line (a writer may be mid-way)."""
     try:
-        fd = os.open(path, os.O_RDONLY | O_BINARY | O_CLOEXEC | O_NOFOLLOW)
-    except OSError as exc:
-        raise ReviewFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        fd = open_regular(path, follow=False)
+    except UnsafeReference as exc:
+        raise ReviewFileError(f"cannot read {path}: {exc}") from exc
     with open(fd, "rb") as handle:
         if os.fstat(handle.fileno()).st_size > MAX_FILE_BYTES:
             raise ReviewFileError(f"{path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; not committed")

@@ -7,8 +7,10 @@ GUI calls it saved. The annotation store and the preferences use these; the comm
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +22,7 @@ else:
 O_BINARY = getattr(os, "O_BINARY", 0)
 O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 def fsync_dir(folder: Path) -> None:
@@ -67,16 +70,30 @@ def open_for_append(path: Path) -> tuple[int, bool]:
     """Open (creating) `path` for locked appends and tail repair; returns (fd, created).
 
     O_NOFOLLOW: a symlink planted where an annotation file belongs must not redirect writes elsewhere.
+    O_NONBLOCK: a FIFO there must not wait for a reader; it is refused like any file that is not regular.
     """
-    flags = os.O_RDWR | os.O_APPEND | O_BINARY | O_CLOEXEC | O_NOFOLLOW
+    flags = os.O_RDWR | os.O_APPEND | O_BINARY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
     try:
-        return os.open(path, flags), False
+        return _regular(os.open(path, flags), path), False
     except FileNotFoundError:
         pass
     try:
-        return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o644), True
+        return _regular(os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o644), path), True
     except FileExistsError:  # another writer created it in between
-        return os.open(path, flags), False
+        return _regular(os.open(path, flags), path), False
+
+
+def _regular(fd: int, path: Path) -> int:
+    """`fd` when it is a regular file (checked on the descriptor); else closed and refused with an OSError."""
+    try:
+        is_regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        os.close(fd)
+        raise
+    if not is_regular:
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    return fd
 
 
 def write_temp_beside(path: Path, data: bytes) -> Path:

@@ -13,6 +13,7 @@ The path returned is then the one inside the snapshot, so names and relative pat
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import re
@@ -124,20 +125,65 @@ def local_reference(link: str) -> str | None:
     return unquote(parts.path) if parts.path else None
 
 
-def read_capped(path: Path, limit: int) -> bytes:
-    """Read a regular file of at most `limit` bytes; devices, FIFOs and oversized files are refused."""
+_READ_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)  # a FIFO opens at once instead of waiting for a writer (then is refused)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def open_regular(path: Path | str, *, follow: bool = True) -> int:
+    """An open descriptor on `path`, refused (UnsafeReference) unless it is a regular file.
+
+    The type is checked on the open descriptor, so a file swapped for a FIFO or a device between a check and
+    the open is still refused; with `follow=False` a symlink as the last component is refused too.
+    """
     try:
-        info = path.stat()
+        fd = os.open(path, _READ_FLAGS | (0 if follow else _NOFOLLOW))
     except OSError as exc:
+        if not follow and exc.errno == errno.ELOOP:
+            raise UnsafeReference("is a symbolic link; not followed") from exc
         raise UnsafeReference(f"cannot read: {exc.strerror or exc}") from exc
-    if not stat.S_ISREG(info.st_mode):
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError as exc:
+        os.close(fd)
+        raise UnsafeReference(f"cannot read: {exc.strerror or exc}") from exc
+    if not stat.S_ISREG(mode):
+        os.close(fd)
         raise UnsafeReference("not a regular file")
-    if info.st_size > limit:
-        raise UnsafeReference(f"file is {info.st_size:,} bytes, over the {limit:,}-byte limit")
-    with path.open("rb") as handle:
-        data = handle.read(info.st_size + 1)  # not limit + 1: that would allocate the whole limit up front
-        if len(data) > info.st_size:  # it grew while being read
+    return fd
+
+
+def read_capped(path: Path | str, limit: int, *, follow: bool = True) -> bytes:
+    """Read a regular file of at most `limit` bytes; devices, FIFOs and oversized files are refused."""
+    fd = open_regular(path, follow=follow)
+    with os.fdopen(fd, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > limit:
+            raise UnsafeReference(f"file is {size:,} bytes, over the {limit:,}-byte limit")
+        data = handle.read(size + 1)  # not limit + 1: that would allocate the whole limit up front
+        if len(data) > size:  # it grew while being read
             data += handle.read(limit + 1 - len(data))
     if len(data) > limit:
         raise UnsafeReference(f"file grew past the {limit:,}-byte limit while reading")
     return data
+
+
+def read_head(path: Path | str, limit: int, *, follow: bool = True) -> bytes:
+    """The first `limit` bytes of a regular file (for files only their start matters, such as cache records)."""
+    fd = open_regular(path, follow=follow)
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read(limit)
+
+
+def read_inside(root: Path, reference: str, limit: int) -> bytes:
+    """Read `reference` (relative to `root`) with the containment of resolve_inside and the checks of read_capped.
+
+    The resolved path has no symlinks left, so it is opened without following one: a link planted between the
+    check and the open is refused rather than followed out of the folder.
+    """
+    return read_capped(resolve_inside(root, reference), limit, follow=False)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from reviewapp.core.io.coerce import as_name
-from reviewapp.core.io.safepath import UnsafeReference, read_capped
+from reviewapp.core.io.safepath import UnsafeReference, read_inside
 from reviewapp.core.logbook.model import Problem
 
 JSON_LIMIT = 64 * 1024 * 1024
@@ -24,15 +25,19 @@ class PaperInfo:
 
 
 def read_json_object(
-    path: Path, display: str, problems: list[Problem], *, required: bool = False
+    path: Path, display: str, problems: list[Problem], *, root: Path, required: bool = False
 ) -> dict[str, Any] | None:
-    """A JSON object from `path`, or None with a problem recorded; never raises on bad content."""
-    if not path.exists():
+    """A JSON object from `path`, or None with a problem recorded; never raises on bad content.
+
+    `path` lies inside `root` and is read with the same containment as pages: a symlink leading out of `root`
+    is refused, as is anything but a regular file.
+    """
+    if not os.path.lexists(path):
         if required:
             problems.append(Problem(display, None, "file is missing"))
         return None
     try:
-        data = read_capped(path, JSON_LIMIT)
+        data = read_inside(root, os.path.relpath(path, root), JSON_LIMIT)
     except UnsafeReference as exc:
         problems.append(Problem(display, None, str(exc)))
         return None

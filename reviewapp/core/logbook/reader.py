@@ -42,8 +42,10 @@ def read_logbook(
     problems: list[Problem] = []
     metadata: dict = {}
     if where.metadata_file is not None:
-        metadata = read_json_object(where.metadata_file, "../metadata.json", problems) or {}
-    manifest = read_json_object(root / "logbook.json", "logbook.json", problems)
+        metadata = (
+            read_json_object(where.metadata_file, "../metadata.json", problems, root=where.metadata_file.parent) or {}
+        )
+    manifest = read_json_object(root / "logbook.json", "logbook.json", problems, root=root)
     index_page, index_text = _read_page(root, PageRef("index", INDEX_FILE, None, 0, None, True), problems)
     index_h1 = index_page.title if index_page and index_page.title != "index" else None  # "index": no H1
     tree = build_tree(root, manifest, index_text, problems)
@@ -97,7 +99,7 @@ def read_logbook(
 def _read_page(root: Path, ref: PageRef, problems: list[Problem]) -> tuple[Page | None, str]:
     """The parsed page and its text ("" when it could not be read)."""
     try:
-        data = read_capped(ref.path or resolve_inside(root, ref.file), PAGE_LIMIT)
+        data = read_capped(ref.path or resolve_inside(root, ref.file), PAGE_LIMIT, follow=False)
     except UnsafeReference as exc:
         problems.append(Problem(ref.file, None, f"page not read: {exc}"))
         return None, ""

@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reviewapp.core.io import gitcmd
+from reviewapp.core.io.safepath import UnsafeReference, read_head
 
 _SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 _METADATA_SCAN_LIMIT = 5000
+_METADATA_HEAD = 4096  # commit, etag and timestamp lines; the rest of a file is never needed
 
 
 @dataclass(frozen=True)
@@ -71,11 +73,11 @@ def space_sha(root: Path) -> str | None:
 
 
 def _commit_of(metadata: Path) -> tuple[str, float] | None:
-    try:
-        with metadata.open("r", encoding="utf-8", errors="replace") as handle:
-            lines = [handle.readline().strip() for _ in range(3)]
-    except OSError:
+    try:  # the Hub writes these as regular files of three short lines; a link, FIFO or device is not one
+        head = read_head(metadata, _METADATA_HEAD, follow=False)
+    except UnsafeReference:
         return None
+    lines = [*(line.strip() for line in head.decode("utf-8", "replace").splitlines()[:3]), "", "", ""]
     if not _SHA.fullmatch(lines[0]):
         return None
     try:

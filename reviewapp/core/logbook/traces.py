@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from reviewapp.core.io.coerce import as_int, as_name, as_text
-from reviewapp.core.io.safepath import UnsafeReference, read_capped, resolve_inside
+from reviewapp.core.io.safepath import UnsafeReference, read_inside, resolve_inside
 from reviewapp.core.logbook.metadata import JSON_LIMIT, read_json_object
 from reviewapp.core.logbook.model import Problem, TraceChunk, TraceEvent, TraceInfo
 
@@ -24,7 +24,7 @@ def load_traces(root: Path, manifest: dict[str, Any] | None, problems: list[Prob
         for entry in listed:
             if isinstance(entry, dict) and isinstance(entry.get("id"), str):
                 summaries.setdefault(entry["id"], entry)
-    index = read_json_object(root / "traces" / "index.json", "traces/index.json", problems)
+    index = read_json_object(root / "traces" / "index.json", "traces/index.json", problems, root=root)
     sessions = index.get("sessions") if index else None
     if isinstance(sessions, list):
         for entry in sessions:
@@ -54,7 +54,7 @@ def _trace_info(root: Path, trace_id: str, summary: dict[str, Any], problems: li
     if not index_path.is_file():
         problems.append(Problem(index_file, None, f"trace '{trace_id}' is listed but its files are missing"))
         return info
-    session = read_json_object(index_path, index_file, problems)
+    session = read_json_object(root / index_file, index_file, problems, root=root)
     if session is None:
         return info
     if info.event_count is None:
@@ -99,7 +99,7 @@ def iter_events(root: Path, trace: TraceInfo, first: int = 1, last: int | None =
 
 def read_chunk(root: Path, file: str) -> list[TraceEvent]:
     try:
-        data = read_capped(resolve_inside(root, file), JSON_LIMIT)
+        data = read_inside(root, file, JSON_LIMIT)
         payload = json.loads(data.decode("utf-8", errors="replace"))
     except (UnsafeReference, ValueError, RecursionError):
         return []

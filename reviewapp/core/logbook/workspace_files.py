@@ -16,7 +16,7 @@ def load_workspace_files(
 ) -> list[WorkspaceFile]:
     files: list[WorkspaceFile] = []
     seen: set[str] = set()
-    inventory = read_json_object(root / "workspace.json", "workspace.json", problems)
+    inventory = read_json_object(root / "workspace.json", "workspace.json", problems, root=root)
     entries = inventory.get("files") if inventory else None
     for entry in entries if isinstance(entries, list) else []:
         path = as_name(entry.get("path")) if isinstance(entry, dict) else None

@@ -407,7 +407,9 @@ def _pairs_from_folders(pair_set: PairSet, base: Path, relative_dir: str, left: 
         if folder is None or not folder.is_dir():
             raise PairSetError(f"{label}: folder {written!r} is not a folder inside the logbook's folder")
         folders.append(folder)
-    images = [_images_in(folder) for folder in folders]
+    refused: list[str] = []
+    images = [_images_in(base, folder, refused) for folder in folders]
+    pair_set.set_problems.extend(f"{label}: {name} refused: leads outside the logbook's folder" for name in refused)
     for stem in sorted(set(images[0]) | set(images[1])):
         a, b = images[0].get(stem), images[1].get(stem)
         pair = Pair(
@@ -424,12 +426,22 @@ def _pairs_from_folders(pair_set: PairSet, base: Path, relative_dir: str, left: 
             break
 
 
-def _images_in(folder: Path) -> dict[str, Path]:
+def _images_in(base: Path, folder: Path, refused: list[str]) -> dict[str, Path]:
+    """Image files in `folder` by stem; an entry that is a link leading out of `base` is refused, not followed."""
     found: dict[str, Path] = {}
+    real_base = os.path.realpath(base)
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         if entry.name.startswith(".") or not entry.name.lower().endswith(IMAGE_SUFFIXES):
             continue
-        found.setdefault(Path(entry.name).stem, Path(entry.path))
+        path = Path(entry.path)
+        if entry.is_symlink():
+            reference = os.path.relpath(os.path.join(os.path.realpath(folder), entry.name), real_base)
+            try:
+                path = resolve_inside(base, reference)
+            except UnsafeReference:
+                refused.append(f"{folder.name}/{entry.name}")
+                continue
+        found.setdefault(Path(entry.name).stem, path)
     return found
 
 

@@ -39,6 +39,7 @@ from reviewapp.core.io.durable import (
     write_all,
 )
 from reviewapp.core.io.paths import user_data_dir
+from reviewapp.core.io.safepath import UnsafeReference, open_regular, read_capped
 from reviewapp.core.logbook.logbook_id import LogbookId, logbook_id_for, safe_folder_name
 from reviewapp.core.review.records import (
     MAX_LINE_BYTES,
@@ -59,6 +60,7 @@ SOURCE_FILE = "source.json"
 RECORD_SUFFIX = ".jsonl"
 TORN_MARKER = ".torn-"
 _CHUNK = 64 * 1024
+_SCHEMA_LIMIT = 1024 * 1024  # our own SCHEMA.json is a few KB; anything bigger is not ours
 
 
 class StoreError(Exception):
@@ -420,9 +422,10 @@ def read_file(path: Path) -> tuple[list[tuple[RecordBase, str]], list[StoreIssue
     issues: list[StoreIssue] = []
     label = _label(path)
     try:
-        handle = open(os.open(path, os.O_RDONLY | O_BINARY | O_CLOEXEC | O_NOFOLLOW), "rb")  # noqa: SIM115
-    except OSError as exc:
-        issues.append(StoreIssue(path, None, f"cannot read: {exc.strerror or exc}", "error"))
+        handle = os.fdopen(open_regular(path, follow=False), "rb")
+    except UnsafeReference as exc:
+        message = str(exc) if str(exc).startswith("cannot read") else f"cannot read: {exc}"
+        issues.append(StoreIssue(path, None, message, "error"))
         return records, issues, False
     pending: tuple[int, bytes, str] | None = None  # a line that is torn if nothing follows it
     torn = False
@@ -548,8 +551,8 @@ def _write_if_missing(path: Path, data: bytes) -> None:
 def _write_schema(path: Path) -> None:
     """Write SCHEMA.json unless one of this or a newer schema version is there (so writers never fight over it)."""
     try:
-        existing = json.loads(path.read_bytes()).get("x-schema-version")
-    except (OSError, ValueError, AttributeError):
+        existing = json.loads(read_capped(path, _SCHEMA_LIMIT, follow=False)).get("x-schema-version")
+    except (UnsafeReference, ValueError, AttributeError):
         existing = None
     if isinstance(existing, int) and existing >= SCHEMA_VERSION:
         return

@@ -1,0 +1,160 @@
+"""Files the app opens itself, planted by a hostile logbook: links out of the folder, FIFOs, devices, giants.
+
+Every one must be refused (a link leading out, anything but a regular file) or read with a cap, without blocking
+on a FIFO. The cases that used to hang or grow without end run the real CLI in a child with a deadline and a
+memory limit (tests/core/hostile_helpers.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from reviewapp.core.io.safepath import UnsafeReference, read_capped, read_head, read_inside
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.revision import space_sha
+from tests.core.annotation_helpers import small_logbook
+from tests.core.hostile_helpers import run_bounded
+
+pytestmark = pytest.mark.skipif(os.name == "nt", reason="FIFOs, /dev/zero and symlinks as POSIX has them")
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    return small_logbook(tmp_path)
+
+
+def logbook_root(workspace: Path) -> Path:
+    return read_logbook(workspace).root
+
+
+def annotate_args(workspace: Path) -> list[str]:
+    return ["annotate", str(workspace), "--claim", "1", "--verdict", "verified", "--rationale", "ok",
+            "--annotator", "Ada Lovelace"]  # fmt: skip
+
+
+# -- the one place that opens files ---------------------------------------------------------------------------
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for read in (lambda: read_capped(fifo, 1024), lambda: read_head(fifo, 16)):
+        with pytest.raises(UnsafeReference, match="not a regular file"):
+            read()  # a blocking open would wait here forever: nobody ever opens the other end
+
+
+def test_a_device_is_refused_and_a_regular_file_is_read_with_a_cap(tmp_path: Path) -> None:
+    with pytest.raises(UnsafeReference, match="not a regular file"):
+        read_capped(Path("/dev/zero"), 1024)
+    big = tmp_path / "big"
+    big.write_bytes(b"x" * 2048)
+    with pytest.raises(UnsafeReference, match="over the 1,024-byte limit"):
+        read_capped(big, 1024)
+    assert read_head(big, 10) == b"x" * 10
+    assert read_capped(big, 4096) == b"x" * 2048
+
+
+def test_read_inside_refuses_a_link_out_of_its_folder_and_follows_one_within(tmp_path: Path) -> None:
+    root, outside = tmp_path / "root", tmp_path / "secret.txt"
+    root.mkdir()
+    outside.write_text("secret")
+    (root / "real.txt").write_text("inside")
+    (root / "out.txt").symlink_to(outside)
+    (root / "in.txt").symlink_to(root / "real.txt")
+    with pytest.raises(UnsafeReference, match="leads outside"):
+        read_inside(root, "out.txt", 1024)
+    assert read_inside(root, "in.txt", 1024) == b"inside"
+    with pytest.raises(UnsafeReference, match="symbolic link"):
+        read_capped(root / "out.txt", 1024, follow=False)
+
+
+# -- JSON beside the pages (item 8) ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["logbook.json", "traces/index.json", "workspace.json"])
+def test_json_beside_the_pages_is_not_read_through_a_link_out_of_the_root(
+    workspace: Path, tmp_path: Path, name: str
+) -> None:
+    root = logbook_root(workspace)
+    outside = tmp_path / "outside.json"
+    marker = "OUTSIDE-THE-ROOT"
+    outside.write_text(json.dumps({"title": marker, "sessions": [{"id": marker}], "files": [{"path": marker}]}))
+    target = root / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists():
+        target.unlink()
+    target.symlink_to(outside)
+    logbook = read_logbook(workspace)
+    assert marker not in logbook.title
+    assert all(trace.id != marker for trace in logbook.traces)
+    assert all(f.path != marker for f in logbook.workspace_files)
+    assert logbook.manifest is None or name != "logbook.json"
+    [problem] = [p for p in logbook.problems if p.file == name]
+    assert "leads outside" in problem.message
+
+
+def test_a_fifo_as_logbook_json_is_reported_and_the_pages_still_open(workspace: Path) -> None:
+    root = logbook_root(workspace)
+    (root / "logbook.json").unlink()
+    os.mkfifo(root / "logbook.json")
+    logbook = read_logbook(workspace)  # would block forever on open
+    assert logbook.pages and logbook.claims
+    assert any(p.file == "logbook.json" and "not a regular file" in p.message for p in logbook.problems)
+
+
+# -- the Hub download cache's .metadata files ------------------------------------------------------------------
+
+
+def test_hub_cache_metadata_that_is_a_device_or_fifo_is_skipped(workspace: Path) -> None:
+    root = logbook_root(workspace)
+    downloads = root / ".cache" / "huggingface" / "download"
+    (downloads / "pages").mkdir(parents=True)
+    (downloads / "pages" / "index.md.metadata").symlink_to("/dev/zero")
+    os.mkfifo(downloads / "logbook.json.metadata")
+    sha = "a" * 40
+    (downloads / "workspace.json.metadata").write_text(f"{sha}\netag\n1700000000.0\n")
+    assert space_sha(root) == sha  # the regular record is read; the link and the FIFO neither hang nor grow
+
+
+def test_annotate_with_hostile_hub_cache_metadata_finishes(workspace: Path, tmp_path: Path) -> None:
+    root = logbook_root(workspace)
+    downloads = root / ".cache" / "huggingface" / "download" / "pages"
+    downloads.mkdir(parents=True)
+    (downloads / "index.md.metadata").symlink_to("/dev/zero")
+    done = run_bounded(tmp_path, *annotate_args(workspace))
+    assert done.returncode == 0, done.stderr
+
+
+# -- the review folder ----------------------------------------------------------------------------------------
+
+
+def test_schema_json_linked_to_dev_zero_does_not_grow_annotate(workspace: Path, tmp_path: Path) -> None:
+    reviews = logbook_root(workspace) / "reviews"
+    reviews.mkdir()
+    (reviews / "SCHEMA.json").symlink_to("/dev/zero")
+    done = run_bounded(tmp_path, *annotate_args(workspace))
+    assert done.returncode == 0, done.stderr
+    assert (reviews / "ada-lovelace.jsonl").read_bytes().count(b"\n") == 1
+
+
+def test_a_fifo_as_schema_json_does_not_block_annotate(workspace: Path, tmp_path: Path) -> None:
+    reviews = logbook_root(workspace) / "reviews"
+    reviews.mkdir()
+    os.mkfifo(reviews / "SCHEMA.json")
+    done = run_bounded(tmp_path, *annotate_args(workspace))
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_fifo_as_a_review_file_is_reported_and_blocks_nothing(workspace: Path, tmp_path: Path) -> None:
+    reviews = logbook_root(workspace) / "reviews"
+    reviews.mkdir()
+    os.mkfifo(reviews / "mallory.jsonl")
+    assert run_bounded(tmp_path, *annotate_args(workspace)).returncode == 0
+    listed = run_bounded(tmp_path, "annotations", str(workspace), "--json")
+    assert listed.returncode == 1, listed.stderr  # an unreadable review file is a problem found
+    assert "mallory.jsonl" in listed.stdout and "not a regular file" in listed.stdout
+    assert "Ada Lovelace" in listed.stdout  # the readable file still counts
