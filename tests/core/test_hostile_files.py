@@ -12,12 +12,14 @@ import os
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from reviewapp.core.io.safepath import UnsafeReference, read_capped, read_head, read_inside
 from reviewapp.core.logbook.reader import read_logbook
-from reviewapp.core.logbook.revision import space_sha
+from reviewapp.core.pairs.sets import load_set, pairs_from_folders
 from tests.core.annotation_helpers import small_logbook
-from tests.core.hostile_helpers import run_bounded
+from tests.core.hostile_helpers import run_bounded, run_python_bounded
+from tests.support.pair_fixtures import write_pair_logbook
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="FIFOs, /dev/zero and symlinks as POSIX has them")
 
@@ -117,7 +119,13 @@ def test_hub_cache_metadata_that_is_a_device_or_fifo_is_skipped(workspace: Path)
     os.mkfifo(downloads / "logbook.json.metadata")
     sha = "a" * 40
     (downloads / "workspace.json.metadata").write_text(f"{sha}\netag\n1700000000.0\n")
-    assert space_sha(root) == sha  # the regular record is read; the link and the FIFO neither hang nor grow
+    # In a child: before the fix this read /dev/zero without end, and the FIFO's open never returned.
+    done = run_python_bounded(
+        root,
+        "from pathlib import Path\nfrom reviewapp.core.logbook.revision import space_sha\n"
+        f"print(space_sha(Path({str(root)!r})))",
+    )
+    assert done.stdout.strip() == sha, done.stderr  # the regular record is read; the link and the FIFO are skipped
 
 
 def test_annotate_with_hostile_hub_cache_metadata_finishes(workspace: Path, tmp_path: Path) -> None:
@@ -158,3 +166,34 @@ def test_a_fifo_as_a_review_file_is_reported_and_blocks_nothing(workspace: Path,
     assert listed.returncode == 1, listed.stderr  # an unreadable review file is a problem found
     assert "mallory.jsonl" in listed.stdout and "not a regular file" in listed.stdout
     assert "Ada Lovelace" in listed.stdout  # the readable file still counts
+
+
+# -- pair images in folder-mode sets (item 9) -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["folders argument", "folders in the manifest"])
+def test_a_folder_mode_pair_image_linked_out_of_the_logbook_is_refused(tmp_path: Path, how: str) -> None:
+    extra = {"pairs": None, "folders": ["baseline", "quantized"]}
+    workspace = write_pair_logbook(tmp_path / "ws", 2, extra=extra)
+    outside = tmp_path / "private.png"
+    Image.new("RGB", (64, 64), "red").save(outside)
+    (workspace / "samples" / "quantized" / "p02.png").unlink()
+    (workspace / "samples" / "quantized" / "p02.png").symlink_to(outside)
+    logbook = read_logbook(workspace)
+    if how == "folders argument":
+        pair_set = pairs_from_folders(logbook, "samples/baseline", "samples/quantized")
+    else:
+        pair_set = load_set(logbook)
+    assert [p.id for p in pair_set.rateable] == ["p01"]
+    assert any("quantized/p02.png refused: leads outside" in problem for problem in pair_set.set_problems)
+    paths = [ref.path for pair in pair_set.pairs for ref in (pair.a, pair.b) if ref.path is not None]
+    assert all(Path(path).resolve() != outside.resolve() for path in paths)
+
+
+def test_a_folder_mode_link_that_stays_inside_is_followed(tmp_path: Path) -> None:
+    workspace = write_pair_logbook(tmp_path / "ws", 2, extra={"pairs": None, "folders": ["baseline", "quantized"]})
+    copy = workspace / "samples" / "p02-copy.png"
+    (workspace / "samples" / "quantized" / "p02.png").rename(copy)
+    (workspace / "samples" / "quantized" / "p02.png").symlink_to(copy)
+    pair_set = load_set(read_logbook(workspace))
+    assert [p.id for p in pair_set.rateable] == ["p01", "p02"]
