@@ -17,6 +17,7 @@ from PIL import Image
 from reviewapp.core.io.safepath import UnsafeReference, read_capped, read_head, read_inside
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.pairs.sets import load_set, pairs_from_folders
+from reviewapp.core.review.records import MAX_LINE_BYTES
 from tests.core.annotation_helpers import small_logbook
 from tests.core.hostile_helpers import run_bounded, run_python_bounded
 from tests.support.pair_fixtures import write_pair_logbook
@@ -197,3 +198,44 @@ def test_a_folder_mode_link_that_stays_inside_is_followed(tmp_path: Path) -> Non
     (workspace / "samples" / "quantized" / "p02.png").symlink_to(copy)
     pair_set = load_set(read_logbook(workspace))
     assert [p.id for p in pair_set.rateable] == ["p01", "p02"]
+
+
+# -- a huge torn review file (item 5) -------------------------------------------------------------------------
+
+
+def test_an_absurdly_large_review_file_is_refused_without_reading_it(workspace: Path, tmp_path: Path) -> None:
+    assert run_bounded(tmp_path, *annotate_args(workspace)).returncode == 0
+    evil = logbook_root(workspace) / "reviews" / "evil.jsonl"
+    evil.write_bytes(b"")
+    os.truncate(evil, 4 * 1024**3)  # sparse: no disk used; more than the child may allocate
+    done = run_bounded(tmp_path, "annotations", str(workspace), "--json")
+    assert done.returncode == 1, done.stderr  # found wrong: a file that cannot be a review file
+    assert "evil.jsonl" in done.stdout and "not read" in done.stdout and "Ada Lovelace" in done.stdout
+    assert evil.stat().st_size == 4 * 1024**3 and not list(evil.parent.glob("*.torn-*"))
+
+
+def test_a_huge_torn_tail_is_set_aside_with_bounded_memory_and_disk(workspace: Path, tmp_path: Path) -> None:
+    assert run_bounded(tmp_path, *annotate_args(workspace)).returncode == 0
+    reviews = logbook_root(workspace) / "reviews"
+    evil = reviews / "evil.jsonl"
+    good_line = (reviews / "ada-lovelace.jsonl").read_bytes()
+    evil.write_bytes(good_line)
+    size = 200 * 1024**2  # under the file cap: zeros after a record, as a crash can leave them
+    os.truncate(evil, size)
+    done = run_bounded(tmp_path, "annotations", str(workspace), "--json")
+    assert done.returncode == 0, done.stderr  # a torn tail is a warning, not an invalid record
+    assert evil.read_bytes() == good_line  # the lines before the tail are untouched
+    [side] = [p for p in reviews.iterdir() if ".torn-" in p.name]
+    assert side.stat().st_size == MAX_LINE_BYTES  # bounded disk: only the head of an impossible tail
+    assert f"{size - len(good_line):,} bytes" in done.stdout and "only its first" in done.stdout
+
+
+def test_a_torn_tail_of_record_size_is_still_set_aside_whole(workspace: Path, tmp_path: Path) -> None:
+    reviews = logbook_root(workspace) / "reviews"
+    reviews.mkdir()
+    torn = b'{"schema_version": 1, "id": "half-writ'
+    (reviews / "ada.jsonl").write_bytes(torn)
+    done = run_bounded(tmp_path, "annotations", str(workspace), "--json")
+    assert done.returncode == 0, done.stderr
+    [side] = [p for p in reviews.iterdir() if ".torn-" in p.name]
+    assert side.read_bytes() == torn and "only its first" not in done.stdout

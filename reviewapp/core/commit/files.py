@@ -28,9 +28,8 @@ from reviewapp.core.io.durable import (
 )
 from reviewapp.core.io.safepath import UnsafeReference, open_regular
 from reviewapp.core.review.review_files import PAIR_PROTOCOL_SUFFIX, PAIR_RESULTS_DIR
-from reviewapp.core.review.store import GITATTRIBUTES_FILE, RECORD_SUFFIX, SCHEMA_FILE
+from reviewapp.core.review.store import GITATTRIBUTES_FILE, MAX_FILE_BYTES, RECORD_SUFFIX, SCHEMA_FILE
 
-MAX_FILE_BYTES = 256 * 1024 * 1024  # a review file this large is not something a person wrote
 _MAX_DEPTH = 4
 
 

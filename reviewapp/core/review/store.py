@@ -60,6 +60,7 @@ SOURCE_FILE = "source.json"
 RECORD_SUFFIX = ".jsonl"
 TORN_MARKER = ".torn-"
 _CHUNK = 64 * 1024
+MAX_FILE_BYTES = 256 * 1024 * 1024  # a review file this large is not something a person wrote
 _SCHEMA_LIMIT = 1024 * 1024  # our own SCHEMA.json is a few KB; anything bigger is not ours
 
 
@@ -99,11 +100,14 @@ class TailRepair:
     line: int
     size: int  # bytes concerned
     set_aside: Path | None  # side file holding the torn bytes; None when the line was only completed or left
+    kept: int | None = None  # bytes in the side file when fewer than `size` (a tail longer than any record)
 
     @property
     def issue(self) -> StoreIssue:
         if self.set_aside is not None:
-            message = f"torn last line ({self.size} bytes, never saved completely) moved to {self.set_aside.name}"
+            message = f"torn last line ({self.size:,} bytes, never saved completely) moved to {self.set_aside.name}"
+            if self.kept is not None:
+                message += f"; only its first {self.kept:,} bytes were kept (no record is that long)"
         else:
             message = f"last line had no line end; one was added ({self.size} bytes kept)"
         return StoreIssue(self.file, self.line, message, "warning")
@@ -427,6 +431,12 @@ def read_file(path: Path) -> tuple[list[tuple[RecordBase, str]], list[StoreIssue
         message = str(exc) if str(exc).startswith("cannot read") else f"cannot read: {exc}"
         issues.append(StoreIssue(path, None, message, "error"))
         return records, issues, False
+    size = os.fstat(handle.fileno()).st_size
+    if size > MAX_FILE_BYTES:  # not read, repaired or copied: a person's reviews are a few MB at most
+        handle.close()
+        message = f"file is {size:,} bytes, over the {MAX_FILE_BYTES:,} bytes a review file may have; not read"
+        issues.append(StoreIssue(path, None, message, "error"))
+        return records, issues, False
     pending: tuple[int, bytes, str] | None = None  # a line that is torn if nothing follows it
     torn = False
     with handle, locked(handle.fileno(), exclusive=False):
@@ -482,29 +492,33 @@ def _repair_tail(fd: int, path: Path) -> TailRepair | None:
     if size == 0:
         return None
     last_end = _last_newline(fd, size)  # offset just after the final line end inside the file, 0 if none
+    # Only a tail no longer than a record is ever held in memory: a longer one (a file extended by
+    # `truncate -s 2G`, or zeros after a crash) cannot be a record, so only its head is set aside.
     if last_end == size:  # ends with a line end: torn only if the last line is not JSON at all
         start = _last_newline(fd, size - 1)
-        tail = os.pread(fd, size - start, start)
-        if _is_json(tail):
+        if size - start <= MAX_LINE_BYTES + 1 and _is_json(os.pread(fd, size - start, start)):
             return None
         cut = start
     else:
         cut = last_end
-        tail = os.pread(fd, size - cut, cut)
-        try:
-            parse_line(tail)
-        except RecordError:
-            pass
-        else:  # a complete record only missing its line end: keep it
-            write_all(fd, b"\n")
-            os.fsync(fd)
-            return TailRepair(path, _count_lines(fd, cut) + 1, len(tail), None)
+        if size - cut <= MAX_LINE_BYTES:
+            tail = os.pread(fd, size - cut, cut)
+            try:
+                parse_line(tail)
+            except RecordError:
+                pass
+            else:  # a complete record only missing its line end: keep it
+                write_all(fd, b"\n")
+                os.fsync(fd)
+                return TailRepair(path, _count_lines(fd, cut) + 1, len(tail), None)
     side = path.with_name(
         f"{path.name}{TORN_MARKER}{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}-{secrets.token_hex(3)}"
     )
+    kept = min(size - cut, MAX_LINE_BYTES)
     side_fd = os.open(side, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_BINARY | O_CLOEXEC, 0o644)
     try:
-        write_all(side_fd, tail)
+        for start in range(cut, cut + kept, _CHUNK):  # in chunks: bounded memory whatever the tail
+            write_all(side_fd, os.pread(fd, min(_CHUNK, cut + kept - start), start))
         os.fsync(side_fd)
     finally:
         os.close(side_fd)
@@ -512,7 +526,7 @@ def _repair_tail(fd: int, path: Path) -> TailRepair | None:
     line = _count_lines(fd, cut) + 1
     os.ftruncate(fd, cut)
     os.fsync(fd)
-    return TailRepair(path, line, len(tail), side)
+    return TailRepair(path, line, size - cut, side, kept if kept < size - cut else None)
 
 
 def _last_newline(fd: int, end: int) -> int:
