@@ -181,9 +181,17 @@ def read_head(path: Path | str, limit: int, *, follow: bool = True) -> bytes:
 
 
 def read_inside(root: Path, reference: str, limit: int) -> bytes:
-    """Read `reference` (relative to `root`) with the containment of resolve_inside and the checks of read_capped.
+    """Read `reference` (relative to `root`) with the containment of resolve_inside and the checks of read_capped."""
+    return read_contained(root, resolve_inside(root, reference), limit)
 
-    The resolved path has no symlinks left, so it is opened without following one: a link planted between the
-    check and the open is refused rather than followed out of the folder.
+
+def read_contained(root: Path, path: Path, limit: int) -> bytes:
+    """Read `path`, already resolved inside `root`, by its real path and without following a link.
+
+    Opening the real path with O_NOFOLLOW means a link planted after the containment check is refused rather
+    than followed out of the folder (a Hub snapshot's links into its blobs/ are resolved first, then checked).
     """
-    return read_capped(resolve_inside(root, reference), limit, follow=False)
+    real = os.path.realpath(path)
+    if not is_contained(root, Path(real)):
+        raise UnsafeReference(f"{os.path.basename(path)} leads outside {os.path.basename(_real_root(str(root)))}/")
+    return read_capped(real, limit, follow=False)

@@ -6,7 +6,7 @@ import hashlib
 from pathlib import Path
 
 from reviewapp.core.io.coerce import as_int, as_name
-from reviewapp.core.io.safepath import UnsafeReference, read_capped, resolve_inside
+from reviewapp.core.io.safepath import UnsafeReference, read_contained, resolve_inside
 from reviewapp.core.logbook.claim_finder import find_claims
 from reviewapp.core.logbook.locate import locate
 from reviewapp.core.logbook.logbook_id import LogbookId, check_logbook_id
@@ -99,7 +99,7 @@ def read_logbook(
 def _read_page(root: Path, ref: PageRef, problems: list[Problem]) -> tuple[Page | None, str]:
     """The parsed page and its text ("" when it could not be read)."""
     try:
-        data = read_capped(ref.path or resolve_inside(root, ref.file), PAGE_LIMIT, follow=False)
+        data = read_contained(root, ref.path or resolve_inside(root, ref.file), PAGE_LIMIT)
     except UnsafeReference as exc:
         problems.append(Problem(ref.file, None, f"page not read: {exc}"))
         return None, ""
