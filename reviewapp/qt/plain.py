@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 class PlainLabel(QLabel):
     def __init__(self, text: str | QWidget | None = "", parent: QWidget | None = None) -> None:
         if isinstance(text, QWidget):
-            text, parent = "", text
+            text, parent = None, text
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setText(text or "")

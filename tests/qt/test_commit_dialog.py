@@ -94,7 +94,7 @@ def test_commit_and_push_to_a_git_remote(qtbot: QtBot, tmp_path: Path, screensho
     assert outcome.status == "pushed"
     assert outcome.commit == git(work, "rev-parse", "HEAD") == git(remote, "rev-parse", "main")
     assert service.threads and threading.main_thread() not in service.threads
-    assert outcome.commit in dialog.result.text() and "origin/main" in dialog.result.text()
+    assert outcome.commit in dialog.outcome_label.text() and "origin/main" in dialog.outcome_label.text()
     _wait_planned(qtbot, dialog)
     assert dialog.plan is not None and dialog.plan.empty
     assert not dialog.commit_button.isEnabled()
@@ -149,7 +149,7 @@ def test_pull_request_on_the_hub_without_write_access(
 
     pr_url = hub_server.pull_request_url(SPACE, 1, repo_type="space")
     assert outcome.status == "pull_request" and outcome.pr_url == pr_url
-    assert f'href="{pr_url}"' in dialog.result.text()
+    assert f'href="{pr_url}"' in dialog.outcome_label.text()
     _wait_planned(qtbot, dialog)
     assert not dialog.commit_button.isEnabled()  # a second click would open a second pull request
     assert "pull request holds these changes" in dialog.status.text()
@@ -185,5 +185,5 @@ def test_a_wrong_repository_is_reported_and_can_be_corrected(
     with qtbot.waitSignal(dialog.committed, timeout=WAIT_MS) as done:
         qtbot.mouseClick(dialog.commit_button, Qt.MouseButton.LeftButton)
     assert done.args[0].status == "committed"
-    assert done.args[0].url in dialog.result.text()
+    assert done.args[0].url in dialog.outcome_label.text()
     assert hub_server.read_file(SPACE, "reviews/ada-lovelace.jsonl", repo_type="space")

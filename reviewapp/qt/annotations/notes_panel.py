@@ -101,8 +101,8 @@ class NotesPanel(QWidget):
         self.summary.setObjectName("muted")
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
-        self.scroll, self.column = card_column(self, "notes", margins=(0, 0, 4, 0), spacing=8)
-        layout.addWidget(self.scroll, 1)
+        self.scroll_area, self.column = card_column(self, "notes", margins=(0, 0, 4, 0), spacing=8)
+        layout.addWidget(self.scroll_area, 1)
         self.cards: list[NoteCard] = []
 
     @property

@@ -374,14 +374,15 @@ class VerdictEditor(QFrame):
 
     def save(self) -> bool:
         """Record the verdict; True when it is on disk."""
-        if not self.can_save or self.claim_key is None:
-            if self.claim_key is not None and self.current().verdict is None and self.body.isVisible():
+        key, draft = self.claim_key, self.current()
+        verdict = draft.verdict
+        if not self.can_save or key is None or verdict is None:
+            if key is not None and verdict is None and self.body.isVisible():
                 self._set_error("Choose a verdict first.")
             return False
-        key, draft = self.claim_key, self.current()
         try:
             self.review.act(
-                lambda s: s.set_verdict(key, draft.verdict, draft.rationale.strip(), draft.confidence, draft.tags)
+                lambda s: s.set_verdict(key, verdict, draft.rationale.strip(), draft.confidence, draft.tags)
             )
         except ActionFailed as exc:
             self._set_error(str(exc))

@@ -103,11 +103,11 @@ class CommitDialog(QDialog):
         self.status = PlainLabel("", self)
         self.status.setObjectName("muted")
         self.status.setWordWrap(True)
-        self.result = QLabel("", self)
-        self.result.setTextFormat(Qt.TextFormat.RichText)  # built by _result_html, every value escaped
-        self.result.setWordWrap(True)
-        self.result.setOpenExternalLinks(True)
-        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.outcome_label = QLabel("", self)
+        self.outcome_label.setTextFormat(Qt.TextFormat.RichText)  # built by _result_html, every value escaped
+        self.outcome_label.setWordWrap(True)
+        self.outcome_label.setOpenExternalLinks(True)
+        self.outcome_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.error_label = PlainLabel("", self)
         self.error_label.setWordWrap(True)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -136,7 +136,7 @@ class CommitDialog(QDialog):
         layout.addWidget(self.message)
         layout.addWidget(self.notes)
         layout.addLayout(status_row)
-        layout.addWidget(self.result)
+        layout.addWidget(self.outcome_label)
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
         available = self.screen().availableGeometry()
@@ -264,7 +264,7 @@ class CommitDialog(QDialog):
         message = self.message.toPlainText().strip() or None
         self._committing = True
         self._show_error("")
-        self.result.setText("")
+        self.outcome_label.setText("")
         self._enable_inputs(False)
         self._set_busy("Committing…")
         if target in (GIT_COMMIT, GIT_PUSH):
@@ -291,7 +291,7 @@ class CommitDialog(QDialog):
         self._committing = False
         self.outcome = outcome
         self._enable_inputs(True)
-        self.result.setText(_result_html(outcome))
+        self.outcome_label.setText(_result_html(outcome))
         if outcome.status == "pull_request":
             self._opened_pr = self._planned_for
         if self.session is not None:

@@ -97,14 +97,15 @@ class EvidenceHeader(QFrame):
         self.reviewer_layout = QHBoxLayout(self.reviewer_slot)
         self.reviewer_layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.reviewer_slot)
-        self._page_slug = ""
+        self._page_slug: str = ""
 
     def set_reviewer_widget(self, widget: QWidget) -> None:
         """Place the reviewer's verdict editor (owned by the annotations feature) in the header."""
         while self.reviewer_layout.count():
             item = self.reviewer_layout.takeAt(0)
-            if item.widget() is not None:
-                item.widget().setParent(None)
+            old = item.widget() if item is not None else None
+            if old is not None:
+                old.setParent(None)
         self.reviewer_layout.addWidget(widget)
 
     def set_corrections(self, lines: list[str]) -> None:
@@ -159,9 +160,10 @@ class EvidenceHeader(QFrame):
     def _clear_elsewhere(self) -> None:
         while self.elsewhere.count():
             item = self.elsewhere.takeAt(0)
-            if item.widget() is not None:
-                item.widget().hide()
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.hide()
+                widget.deleteLater()
 
     def _set_elsewhere(self, logbook: Logbook, claim: Claim) -> None:
         self._clear_elsewhere()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QImage
@@ -59,8 +60,8 @@ class EvidenceView(QWidget):
         self.header.verdict_requested.connect(self.scroll_to_verdict)
         self.header.hide()
         layout.addWidget(self.header)
-        self.scroll, self.column = card_column(self, "evidence", margins=(0, 0, 6, 12), spacing=10)
-        layout.addWidget(self.scroll, 1)
+        self.scroll_area, self.column = card_column(self, "evidence", margins=(0, 0, 6, 12), spacing=10)
+        layout.addWidget(self.scroll_area, 1)
         self.cards: list[Card] = []
         self.verdict_card: Card | None = None
         self._queue: list[Callable[[], Card | None]] = []
@@ -104,7 +105,7 @@ class EvidenceView(QWidget):
             self._queue.append(lambda: self._preamble(context, page, claim.verdict_mention))
         for cell in page.cells:
             if cell.ordinal in wanted:
-                self._queue.append(lambda c=cell: self._cell(context, c, claim.verdict_mention))
+                self._queue.append(partial(self._cell, context, cell, claim.verdict_mention))
         if not self._queue:
             self.hint.setText("This claim has no evidence cells.")
             self.hint.show()
@@ -117,7 +118,7 @@ class EvidenceView(QWidget):
         if page.preamble.strip():
             self._queue.append(lambda: self._preamble(context, page, None))
         for cell in page.cells:
-            self._queue.append(lambda c=cell: self._cell(context, c, None))
+            self._queue.append(partial(self._cell, context, cell, None))
         if not self._queue:
             self.hint.setText("This page is empty.")
             self.hint.show()
@@ -125,7 +126,7 @@ class EvidenceView(QWidget):
 
     def scroll_to_verdict(self) -> None:
         if self.verdict_card is not None:
-            self.scroll.ensureWidgetVisible(self.verdict_card, 0, 40)
+            self.scroll_area.ensureWidgetVisible(self.verdict_card, 0, 40)
 
     # --- building ---------------------------------------------------------------------------------------------
 
@@ -138,7 +139,7 @@ class EvidenceView(QWidget):
         self.cards = []
         self.verdict_card = None
         self.hint.hide()
-        self.scroll.verticalScrollBar().setValue(0)
+        self.scroll_area.verticalScrollBar().setValue(0)
 
     def _start(self) -> None:
         self._batch_timer.start()

@@ -7,6 +7,7 @@ scripts (Plotly, posters) says so and offers "Open in browser" as an explicit ac
 
 from __future__ import annotations
 
+from functools import partial
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import QByteArray, QSize, Qt, QUrl
@@ -41,15 +42,15 @@ class FigureCard(Card):
         details = self.details
         for number, embedded in enumerate(details.images[:MAX_IMAGES]):
             figure = FigureImage(self)
-            figure.clicked.connect(lambda f=figure: self._zoom(f))
+            figure.clicked.connect(partial(self._zoom, figure))
             self.body.addWidget(figure)
             self.figures.append(figure)
             key = f"figure:{cell.key}:{number}:{cell.content_hash}"
-            context.images.request(key, lambda e=embedded: _decode_embedded(e), figure, _deliver_to(figure))
+            context.images.request(key, partial(_decode_embedded, embedded), figure, _deliver_to(figure))
         if not details.images:
             for svg in details.svgs[:MAX_SVGS]:
                 figure = FigureImage(self)
-                figure.clicked.connect(lambda f=figure: self._zoom(f))
+                figure.clicked.connect(partial(self._zoom, figure))
                 self.body.addWidget(figure)
                 self.figures.append(figure)
                 refusal = svg_refusal(svg)
@@ -150,7 +151,7 @@ class RawDataSection(QWidget):
         self.toggle.clicked.connect(lambda: self.set_open(not self.is_open))
         layout.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
         self._layout = layout
-        self.is_open = False
+        self.is_open: bool = False
         self._label()
         if len(raw) <= AUTO_OPEN_RAW:
             self.set_open(True)

@@ -97,10 +97,10 @@ class ZoomDialog(QDialog):
         self.fit = True
         self.label = PlainLabel()
         self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.scroll = QScrollArea()
-        self.scroll.setWidget(self.label)
-        self.scroll.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.scroll.setWidgetResizable(False)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidget(self.label)
+        self.scroll_area.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.scroll_area.setWidgetResizable(False)
         self.info = PlainLabel()
         self.info.setObjectName("muted")
         bar = QHBoxLayout()
@@ -118,7 +118,7 @@ class ZoomDialog(QDialog):
         bar.addWidget(self.info)
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
-        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.scroll_area, 1)
         for keys, slot in (("+", self.zoom_in), ("=", self.zoom_in), ("-", self.zoom_out), ("0", self.zoom_fit)):
             QShortcut(QKeySequence(keys), self, slot)
         QShortcut(QKeySequence("1"), self, self.zoom_actual)
@@ -147,7 +147,7 @@ class ZoomDialog(QDialog):
         return self._fit_scale() if self.fit else self.scale
 
     def _fit_scale(self) -> float:
-        view = self.scroll.viewport().size()
+        view = self.scroll_area.viewport().size()
         if self.image.width() == 0 or self.image.height() == 0:
             return 1.0
         return min(1.0, (view.width() - 4) / self.image.width(), (view.height() - 4) / self.image.height())
