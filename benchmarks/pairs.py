@@ -107,13 +107,13 @@ def run_window(workspace: Path, think: float, size: tuple[int, int]) -> dict:
 
     from reviewapp.core.logbook.reader import read_logbook
     from reviewapp.core.review.identity import Identity
-    from reviewapp.core.review.logbook_review import AnnotationSession
+    from reviewapp.core.review.logbook_review import LogbookReview
     from reviewapp.qt.pairs import PairRatingWindow
 
     app = QApplication.instance() or QApplication([])
     shutil.rmtree(workspace / ".trackio" / "logbook" / "reviews", ignore_errors=True)  # a fresh session each run
     logbook = read_logbook(workspace)
-    annotations = AnnotationSession.open(logbook, Identity("Benchmark Rater", "command line"), "participant")
+    annotations = LogbookReview.open(logbook, Identity("Benchmark Rater", "command line"), "participant")
     load_started = time.perf_counter()
     window = PairRatingWindow.for_set(annotations, "bench")
     set_load = time.perf_counter() - load_started

@@ -157,14 +157,14 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     from reviewapp.qt import theme
-    from reviewapp.qt.controller import SessionController
+    from reviewapp.qt.controller import LogbookController
     from reviewapp.qt.main_window import MainWindow
     from reviewapp.qt.workers import share_interpreter_with_gui
 
     share_interpreter_with_gui()  # as reviewapp.qt.app.run does
     app = QApplication([sys.argv[0]])
     theme.manager().apply(theme.ThemeChoice.LIGHT)
-    controller = SessionController()
+    controller = LogbookController()
     window = MainWindow(controller, remember_state=False)
     window.resize(1600, 1000)
     window.show()

@@ -52,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # imported here so that `reviewapp --help` and other commands do not pay for pydantic models
-    from reviewapp.core.review.logbook_review import AnnotationError, AnnotationSession
+    from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
     from reviewapp.core.review.preferences import load_preferences
     from reviewapp.core.review.store import SecretInRecord, StoreError
 
@@ -60,16 +60,16 @@ def run(args: argparse.Namespace) -> int:
         logbook = load_or_exit(args.source)
         identity = identity_or_exit(args.annotator, logbook.root, remember=args.remember)
         role = args.role or load_preferences().role
-        session = AnnotationSession.open(logbook, identity, role)
-        warn_about(session.loaded)
-        record = session.set_verdict(args.claim, args.verdict, args.rationale, args.confidence, args.tag)
+        review = LogbookReview.open(logbook, identity, role)
+        warn_about(review.loaded)
+        record = review.set_verdict(args.claim, args.verdict, args.rationale, args.confidence, args.tag)
     except CommandError as error:
         return fail(error)
     except (AnnotationError, SecretInRecord) as exc:
         return fail(CommandError(f"error: {exc}", EXIT_USAGE))
     except StoreError as exc:
         return fail(CommandError(f"error: nothing saved: {exc}", EXIT_WRITE_FAILED))
-    for repair in session.repairs:
+    for repair in review.repairs:
         print(f"warning: {repair.issue}", file=sys.stderr)
     say_who("saved", record.annotator, record.role)
     print(record.id, flush=True)

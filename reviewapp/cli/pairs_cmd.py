@@ -143,7 +143,7 @@ def run_rate(args: argparse.Namespace) -> int:
     from reviewapp.cli.annotate_cmd import identity_or_exit, warn_about
     from reviewapp.core.pairs.rating import RatingError
     from reviewapp.core.pairs.sets import PairSetError, load_set
-    from reviewapp.core.review.logbook_review import AnnotationSession
+    from reviewapp.core.review.logbook_review import LogbookReview
 
     try:
         logbook = load_or_exit(args.source)
@@ -171,11 +171,11 @@ def run_rate(args: argparse.Namespace) -> int:
         print(f"error: the rating window needs PySide6: {exc}", file=sys.stderr)
         return 1
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    session = AnnotationSession.open(logbook, identity, "participant")
+    review = LogbookReview.open(logbook, identity, "participant")
     say_who("rating", identity.name, "participant")
-    warn_about(session.loaded)
+    warn_about(review.loaded)
     try:
-        window = PairRatingWindow.for_set(session, pair_set=pair_set)
+        window = PairRatingWindow.for_set(review, pair_set=pair_set)
     except RatingError as exc:
         return fail(CommandError(f"error: {exc}", EXIT_USAGE))
     window.show()

@@ -119,13 +119,13 @@ def run_flag(args: argparse.Namespace) -> int:
 
 def _write(args: argparse.Namespace, action, what: str) -> int:  # type: ignore[no-untyped-def]
     from reviewapp.cli.annotate_cmd import identity_or_exit, warn_about
-    from reviewapp.core.review.logbook_review import AnnotationError, AnnotationSession
+    from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
     from reviewapp.core.review.store import SecretInRecord, StoreError
 
     try:
         logbook = load_or_exit(args.source)
         identity = identity_or_exit(args.annotator, logbook.root)
-        review = AnnotationSession.open(logbook, identity, args.role)
+        review = LogbookReview.open(logbook, identity, args.role)
         warn_about(review.loaded)
         record = action(review)
     except CommandError as error:

@@ -37,7 +37,7 @@ def run(
     from PySide6.QtWidgets import QApplication
 
     from reviewapp.qt import crash, theme
-    from reviewapp.qt.controller import SessionController
+    from reviewapp.qt.controller import LogbookController
     from reviewapp.qt.main_window import MainWindow
     from reviewapp.qt.resources import resource
     from reviewapp.qt.workers import share_interpreter_with_gui
@@ -53,7 +53,7 @@ def run(
     if screenshot is None:
         crash.setup_logging()
         crash.install_excepthook()
-    controller = SessionController()
+    controller = LogbookController()
     window = MainWindow(controller, remember_state=screenshot is None)
     window.review.ask_on_load = screenshot is None  # a screenshot never waits for someone to type a name
     if screenshot is not None:

@@ -1,4 +1,4 @@
-"""SessionController: owns the loaded logbook and everything derived from it; the only object widgets call.
+"""LogbookController: owns the loaded logbook and everything derived from it; the only object widgets call.
 
 Loading, indexing the trace and building the search index run on worker threads with a CancelToken, so the
 window keeps painting. A newer request always wins: results of a superseded load are dropped.
@@ -43,7 +43,7 @@ class _Loaded:
     review: ReviewOpening
 
 
-class SessionController(QObject):
+class LogbookController(QObject):
     loading_started = Signal(str)  # a name for what is being opened
     loading_progress = Signal(int, int, str)  # pages done, pages total, current page
     loaded = Signal(object)  # Logbook

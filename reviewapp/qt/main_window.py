@@ -1,6 +1,6 @@
 """The review window: claims and pages on the left, the evidence in the middle, trace and artifacts on the right.
 
-Layout and wiring only; state lives in SessionController, rendering in the widgets.
+Layout and wiring only; state lives in LogbookController, rendering in the widgets.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from reviewapp.qt import theme, window_state
 from reviewapp.qt.actions import ACTIONS as ACTION_SPECS
 from reviewapp.qt.actions import MENUS, build_actions
 from reviewapp.qt.annotations.feature import ReviewFeature
-from reviewapp.qt.controller import SessionController
+from reviewapp.qt.controller import LogbookController
 from reviewapp.qt.links import display_path, open_with_system, system_url
 from reviewapp.qt.models.claim_table import ClaimTableModel
 from reviewapp.qt.models.page_tree_model import PageTreeModel
@@ -51,7 +51,7 @@ class MainWindow(QMainWindow):
     error_shown = Signal(str)  # every error dialog's text, so that tests and logs can see them
     subject_shown = Signal()  # a claim or a page is now on screen (current_claim / the page tree tell which)
 
-    def __init__(self, controller: SessionController, remember_state: bool = True) -> None:
+    def __init__(self, controller: LogbookController, remember_state: bool = True) -> None:
         super().__init__()
         self.controller = controller
         self.remember_state = remember_state

@@ -8,7 +8,7 @@ from pathlib import Path
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook.writer import LogbookDraft, write_trace
 from reviewapp.core.review.identity import Identity
-from reviewapp.core.review.logbook_review import AnnotationSession
+from reviewapp.core.review.logbook_review import LogbookReview
 
 CLAIM_PAGES = {
     1: "claim-1-pruning-keeps-accuracy",
@@ -31,7 +31,7 @@ def write_small_logbook(workspace: Path) -> Path:
     events = [
         {"id": f"event-{i}", "sequence": i, "kind": "message", "title": f"step {i}", "text": "ok"} for i in range(1, 6)
     ]
-    write_trace(root, "session-1", events)
+    write_trace(root, "review-1", events)
     return root
 
 
@@ -42,8 +42,8 @@ def small_logbook(tmp_path: Path, name: str = "workspace") -> Path:
     return workspace
 
 
-def open_session(workspace: Path, name: str = "Ada Lovelace", role: str = "judge", **kwargs) -> AnnotationSession:
-    return AnnotationSession.open(read_logbook(workspace), Identity(name, "command line"), role, **kwargs)
+def open_review(workspace: Path, name: str = "Ada Lovelace", role: str = "judge", **kwargs) -> LogbookReview:
+    return LogbookReview.open(read_logbook(workspace), Identity(name, "command line"), role, **kwargs)
 
 
 def subprocess_env(home: Path, **extra: str) -> dict[str, str]:

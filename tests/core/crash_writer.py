@@ -3,9 +3,9 @@
 Run as `python -m tests.core.crash_writer`. It reads commands on stdin, one per line:
 
     store ROOT SLUG NAME       fork a child appending notes to ROOT/reviews/SLUG.jsonl through AnnotationStore
-    session WORKSPACE NAME     fork a child opening an AnnotationSession and doing verdicts, notes and undo/redo
+    review WORKSPACE NAME     fork a child opening an LogbookReview and doing verdicts, notes and undo/redo
 
-and answers `pid N` on stderr for each child. Children write `store ID` or `session ID` to stdout (one os.write
+and answers `pid N` on stderr for each child. Children write `store ID` or `review ID` to stdout (one os.write
 per line, atomic on a pipe) only after the append call returned, i.e. after the record was fsynced: an id on stdout is a
 promise that the record survives the SIGKILL the test sends at a random moment.
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.review.identity import Identity
-from reviewapp.core.review.logbook_review import AnnotationSession
+from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.review.records import Revision, Target, make_record
 from reviewapp.core.review.store import AnnotationStore
 
@@ -49,21 +49,21 @@ def store_child(root: Path, slug: str, name: str) -> None:
 
 def session_child(workspace: Path, name: str) -> None:
     logbook = read_logbook(workspace)
-    session = AnnotationSession.open(logbook, Identity(name, "command line"))
-    session.store.known_secrets = []
+    review = LogbookReview.open(logbook, Identity(name, "command line"))
+    review.store.known_secrets = []
     verdicts = ("verified", "partial", "toy", "falsified")
     for number in range(MAX_APPENDS):
         step = number % 4
         if step == 0:
-            record = session.set_verdict(1 + number % 3, verdicts[number % 4], f"round {number}", confidence=2)
+            record = review.set_verdict(1 + number % 3, verdicts[number % 4], f"round {number}", confidence=2)
         elif step == 1:
-            record = session.add_note(session.claim_target(1 + number % 3), f"note {number}", tags=["units mismatch"])
+            record = review.add_note(review.claim_target(1 + number % 3), f"note {number}", tags=["units mismatch"])
         elif step == 2:
-            session.history.undo()
-            record = session.state.record(session.state.records[-1].id)  # the undo's record
+            review.history.undo()
+            record = review.state.record(review.state.records[-1].id)  # the undo's record
         else:
-            session.history.redo()
-            record = session.state.record(session.state.records[-1].id)
+            review.history.redo()
+            record = review.state.record(review.state.records[-1].id)
         assert record is not None
         _say("session", record.id)
 

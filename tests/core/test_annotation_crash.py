@@ -73,7 +73,7 @@ def test_sigkill_at_random_moments_loses_nothing_that_was_reported_saved(tmp_pat
     seed = int(os.environ.get("REVIEWAPP_CRASH_SEED") or time.time_ns() % 1_000_000)
     rng = random.Random(seed)
     store_root = read_logbook(small_logbook(tmp_path, "store-target")).root
-    session_workspace = small_logbook(tmp_path, "session-target")
+    session_workspace = small_logbook(tmp_path, "review-target")
     home = tmp_path / "home"
     home.mkdir()
     env = subprocess_env(home)
@@ -117,7 +117,7 @@ def test_sigkill_at_random_moments_loses_nothing_that_was_reported_saved(tmp_pat
         elif kind == 7:
             commands = [f"store {store_root} shared-0 W0", f"store {store_root} shared-0 W0b"]
         else:
-            commands = [f"session {session_workspace} S{iteration % 2}"]
+            commands = [f"review {session_workspace} S{iteration % 2}"]
         before = len(printed)
         children = [fork(command) for command in commands]
         pids.extend(children)
@@ -156,7 +156,7 @@ def test_sigkill_at_random_moments_loses_nothing_that_was_reported_saved(tmp_pat
         cli_printed.extend(line for line in out.decode().split() if line)
 
     store_ids = {line.split()[1] for line in printed if line.startswith("store ")}
-    session_ids = {line.split()[1] for line in printed if line.startswith("session ")}
+    session_ids = {line.split()[1] for line in printed if line.startswith("review ")}
     assert len(store_ids) + len(session_ids) == len(set(printed)) > WRITER_KILLS, f"too few records (seed {seed})"
     assert killed_after_saving > WRITER_KILLS // 2
     store_lines, store_aside = _validate(store_root, store_ids)

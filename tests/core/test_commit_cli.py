@@ -10,7 +10,7 @@ import pytest
 from huggingface_hub import snapshot_download
 
 from reviewapp.cli import main
-from tests.core.annotation_helpers import open_session, small_logbook, subprocess_env
+from tests.core.annotation_helpers import open_review, small_logbook, subprocess_env
 from tests.core.commit_helpers import clone, git, isolate_git, make_remote, published_files
 from tests.support.hub_server import HubServer
 
@@ -30,7 +30,7 @@ def checkout(tmp_path: Path) -> tuple[Path, Path]:
     """(a clone with one verdict recorded, its bare remote)."""
     remote = make_remote(tmp_path)
     work = clone(remote, tmp_path / "ada", "Ada Lovelace", "ada@example.invalid")
-    open_session(work).set_verdict(3, "partial", "Only the small model was run.")
+    open_review(work).set_verdict(3, "partial", "Only the small model was run.")
     return work, remote
 
 
@@ -77,7 +77,7 @@ def test_flags_that_do_not_apply_outside_a_checkout_are_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], says: str
 ) -> None:
     workspace = small_logbook(tmp_path)
-    open_session(workspace).set_verdict(1, "verified", "ok")
+    open_review(workspace).set_verdict(1, "verified", "ok")
     code, out, err = _run(capsys, str(workspace), *flags)
     assert (code, out) == (2, "")
     assert says in err
@@ -114,7 +114,7 @@ def test_no_git_identity_and_secrets_have_their_own_exit_codes(
     remote = make_remote(tmp_path)
     work = tmp_path / "anonymous"
     git(tmp_path, "clone", "-q", str(remote), str(work))
-    open_session(work).set_verdict(1, "verified", "ok")
+    open_review(work).set_verdict(1, "verified", "ok")
     code, out, err = _run(capsys, str(work))
     assert (code, out) == (2, "") and "git config --global user.email" in err
 
@@ -134,7 +134,7 @@ def test_hub_pull_request_prints_its_url(
     local = tmp_path / "downloaded"
     snapshot_download(SPACE, repo_type="space", local_dir=local, endpoint=hub_server.endpoint,
                       cache_dir=tmp_path / "hf-cache", token=token)  # fmt: skip
-    open_session(local).set_verdict(1, "verified", "ok")
+    open_review(local).set_verdict(1, "verified", "ok")
     monkeypatch.setenv("HF_TOKEN", token)
 
     code, out, err = _run(capsys, str(local), "--pr")
@@ -159,7 +159,7 @@ def test_hub_commit_in_a_separate_process_reads_the_endpoint_and_token_from_the_
     local = tmp_path / "downloaded"
     snapshot_download(SPACE, repo_type="space", local_dir=local, endpoint=hub_server.endpoint,
                       cache_dir=tmp_path / "hf-cache", token=token)  # fmt: skip
-    open_session(local).add_note(open_session(local).claim_target(2), "measured 1.02x, as the page says")
+    open_review(local).add_note(open_review(local).claim_target(2), "measured 1.02x, as the page says")
     env = subprocess_env(tmp_path / "home", HF_ENDPOINT=hub_server.endpoint, HF_TOKEN=token, HF_HUB_OFFLINE="0")
 
     done = subprocess.run(

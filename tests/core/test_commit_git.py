@@ -13,10 +13,10 @@ from reviewapp.core.commit.git_sync import Conflict, merge_file
 from reviewapp.core.commit.plan import SecretsFound
 from reviewapp.core.commit.service import CommitOutcome
 from reviewapp.core.logbook.reader import read_logbook
-from reviewapp.core.pairs.rating import PairRatingSession
+from reviewapp.core.pairs.rating import PairRatingRound
 from reviewapp.core.pairs.sets import load_set
 from reviewapp.core.review.store import fallback_folder
-from tests.core.annotation_helpers import open_session
+from tests.core.annotation_helpers import open_review
 from tests.core.commit_helpers import (
     clone,
     git,
@@ -53,9 +53,9 @@ def _status(repo: Path) -> str:
 
 def test_commit_holds_only_review_files_and_other_changes_stay_as_they_were(remote: Path, tmp_path: Path) -> None:
     work = clone(remote, tmp_path / "ada", "Ada Lovelace", "ada@example.invalid")
-    session = open_session(work, "Ada Lovelace")
-    session.set_verdict(3, "partial", "Only the small model was run.", confidence=2)
-    session.add_note(session.claim_target(1), "accuracy table checked")
+    review = open_review(work, "Ada Lovelace")
+    review.set_verdict(3, "partial", "Only the small model was run.", confidence=2)
+    review.add_note(review.claim_target(1), "accuracy table checked")
     # a dirty work tree: a staged change, further unstaged edits of the same file, a staged new file, an untracked
     # file, and an unstaged edit of a page of the logbook itself
     readme = work / "README.md"
@@ -101,9 +101,9 @@ def test_two_clones_push_concurrently_and_both_reviews_reach_the_remote(remote: 
     }
     written: dict[str, list[str]] = {}
     for name, work in clones.items():
-        session = open_session(work, name)
-        ids = [session.set_verdict(n, "verified", f"{name} checked claim {n}").id for n in (1, 2)]
-        ids.append(session.add_note(session.claim_target(3), f"{name}'s note").id)
+        review = open_review(work, name)
+        ids = [review.set_verdict(n, "verified", f"{name} checked claim {n}").id for n in (1, 2)]
+        ids.append(review.add_note(review.claim_target(3), f"{name}'s note").id)
         written[name] = ids
     plans = {name: service_for(work).plan_git() for name, work in clones.items()}
     start = threading.Barrier(len(clones))
@@ -141,9 +141,9 @@ def test_two_clones_push_concurrently_and_both_reviews_reach_the_remote(remote: 
 def test_the_same_reviewer_on_two_machines_keeps_every_line(remote: Path, tmp_path: Path) -> None:
     laptop = clone(remote, tmp_path / "laptop", "Ada Lovelace", "ada@example.invalid")
     desktop = clone(remote, tmp_path / "desktop", "Ada Lovelace", "ada@example.invalid")
-    first = open_session(laptop).set_verdict(1, "verified", "from the laptop").id
+    first = open_review(laptop).set_verdict(1, "verified", "from the laptop").id
     assert service_for(laptop).commit_git(service_for(laptop).plan_git(), push_after=True).status == "pushed"
-    second = open_session(desktop).set_verdict(2, "falsified", "from the desktop").id
+    second = open_review(desktop).set_verdict(2, "falsified", "from the desktop").id
 
     outcome = service_for(desktop).commit_git(service_for(desktop).plan_git(), push_after=True)
 
@@ -151,7 +151,7 @@ def test_the_same_reviewer_on_two_machines_keeps_every_line(remote: Path, tmp_pa
     merged = remote_file(remote, f"{REVIEWS}/ada-lovelace.jsonl")
     assert _record_ids(merged) == [first, second]
     assert (desktop / REVIEWS / "ada-lovelace.jsonl").read_bytes() == merged
-    state = open_session(desktop).state
+    state = open_review(desktop).state
     assert {r.id for r in state.live()} == {first, second}
 
 
@@ -162,7 +162,7 @@ def test_changes_upstream_outside_reviews_reach_the_work_tree(remote: Path, tmp_
     git(other, "push", "-q", "origin", "main")
     work = clone(remote, tmp_path / "ada", "Ada Lovelace", "ada@example.invalid")
     git(work, "reset", "-q", "--hard", "HEAD^")  # as if cloned before Carol pushed
-    open_session(work).set_verdict(1, "verified", "ok")
+    open_review(work).set_verdict(1, "verified", "ok")
     (work / "scratch.txt").write_text("mine\n", encoding="utf-8")
 
     outcome = service_for(work).commit_git(service_for(work).plan_git(), push_after=True)
@@ -180,7 +180,7 @@ def test_local_changes_in_the_way_keep_the_commit_local_and_untouched(remote: Pa
     git(other, "push", "-q", "origin", "main")
     work = clone(remote, tmp_path / "ada", "Ada Lovelace", "ada@example.invalid")
     git(work, "reset", "-q", "--hard", "HEAD^")
-    open_session(work).set_verdict(1, "verified", "ok")
+    open_review(work).set_verdict(1, "verified", "ok")
     (work / "README.md").write_text("my own unfinished edit\n", encoding="utf-8")
 
     with pytest.raises(CommitError, match=r"overwrite your own changes.*kept locally"):
@@ -193,7 +193,7 @@ def test_local_changes_in_the_way_keep_the_commit_local_and_untouched(remote: Pa
 
 def test_a_real_conflict_keeps_both_versions_on_the_remote(remote: Path, tmp_path: Path) -> None:
     laptop = clone(remote, tmp_path / "laptop", "Ada Lovelace", "ada@example.invalid")
-    open_session(laptop).set_verdict(1, "verified", "original rationale")
+    open_review(laptop).set_verdict(1, "verified", "original rationale")
     service_for(laptop).commit_git(service_for(laptop).plan_git(), push_after=True)
     desktop = clone(remote, tmp_path / "desktop", "Ada Lovelace", "ada@example.invalid")
     # the same line edited by hand on both machines
@@ -220,7 +220,7 @@ def test_a_real_conflict_keeps_both_versions_on_the_remote(remote: Path, tmp_pat
 def test_commit_without_a_git_identity_says_how_to_set_one(remote: Path, tmp_path: Path) -> None:
     work = tmp_path / "anonymous"
     git(tmp_path, "clone", "-q", str(remote), str(work))
-    open_session(work).set_verdict(1, "verified", "ok")
+    open_review(work).set_verdict(1, "verified", "ok")
     head = git(work, "rev-parse", "HEAD")
     with pytest.raises(IdentityMissing, match=r"git config --global user\.name"):
         service_for(work).commit_git(service_for(work).plan_git())
@@ -229,7 +229,7 @@ def test_commit_without_a_git_identity_says_how_to_set_one(remote: Path, tmp_pat
 
 def test_a_secret_written_into_a_review_file_by_hand_refuses_the_commit(remote: Path, tmp_path: Path) -> None:
     work = clone(remote, tmp_path / "ada", "Ada Lovelace", "ada@example.invalid")
-    open_session(work).set_verdict(1, "verified", "ok")
+    open_review(work).set_verdict(1, "verified", "ok")
     path = work / REVIEWS / "ada-lovelace.jsonl"
     token = "hf_" + "aB3" * 12
     path.write_bytes(path.read_bytes().replace(b'"ok"', f'"ok {token}"'.encode()))
@@ -242,9 +242,9 @@ def test_a_secret_written_into_a_review_file_by_hand_refuses_the_commit(remote: 
 
 def test_fallback_files_are_copied_into_the_checkout_and_committed(remote: Path, tmp_path: Path) -> None:
     work = clone(remote, tmp_path / "ada", "Ada Lovelace", "ada@example.invalid")
-    kept_aside = open_session(work, writable=False)
+    kept_aside = open_review(work, writable=False)
     aside = kept_aside.set_verdict(2, "falsified", "written while the folder was read-only").id
-    in_place = open_session(work).set_verdict(1, "verified", "written in place").id
+    in_place = open_review(work).set_verdict(1, "verified", "written in place").id
     root = read_logbook(work).root
     fallback_file = fallback_folder(root) / "ada-lovelace.jsonl"
     fallback_bytes = fallback_file.read_bytes()
@@ -265,7 +265,7 @@ def test_fallback_files_are_copied_into_the_checkout_and_committed(remote: Path,
 
 def test_a_failed_push_keeps_the_commit(remote: Path, tmp_path: Path) -> None:
     work = clone(remote, tmp_path / "ada", "Ada Lovelace", "ada@example.invalid")
-    open_session(work).set_verdict(1, "verified", "ok")
+    open_review(work).set_verdict(1, "verified", "ok")
     git(work, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
     with pytest.raises(CommitError, match=r"push to origin/main failed.*kept locally"):
         service_for(work).commit_git(service_for(work).plan_git(), push_after=True)
@@ -277,7 +277,7 @@ def test_a_failed_push_keeps_the_commit(remote: Path, tmp_path: Path) -> None:
 
 def test_a_remote_url_with_credentials_never_shows_them(remote: Path, tmp_path: Path) -> None:
     work = clone(remote, tmp_path / "ada", "Ada Lovelace", "ada@example.invalid")
-    open_session(work).set_verdict(1, "verified", "ok")
+    open_review(work).set_verdict(1, "verified", "ok")
     git(work, "remote", "set-url", "origin", "http://ada:url-secret-4711@127.0.0.1:9/nothing.git")
     with pytest.raises(CommitError, match="push to origin/main failed") as failed:
         service_for(work).commit_git(service_for(work).plan_git(), push_after=True)
@@ -289,14 +289,14 @@ def test_a_remote_url_with_credentials_never_shows_them(remote: Path, tmp_path: 
 
 def test_other_unpushed_work_is_not_replayed_behind_the_users_back(remote: Path, tmp_path: Path) -> None:
     other = clone(remote, tmp_path / "other", "Carol", "carol@example.invalid")
-    open_session(other, "Carol").set_verdict(2, "toy", "small")
+    open_review(other, "Carol").set_verdict(2, "toy", "small")
     service_for(other).commit_git(service_for(other).plan_git(), push_after=True)
     work = clone(remote, tmp_path / "ada", "Ada Lovelace", "ada@example.invalid")
     git(work, "reset", "-q", "--hard", "HEAD^")
     (work / "analysis.py").write_text("print('mine')\n", encoding="utf-8")
     git(work, "add", "analysis.py")
     git(work, "commit", "-q", "-m", "my analysis")
-    open_session(work).set_verdict(1, "verified", "ok")
+    open_review(work).set_verdict(1, "verified", "ok")
     with pytest.raises(CommitError, match="not a review commit"):
         service_for(work).commit_git(service_for(work).plan_git(), push_after=True)
     assert git(work, "log", "-1", "--format=%s").startswith("Review of claim 1")
@@ -304,7 +304,7 @@ def test_other_unpushed_work_is_not_replayed_behind_the_users_back(remote: Path,
 
 def test_a_plan_made_before_the_branch_moved_is_read_again(remote: Path, tmp_path: Path) -> None:
     work = clone(remote, tmp_path / "ada", "Ada Lovelace", "ada@example.invalid")
-    open_session(work).set_verdict(1, "verified", "ok")
+    open_review(work).set_verdict(1, "verified", "ok")
     plan = service_for(work).plan_git()
     (work / "analysis.py").write_text("print('mine')\n", encoding="utf-8")
     git(work, "add", "analysis.py")
@@ -345,10 +345,10 @@ def test_pair_results_are_committed_and_deleted_again_when_a_rating_is_undone(tm
     git(workspace, "add", "-A")
     git(workspace, "commit", "-q", "-m", "logbook")
     annotations = open_annotations(workspace)
-    session = PairRatingSession.open(annotations, load_set(annotations.logbook), seed=5)
-    while session.current is not None:
-        session.rate("left", response_ms=700)
-    trials = len(session.trials)
+    review = PairRatingRound.open(annotations, load_set(annotations.logbook), seed=5)
+    while review.current is not None:
+        review.rate("left", response_ms=700)
+    trials = len(review.trials)
 
     plan = service_for(workspace).plan_git()
     assert plan.message.splitlines()[0] == f"Review by Rita Rater: {trials} ratings"
@@ -362,7 +362,7 @@ def test_pair_results_are_committed_and_deleted_again_when_a_rating_is_undone(tm
     )  # fmt: skip
     assert outcome.status == "committed"
 
-    session.undo()  # the results are incomplete again: their files go away
+    review.undo()  # the results are incomplete again: their files go away
     plan = service_for(workspace).plan_git()
     deleted = [f.rel for f in plan.changed_files if f.status == "deleted"]
     assert deleted == ["pairs/test-rita-rater.csv", "pairs/test-rita-rater.protocol.json"]

@@ -13,7 +13,7 @@ from reviewapp.core.commit.hub_repo import RepoIdError, check_repo_id, logbook_p
 from reviewapp.core.commit.plan import SecretsFound
 from reviewapp.core.commit.service import CommitService, RepoNotConfirmed
 from reviewapp.core.logbook.reader import read_logbook
-from tests.core.annotation_helpers import open_session, small_logbook
+from tests.core.annotation_helpers import open_review, small_logbook
 from tests.core.commit_helpers import published_files
 from tests.support.hub_server import HubServer
 
@@ -48,9 +48,9 @@ def published(hub_server: HubServer, tmp_path: Path) -> Published:
 
 
 def _annotate(folder: Path, name: str = "Ada Lovelace") -> None:
-    session = open_session(folder, name)
-    session.set_verdict(3, "partial", "Only the small model was run.", confidence=2)
-    session.add_note(session.claim_target(1), "accuracy table checked")
+    review = open_review(folder, name)
+    review.set_verdict(3, "partial", "Only the small model was run.", confidence=2)
+    review.add_note(review.claim_target(1), "accuracy table checked")
 
 
 def _commit_requests(server: HubServer) -> list[str]:

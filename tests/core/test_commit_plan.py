@@ -11,7 +11,7 @@ import pytest
 from reviewapp.core.commit.plan import CommitPlan, SecretsFound, build_plan, collect_sources
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.review.store import fallback_folder
-from tests.core.annotation_helpers import open_session, small_logbook
+from tests.core.annotation_helpers import open_review, small_logbook
 
 
 def _plan(workspace: Path, committed: Mapping[str, bytes] | None = None, *, hub: bool = False) -> CommitPlan:
@@ -34,9 +34,9 @@ def _committed(plan: CommitPlan) -> dict[str, bytes]:
 
 def test_only_review_files_are_planned(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
-    session = open_session(workspace)
-    session.set_verdict(1, "verified", "ok")
-    reviews = session.store.folder
+    review = open_review(workspace)
+    review.set_verdict(1, "verified", "ok")
+    reviews = review.store.folder
     (reviews / "ada-lovelace.jsonl.torn-20260101T000000Z-abc123").write_bytes(b'{"half')
     (reviews / ".ada-lovelace.jsonl.1a2b3c4d.tmp").write_bytes(b"temp")
     (reviews / "notes.txt").write_text("not a review file", encoding="utf-8")
@@ -51,7 +51,7 @@ def test_only_review_files_are_planned(tmp_path: Path) -> None:
     outside = tmp_path / "outside.jsonl"
     outside.write_text('{"outside": true}\n', encoding="utf-8")
     os.symlink(outside, reviews / "linked.jsonl")
-    open_session(workspace, "Bob", writable=False).set_verdict(2, "toy", "kept aside")  # fallback folder
+    open_review(workspace, "Bob", writable=False).set_verdict(2, "toy", "kept aside")  # fallback folder
 
     sources = collect_sources(read_logbook(workspace).root)
 
@@ -79,8 +79,8 @@ def test_only_review_files_are_planned(tmp_path: Path) -> None:
 
 def test_a_record_file_in_both_folders_is_committed_with_every_line(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
-    aside = open_session(workspace, writable=False).set_verdict(1, "verified", "aside").id
-    in_place = open_session(workspace).set_verdict(2, "toy", "in place").id
+    aside = open_review(workspace, writable=False).set_verdict(1, "verified", "aside").id
+    in_place = open_review(workspace).set_verdict(2, "toy", "in place").id
     root = read_logbook(workspace).root
     (fallback_folder(root) / "SCHEMA.json").write_text("{}\n", encoding="utf-8")
 
@@ -97,9 +97,9 @@ def test_a_record_file_in_both_folders_is_committed_with_every_line(tmp_path: Pa
 
 def test_an_unfinished_last_line_is_never_committed(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
-    session = open_session(workspace)
-    session.set_verdict(1, "verified", "ok")
-    path = session.store.file_for(session.identity.slug)
+    review = open_review(workspace)
+    review.set_verdict(1, "verified", "ok")
+    path = review.store.file_for(review.identity.slug)
     complete = path.read_bytes()
     with path.open("ab") as handle:
         handle.write(b'{"schema":1,"id":"half-writ')
@@ -109,19 +109,19 @@ def test_an_unfinished_last_line_is_never_committed(tmp_path: Path) -> None:
 
 def test_message_and_readable_diff_describe_what_changed_since_the_last_commit(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
-    session = open_session(workspace)
-    session.set_verdict(1, "verified", "first look")
-    doomed = session.add_note(session.claim_target(2), "to be removed")
+    review = open_review(workspace)
+    review.set_verdict(1, "verified", "first look")
+    doomed = review.add_note(review.claim_target(2), "to be removed")
     first = _plan(workspace)
     assert first.message.splitlines()[0] == "Review of claims 1 and 2 by Ada Lovelace: 1 override, 1 note"
 
-    session.set_verdict(1, "falsified", "the table does not match")
-    session.set_verdict(3, "partial", "draft")
-    session.set_verdict(3, "partial", "Only the small model was run.", tags=["scale below paper"])
-    session.delete(doomed.id)
-    session.add_note(session.cell_target("claim-1-pruning-keeps-accuracy", 1), "epoch 7 looks off")
-    session.add_note(session.claim_target(2), "undone before committing")
-    session.history.undo()
+    review.set_verdict(1, "falsified", "the table does not match")
+    review.set_verdict(3, "partial", "draft")
+    review.set_verdict(3, "partial", "Only the small model was run.", tags=["scale below paper"])
+    review.delete(doomed.id)
+    review.add_note(review.cell_target("claim-1-pruning-keeps-accuracy", 1), "epoch 7 looks off")
+    review.add_note(review.claim_target(2), "undone before committing")
+    review.history.undo()
     plan = _plan(workspace, _committed(first))
 
     assert plan.message == (
@@ -147,8 +147,8 @@ def test_message_and_readable_diff_describe_what_changed_since_the_last_commit(t
 
 def test_several_reviewers_are_named_and_listed(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
-    open_session(workspace, "Ada Lovelace").set_verdict(1, "verified", "agree")
-    bob = open_session(workspace, "Bob")
+    open_review(workspace, "Ada Lovelace").set_verdict(1, "verified", "agree")
+    bob = open_review(workspace, "Bob")
     bob.set_verdict(2, "falsified", "agree with the agent")
     bob.add_note(bob.claim_target(3), "proxy only")
 
@@ -161,11 +161,11 @@ def test_several_reviewers_are_named_and_listed(tmp_path: Path) -> None:
 
 def test_files_without_new_records_get_a_plain_message(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
-    session = open_session(workspace)
-    session.set_verdict(1, "verified", "ok")
+    review = open_review(workspace)
+    review.set_verdict(1, "verified", "ok")
     committed = _committed(_plan(workspace))
-    (session.store.folder / "pairs").mkdir()
-    (session.store.folder / "pairs" / "faces-ada.csv").write_text("trial\n", encoding="utf-8")
+    (review.store.folder / "pairs").mkdir()
+    (review.store.folder / "pairs" / "faces-ada.csv").write_text("trial\n", encoding="utf-8")
     plan = _plan(workspace, committed)
     assert [f.rel for f in plan.changed_files] == ["pairs/faces-ada.csv"]
     assert plan.message == "Update review files (1 file)\n"
@@ -175,10 +175,10 @@ def test_files_without_new_records_get_a_plain_message(tmp_path: Path) -> None:
 
 def test_a_hand_edited_line_shows_in_the_raw_diff_and_invalid_lines_are_noted(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
-    session = open_session(workspace)
-    session.set_verdict(1, "verified", "original")
+    review = open_review(workspace)
+    review.set_verdict(1, "verified", "original")
     committed = _committed(_plan(workspace))
-    path = session.store.file_for(session.identity.slug)
+    path = review.store.file_for(review.identity.slug)
     path.write_bytes(path.read_bytes().replace(b"original", b"reworded") + b'{"not": "a record"}\n')
     plan = _plan(workspace, committed)
     raw = plan.raw_diff()
@@ -189,10 +189,10 @@ def test_a_hand_edited_line_shows_in_the_raw_diff_and_invalid_lines_are_noted(tm
 
 def test_hub_plans_keep_lines_only_the_remote_has(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
-    session = open_session(workspace)
-    session.set_verdict(1, "verified", "ok")
+    review = open_review(workspace)
+    review.set_verdict(1, "verified", "ok")
     remote_only = b'{"written": "on another machine"}\n'
-    local = session.store.file_for(session.identity.slug).read_bytes()
+    local = review.store.file_for(review.identity.slug).read_bytes()
     plan = _plan(workspace, {"reviews/ada-lovelace.jsonl": remote_only}, hub=True)
     (ada,) = [f for f in plan.files if f.rel == "ada-lovelace.jsonl"]
     assert ada.data == remote_only + local
@@ -200,10 +200,10 @@ def test_hub_plans_keep_lines_only_the_remote_has(tmp_path: Path) -> None:
 
 def test_secrets_in_the_bytes_to_commit_are_found_by_file_and_line(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
-    session = open_session(workspace)
-    session.set_verdict(1, "verified", "ok")
-    session.set_verdict(2, "toy", "fine")
-    path = session.store.file_for(session.identity.slug)
+    review = open_review(workspace)
+    review.set_verdict(1, "verified", "ok")
+    review.set_verdict(2, "toy", "fine")
+    path = review.store.file_for(review.identity.slug)
     path.write_bytes(path.read_bytes().replace(b'"fine"', b'"fine, and my key is AKIAABCDEFGHIJKLMNOP"'))
     plan = _plan(workspace)
     with pytest.raises(SecretsFound, match=r"reviews/ada-lovelace.jsonl line 2: AWS access key id") as found:

@@ -13,7 +13,7 @@ import pytest
 from reviewapp.cli import main
 from reviewapp.core.pairs.check import check_results
 from reviewapp.core.pairs.protocol import Trial, build_trials
-from reviewapp.core.pairs.rating import PairRatingSession, RatingError
+from reviewapp.core.pairs.rating import PairRatingRound, RatingError
 from reviewapp.core.pairs.sets import load_set
 from reviewapp.core.review.records import PairRatingRecord, PairSessionRecord, RetractionRecord, parse_line
 from tests.core.annotation_helpers import subprocess_env
@@ -27,9 +27,9 @@ def honest(trial: Trial) -> str:
     return "left" if trial.left == "a" else "right"
 
 
-def rate_all(workspace: Path, answer=honest, name: str = "Rita Rater", seed: int = 5) -> PairRatingSession:
+def rate_all(workspace: Path, answer=honest, name: str = "Rita Rater", seed: int = 5) -> PairRatingRound:
     annotations = open_annotations(workspace, name)
-    session = PairRatingSession.open(annotations, load_set(annotations.logbook), seed=seed)
+    session = PairRatingRound.open(annotations, load_set(annotations.logbook), seed=seed)
     while (trial := session.current) is not None:
         b_sides = {"left_unusable": trial.left == "b", "right_unusable": trial.right == "b"}
         session.rate(answer(trial), **b_sides, confidence=2, response_ms=900)
@@ -44,7 +44,7 @@ def records(workspace: Path, slug: str = "rita-rater") -> list:
 def test_every_rating_is_an_annotation_on_disk_before_the_next(tmp_path: Path) -> None:
     workspace = write_pair_logbook(tmp_path / "ws", 5)
     annotations = open_annotations(workspace)
-    session = PairRatingSession.open(annotations, load_set(annotations.logbook), seed=42)
+    session = PairRatingRound.open(annotations, load_set(annotations.logbook), seed=42)
     [start] = records(workspace)
     assert isinstance(start, PairSessionRecord) and start.payload.seed == 42
     assert start.target.claim == annotations.logbook.claims[0].key
@@ -64,7 +64,7 @@ def test_every_rating_is_an_annotation_on_disk_before_the_next(tmp_path: Path) -
 def test_undo_retracts_and_reopening_resumes_at_the_same_trial(tmp_path: Path) -> None:
     workspace = write_pair_logbook(tmp_path / "ws", 6)
     annotations = open_annotations(workspace)
-    session = PairRatingSession.open(annotations, load_set(annotations.logbook))
+    session = PairRatingRound.open(annotations, load_set(annotations.logbook))
     for _ in range(3):
         session.rate("same")
     undone = session.undo()
@@ -72,11 +72,11 @@ def test_undo_retracts_and_reopening_resumes_at_the_same_trial(tmp_path: Path) -
     assert isinstance(records(workspace)[-1], RetractionRecord)
     assert session.current is not None and session.current.index == 2
     again = open_annotations(workspace)
-    resumed = PairRatingSession.open(again, load_set(again.logbook))
+    resumed = PairRatingRound.open(again, load_set(again.logbook))
     assert resumed.start.id == session.start.id and resumed.seed == session.seed
     assert resumed.current == session.current and len(resumed.ratings()) == 2
     assert resumed.progress().rated == 2 and resumed.progress().total == len(session.trials)
-    other = PairRatingSession.open(open_annotations(workspace, "Other Rater"), load_set(again.logbook))
+    other = PairRatingRound.open(open_annotations(workspace, "Other Rater"), load_set(again.logbook))
     assert other.start.id != session.start.id and other.current is not None and other.current.index == 0
 
 

@@ -19,7 +19,7 @@ from reviewapp.core.review.preferences import (
     update_preferences,
 )
 from reviewapp.core.review.tags import DEFAULT_TAGS, tag_choices
-from tests.core.annotation_helpers import open_session, small_logbook
+from tests.core.annotation_helpers import open_review, small_logbook
 
 
 def test_preferences_round_trip_and_keep_unknown_fields() -> None:
@@ -59,14 +59,14 @@ def test_tag_choices_extend_the_defaults() -> None:
 @pytest.fixture
 def reviewed(tmp_path: Path):  # type: ignore[no-untyped-def]
     workspace = small_logbook(tmp_path)
-    ada = open_session(workspace)
+    ada = open_review(workspace)
     ada.set_verdict(1, "partial", "=1+1 only half", confidence=2, tags=["scale below paper"])
     ada.add_note(ada.claim_target(1), "see epoch 4", tags=["stopped too early"])
-    bob = open_session(workspace, "Bob", role="author")
+    bob = open_review(workspace, "Bob", role="author")
     bob.set_verdict(1, "verified", "as in the paper", confidence=3)
     bob.set_verdict(2, "toy", "tiny")
     bob.split_claim(2, [{"title": "a"}, {"title": "b"}], "two")
-    return open_session(workspace)
+    return open_review(workspace)
 
 
 def test_one_row_per_claim_and_reviewer_with_orphans_kept(reviewed) -> None:  # type: ignore[no-untyped-def]
@@ -105,14 +105,14 @@ def test_csv_and_jsonl_output(reviewed) -> None:  # type: ignore[no-untyped-def]
 
 def test_notes_are_exported_with_their_anchor(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
-    ada = open_session(workspace)
+    ada = open_review(workspace)
     ada.set_verdict(1, "partial", "half", confidence=2)
     ada.add_note(ada.claim_target(1), "see epoch 4")
-    cleo = open_session(workspace, "Cleo", role="participant")
+    cleo = open_review(workspace, "Cleo", role="participant")
     cleo.add_note(cleo.claim_target(3), "the table is cut off")
     page = ada.logbook.pages[0].slug
     ada.add_note(ada.page_target(page), "the summary overstates claim 2")
-    rows = export_rows(open_session(workspace).state)
+    rows = export_rows(open_review(workspace).state)
     by = {(r["key"].rsplit("#", 1)[-1], r["annotator"]): r for r in rows}
     assert any("see epoch 4" in n for n in by[("1", "Ada Lovelace")]["notes"])
     cleo_row = by[("3", "Cleo")]  # only a note from Cleo: a row of her own, verdict empty

@@ -9,7 +9,7 @@ import pytest
 from reviewapp.core.queue.rubric import DEFAULT_RUBRIC, OVERALL_ONLY, RubricError, load_rubric, rubric_toml
 from reviewapp.core.queue.scoring import current_flag, record_rubric_score, rubric_scores, score_payload, set_flag
 from reviewapp.core.review.records import parse_line, record_line
-from tests.core.annotation_helpers import open_session, small_logbook
+from tests.core.annotation_helpers import open_review, small_logbook
 
 RUBRIC = """
 name = "prizes"
@@ -75,7 +75,7 @@ def test_scores_are_checked_against_the_rubric() -> None:
 
 def test_a_rubric_score_supersedes_the_judges_previous_one_and_undoes(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
-    ada = open_session(workspace)
+    ada = open_review(workspace)
     values = {"rigor": 4, "scale": 2, "honesty": 5, "clarity": 3}
     first = record_rubric_score(ada, score_payload(DEFAULT_RUBRIC, values, {"scale": "10% proxy"}))
     second = record_rubric_score(ada, score_payload(DEFAULT_RUBRIC, {**values, "rigor": 2}))
@@ -83,7 +83,7 @@ def test_a_rubric_score_supersedes_the_judges_previous_one_and_undoes(tmp_path: 
     assert rubric_scores(ada.state)["Ada Lovelace"].payload.overall == 3.0
     assert ada.history.undo_label == "Undo change of rubric score"
     ada.history.undo()
-    again = open_session(workspace)
+    again = open_review(workspace)
     current = rubric_scores(again.state)["Ada Lovelace"]
     assert current.payload.overall == 3.5
     assert current.payload.criteria[1].comment == "10% proxy"
@@ -93,9 +93,9 @@ def test_a_rubric_score_supersedes_the_judges_previous_one_and_undoes(tmp_path: 
 
 def test_any_judge_can_raise_and_clear_a_flag(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
-    ada = open_session(workspace, "Ada")
+    ada = open_review(workspace, "Ada")
     set_flag(ada, True, "figure 2 does not match the run")
-    bob = open_session(workspace, "Bob")
+    bob = open_review(workspace, "Bob")
     assert current_flag(bob.state) is not None and current_flag(bob.state).payload.raised  # type: ignore[union-attr]
     set_flag(bob, False, "re-ran it: matches")
     assert not current_flag(bob.state).payload.raised  # type: ignore[union-attr]

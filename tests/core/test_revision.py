@@ -11,7 +11,7 @@ from huggingface_hub import snapshot_download
 from reviewapp.core.io import gitcmd
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook.revision import git_head, logbook_revision, space_sha
-from tests.core.annotation_helpers import open_session, write_small_logbook
+from tests.core.annotation_helpers import open_review, write_small_logbook
 from tests.support.hub_server import HubServer
 
 pytest_plugins = ["tests.support.hub_fixtures"]
@@ -41,8 +41,8 @@ def test_git_head_of_the_checkout_holding_the_logbook(tmp_path: Path) -> None:
     head = git(["rev-parse", "HEAD"], workspace)
     assert git_head(root) == head
     assert logbook_revision(root).git_head == head
-    session = open_session(workspace)
-    assert session.set_verdict(1, "verified", "ok").revision.git_head == head
+    review = open_review(workspace)
+    assert review.set_verdict(1, "verified", "ok").revision.git_head == head
 
 
 def test_an_enclosing_repository_that_does_not_track_the_logbook_is_not_named(tmp_path: Path) -> None:

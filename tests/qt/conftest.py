@@ -18,7 +18,7 @@ from pytestqt.qtbot import QtBot
 from reviewapp.core.logbook.demo import write_demo
 from reviewapp.core.review.preferences import Preferences, save_preferences
 from reviewapp.qt import theme
-from reviewapp.qt.controller import SessionController
+from reviewapp.qt.controller import LogbookController
 from reviewapp.qt.main_window import MainWindow
 
 QT_NOISE = ("This plugin does not support propagateSizeHints",)
@@ -72,7 +72,7 @@ def open_window(qtbot: QtBot) -> Iterator[OpenWindow]:
     windows: list[MainWindow] = []
 
     def factory(source: Path | None = None, size: tuple[int, int] = (1600, 1000), wait: bool = True) -> MainWindow:
-        controller = SessionController()
+        controller = LogbookController()
         window = MainWindow(controller)
         qtbot.addWidget(window)
         windows.append(window)

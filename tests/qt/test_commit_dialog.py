@@ -14,7 +14,7 @@ from reviewapp.core.commit.service import CommitOutcome, CommitService
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.review.records import SCHEMA_VERSION
 from reviewapp.qt.dialogs.commit_dialog import GIT_COMMIT, GIT_PUSH, HUB_COMMIT, HUB_PR, CommitDialog
-from tests.core.annotation_helpers import open_session
+from tests.core.annotation_helpers import open_review
 from tests.core.commit_helpers import clone, git, isolate_git, make_remote, published_files
 from tests.qt.conftest import Screenshots
 from tests.support.hub_server import HubServer
@@ -60,12 +60,12 @@ def _file_rows(dialog: CommitDialog) -> list[tuple[str, str]]:
 def test_commit_and_push_to_a_git_remote(qtbot: QtBot, tmp_path: Path, screenshots: Screenshots) -> None:
     remote = make_remote(tmp_path)
     work = clone(remote, tmp_path / "ada", "Ada Lovelace", "ada@example.invalid")
-    session = open_session(work)
-    session.set_verdict(3, "partial", "Only the small model was run.", confidence=2, tags=["scale below paper"])
-    session.add_note(session.claim_target(1), "accuracy table checked against the paper")
-    service = ThreadNotingService(session.logbook, annotator="Ada Lovelace")
+    review = open_review(work)
+    review.set_verdict(3, "partial", "Only the small model was run.", confidence=2, tags=["scale below paper"])
+    review.add_note(review.claim_target(1), "accuracy table checked against the paper")
+    service = ThreadNotingService(review.logbook, annotator="Ada Lovelace")
     service.threads = []
-    dialog = _open(qtbot, CommitDialog(session.logbook, session=session, service=service))
+    dialog = _open(qtbot, CommitDialog(review.logbook, logbook_review=review, service=service))
 
     assert dialog.target == GIT_COMMIT
     assert not dialog.repo_edit.isEnabled()  # the Hub's repository does not matter for git
@@ -106,9 +106,9 @@ def test_a_failure_is_shown_plainly_and_nothing_is_lost(qtbot: QtBot, tmp_path: 
     remote = make_remote(tmp_path)
     work = tmp_path / "anonymous"
     git(tmp_path, "clone", "-q", str(remote), str(work))  # no user.name / user.email anywhere
-    session = open_session(work)
-    session.set_verdict(1, "verified", "ok")
-    dialog = _open(qtbot, CommitDialog(session.logbook, session=session))
+    review = open_review(work)
+    review.set_verdict(1, "verified", "ok")
+    dialog = _open(qtbot, CommitDialog(review.logbook, logbook_review=review))
     head = git(work, "rev-parse", "HEAD")
 
     qtbot.mouseClick(dialog.commit_button, Qt.MouseButton.LeftButton)
@@ -129,11 +129,11 @@ def test_pull_request_on_the_hub_without_write_access(
     local = tmp_path / "downloaded"
     snapshot_download(SPACE, repo_type="space", local_dir=local, endpoint=hub_server.endpoint,
                       cache_dir=tmp_path / "hf-cache", token=token)  # fmt: skip
-    session = open_session(local, "Bob")
-    session.set_verdict(2, "falsified", "Measured 1.02x, not 2x.")
+    review = open_review(local, "Bob")
+    review.set_verdict(2, "falsified", "Measured 1.02x, not 2x.")
     logbook = read_logbook(local)
     service = CommitService(logbook, endpoint=hub_server.endpoint, token=token)
-    dialog = _open(qtbot, CommitDialog(logbook, session=session, service=service))
+    dialog = _open(qtbot, CommitDialog(logbook, logbook_review=review, service=service))
 
     assert not dialog.radios[GIT_COMMIT].isEnabled() and not dialog.radios[GIT_PUSH].isEnabled()
     assert dialog.target == HUB_PR  # bob is not the Space's owner
@@ -167,7 +167,7 @@ def test_a_wrong_repository_is_reported_and_can_be_corrected(
     local = tmp_path / "downloaded"
     snapshot_download(SPACE, repo_type="space", local_dir=local, endpoint=hub_server.endpoint,
                       cache_dir=tmp_path / "hf-cache", token=token)  # fmt: skip
-    open_session(local).set_verdict(1, "verified", "ok")
+    open_review(local).set_verdict(1, "verified", "ok")
     logbook = read_logbook(local)
     dialog = _open(qtbot, CommitDialog(logbook, service=CommitService(logbook, endpoint=hub_server.endpoint,
                                                                      token=token)))  # fmt: skip

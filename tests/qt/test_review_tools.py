@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook.writer import LogbookDraft
 from reviewapp.core.review.identity import Identity
-from reviewapp.core.review.logbook_review import AnnotationSession
+from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.annotations.claim_dialogs import (
     AddClaimDialog,
@@ -245,11 +245,11 @@ def test_commit_dialog_shows_titles_and_review_lines_literally(qtbot: QtBot, tmp
     git(tmp_path / "book", "config", "user.email", "rae@example.invalid")
     git(tmp_path / "book", "add", "-A")
     git(tmp_path / "book", "commit", "-q", "-m", "logbook")
-    session = AnnotationSession.open(read_logbook(tmp_path / "book"), Identity("Rae Reviewer", "asked"))
-    session.set_verdict(1, "verified", "Checked.")
+    review = LogbookReview.open(read_logbook(tmp_path / "book"), Identity("Rae Reviewer", "asked"))
+    review.set_verdict(1, "verified", "Checked.")
     odd = root / "reviews" / "odd <img src=x>.jsonl"
     odd.write_text(f'{{"not": "a record {HOSTILE}"}}\n', encoding="utf-8")
-    dialog = CommitDialog(session.logbook, session=session)
+    dialog = CommitDialog(review.logbook, logbook_review=review)
     qtbot.addWidget(dialog)
     dialog.show()
     qtbot.waitUntil(lambda: not dialog.is_busy() and (dialog.plan is not None or bool(dialog.error)), timeout=30_000)

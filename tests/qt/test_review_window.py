@@ -16,7 +16,7 @@ from reviewapp.core.review.preferences import Preferences, load_preferences, sav
 from reviewapp.core.review.store import fallback_folder
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.annotations.identity_dialog import IdentityDialog
-from reviewapp.qt.annotations.opening import open_session
+from reviewapp.qt.annotations.opening import open_review
 from reviewapp.qt.models.claim_table import ClaimRole
 from reviewapp.qt.widgets.cell_cards import CodeCard
 from reviewapp.qt.widgets.figure_card import FigureCard
@@ -188,7 +188,7 @@ def test_an_undo_of_something_changed_elsewhere_is_refused_plainly(
     show_claim(qtbot, window, 1)
     fill_verdict(qtbot, window, Verdict.PARTIAL, "Close, but the drop is 0.4 points here.")
     assert window.review.editor.save()
-    other = open_session(read_logbook(demo_copy), Identity(REVIEWER, "asked"), "judge")  # a second window
+    other = open_review(read_logbook(demo_copy), Identity(REVIEWER, "asked"), "judge")  # a second window
     other.set_verdict(1, "falsified", "Re-run shows a 2-point drop.")
     with qtbot.waitSignal(window.error_shown) as shown:
         window.actions_by_name["undo"].trigger()
@@ -207,7 +207,7 @@ def test_who_is_reviewing_is_asked_once_and_kept(
     window = open_window(demo_copy)
     dialog = window.review.dialog
     assert isinstance(dialog, IdentityDialog) and dialog.isVisible()
-    assert window.controller.review.session is None
+    assert window.controller.review.logbook_review is None
     editor = window.review.editor
     assert editor.identity_button.isVisibleTo(window) and not editor.body.isVisibleTo(window)
     assert not window.actions_by_name["add_note"].isEnabled()
@@ -219,8 +219,8 @@ def test_who_is_reviewing_is_asked_once_and_kept(
     dialog.accept()
     assert not dialog.isVisible()
 
-    session = window.controller.review.session
-    assert session is not None and session.identity.name == "Grace Hopper" and session.role == "author"
+    review = window.controller.review.logbook_review
+    assert review is not None and review.identity.name == "Grace Hopper" and review.role == "author"
     preferences = load_preferences()
     assert (preferences.annotator, preferences.annotator_source) == ("Grace Hopper", "asked")
     assert preferences.role == "author"
@@ -231,7 +231,7 @@ def test_who_is_reviewing_is_asked_once_and_kept(
     assert window.controller.review.file().name == "grace-hopper.jsonl"
 
     again = open_window(demo_copy)
-    assert again.review.dialog is None and again.controller.review.session.identity.name == "Grace Hopper"
+    assert again.review.dialog is None and again.controller.review.logbook_review.identity.name == "Grace Hopper"
 
 
 def test_a_read_only_logbook_saves_reviews_in_the_data_folder_and_says_so(
@@ -277,9 +277,9 @@ def test_damaged_review_files_are_reported_not_fatal(qtbot: QtBot, open_window: 
 
 
 def test_a_verdict_recorded_elsewhere_opens_as_saved(qtbot: QtBot, open_window: OpenWindow, demo_copy: Path) -> None:
-    session = open_session(read_logbook(demo_copy), Identity(REVIEWER, "asked"), "judge")
+    review = open_review(read_logbook(demo_copy), Identity(REVIEWER, "asked"), "judge")
     tags = ["numbers not reproducible", "stopped too early"]  # not in the order the chips are listed
-    session.set_verdict(1, "partial", "Recorded from the command line.", confidence=3, tags=tags)
+    review.set_verdict(1, "partial", "Recorded from the command line.", confidence=3, tags=tags)
     window = open_window(demo_copy)
     editor = window.review.editor
     assert editor.current().verdict is Verdict.PARTIAL and editor.tags.selected() == list(reversed(tags))

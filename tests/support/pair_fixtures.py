@@ -16,7 +16,7 @@ from reviewapp.core.logbook.demo import degrade, photo_like_image
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook.writer import LogbookDraft
 from reviewapp.core.review.identity import Identity
-from reviewapp.core.review.logbook_review import AnnotationSession
+from reviewapp.core.review.logbook_review import LogbookReview
 
 CONDITIONS = ("baseline", "quantized")
 QUESTION = "Which image is more usable?"
@@ -104,5 +104,5 @@ def break_images(workspace: Path) -> dict[str, str]:
     }
 
 
-def open_annotations(workspace: Path, name: str = "Rita Rater") -> AnnotationSession:
-    return AnnotationSession.open(read_logbook(workspace), Identity(name, "command line"), "participant")
+def open_annotations(workspace: Path, name: str = "Rita Rater") -> LogbookReview:
+    return LogbookReview.open(read_logbook(workspace), Identity(name, "command line"), "participant")

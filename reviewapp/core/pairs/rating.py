@@ -26,7 +26,7 @@ from reviewapp.core.pairs.protocol import (
 from reviewapp.core.pairs.results import RESPONSES, Rating, SessionInfo, results_paths, write_results
 from reviewapp.core.pairs.sets import Pair, PairSet
 from reviewapp.core.review.history import RecordDraft
-from reviewapp.core.review.logbook_review import AnnotationSession
+from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.review.records import (
     PairRatingPayload,
     PairRatingRecord,
@@ -60,8 +60,8 @@ class Progress:
         return f"{done} · {left}"
 
 
-class PairRatingSession:
-    def __init__(self, annotations: AnnotationSession, pair_set: PairSet, start: PairSessionRecord) -> None:
+class PairRatingRound:
+    def __init__(self, annotations: LogbookReview, pair_set: PairSet, start: PairSessionRecord) -> None:
         self.annotations = annotations
         self.pair_set = pair_set
         self.start = start
@@ -81,13 +81,13 @@ class PairRatingSession:
     @classmethod
     def open(
         cls,
-        annotations: AnnotationSession,
+        annotations: LogbookReview,
         pair_set: PairSet,
         *,
         seed: int | None = None,
         controls: ControlSettings | None = None,
         restart: bool = False,
-    ) -> PairRatingSession:
+    ) -> PairRatingRound:
         """Resume this rater's session on the set, or start one (a new seed unless `seed` is given)."""
         if not restart:
             existing = find_session(annotations, pair_set.name)
@@ -266,7 +266,7 @@ class PairRatingSession:
         )
 
 
-def find_session(annotations: AnnotationSession, set_name: str) -> PairSessionRecord | None:
+def find_session(annotations: LogbookReview, set_name: str) -> PairSessionRecord | None:
     """This rater's latest live session on the set."""
     found = None
     for record in annotations.state.live():

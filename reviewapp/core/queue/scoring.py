@@ -22,7 +22,7 @@ from reviewapp.core.review.records import (
 )
 
 if TYPE_CHECKING:
-    from reviewapp.core.review.logbook_review import AnnotationSession
+    from reviewapp.core.review.logbook_review import LogbookReview
     from reviewapp.core.review.state import AnnotationState
 
 LOGBOOK = Target()
@@ -74,26 +74,26 @@ def score_payload(
     )
 
 
-def record_rubric_score(session: AnnotationSession, payload: RubricScorePayload) -> RubricScoreRecord:
-    """Append the reviewer's rubric score (superseding their previous one); undoable through session.history."""
-    mine = rubric_scores(session.state).get(session.identity.name)
+def record_rubric_score(review: LogbookReview, payload: RubricScorePayload) -> RubricScoreRecord:
+    """Append the reviewer's rubric score (superseding their previous one); undoable through review.history."""
+    mine = rubric_scores(review.state).get(review.identity.name)
     before = RecordDraft.of(mine) if mine is not None else None
     label = "rubric score" if mine is None else "change of rubric score"
-    command = session.history.execute(
+    command = review.history.execute(
         Command(label, [Change(before, RecordDraft("rubric_score", LOGBOOK, payload), mine.id if mine else None)])
     )
-    produced = session.state.record(command.head) if command.head else None
+    produced = review.state.record(command.head) if command.head else None
     if not isinstance(produced, RubricScoreRecord):
         raise RubricError("the rubric score was not recorded")
     return produced
 
 
-def set_flag(session: AnnotationSession, raised: bool, reason: str | None) -> FlagRecord:
+def set_flag(review: LogbookReview, raised: bool, reason: str | None) -> FlagRecord:
     """Raise or clear the logbook's flag: a record of this reviewer's own, undoable (undo retracts it)."""
     payload = FlagPayload(raised=raised, reason=(reason or "").strip() or None)
     label = "flag" if raised else "clearing of the flag"
-    command = session.history.execute(Command(label, [Change(None, RecordDraft("flag", LOGBOOK, payload), None)]))
-    produced = session.state.record(command.head) if command.head else None
+    command = review.history.execute(Command(label, [Change(None, RecordDraft("flag", LOGBOOK, payload), None)]))
+    produced = review.state.record(command.head) if command.head else None
     if not isinstance(produced, FlagRecord):
         raise RubricError("the flag was not recorded")
     return produced

@@ -34,7 +34,7 @@ class RecordDraft:
 
 
 class Transitions(Protocol):
-    """What History needs from the session: append a chain's next record, and find a chain's head."""
+    """What History needs from the logbook review: append a chain's next record, and find a chain's head."""
 
     def transition(self, head: str | None, draft: RecordDraft | None) -> str | None:
         """Append a record replacing `head` (None: start a chain) with `draft` (None: retract); return the new head."""

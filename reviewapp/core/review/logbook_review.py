@@ -1,13 +1,13 @@
 """One reviewer annotating one logbook: the API the GUI and the headless commands use.
 
-    session = AnnotationSession.open(logbook, identity, role="judge")
-    session.set_verdict(3, "partial", "Only the small model was run.", confidence=2, tags=["scale below paper"])
-    session.add_note(session.cell_target(page_slug, 2), "padding counted", tags=["padding in evaluation"])
-    session.history.undo_label      # "Undo note on cell 3 of claim 3"
-    session.history.undo()
-    session.state.verdict(claim_key, session.identity.name)
+    review = LogbookReview.open(logbook, identity, role="judge")
+    review.set_verdict(3, "partial", "Only the small model was run.", confidence=2, tags=["scale below paper"])
+    review.add_note(review.cell_target(page_slug, 2), "padding counted", tags=["padding in evaluation"])
+    review.history.undo_label      # "Undo note on cell 3 of claim 3"
+    review.history.undo()
+    review.state.verdict(claim_key, review.identity.name)
 
-Every action is on disk (fsync) when the call returns, and undoable through `session.history`.
+Every action is on disk (fsync) when the call returns, and undoable through `review.history`.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class AnnotationError(ValueError):
     """An action that cannot be done as asked (unknown claim, someone else's note, invalid text)."""
 
 
-class AnnotationSession:
+class LogbookReview:
     def __init__(
         self,
         logbook: Logbook,
@@ -77,16 +77,16 @@ class AnnotationSession:
     @classmethod
     def open(
         cls, logbook: Logbook, identity: Identity, role: str = "judge", *, writable: bool | None = None
-    ) -> AnnotationSession:
+    ) -> LogbookReview:
         """Load every annotation of the logbook (setting aside torn last lines) and get ready to append."""
-        session = cls(
+        review = cls(
             logbook,
             identity,
             role,
             store=AnnotationStore(logbook.root, writable=writable, logbook_id=logbook.logbook_id),
         )
-        session.reload()
-        return session
+        review.reload()
+        return review
 
     def reload(self) -> LoadResult:
         """Re-read the files (another window or a script may have appended)."""

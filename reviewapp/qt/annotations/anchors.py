@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
-from reviewapp.core.review.logbook_review import AnnotationSession
+from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.review.records import Target
 
 T = TypeVar("T")
@@ -26,7 +26,7 @@ class NoteAnchor:
     sequence: int | None = None  # trace event
     quote: str = ""  # what the reviewer pointed at (the selected lines, the event), shown in the note dialog
 
-    def target(self, session: AnnotationSession) -> Target:
+    def target(self, session: LogbookReview) -> Target:
         """Raises AnnotationError or TargetError when the thing is not (any more) in the logbook."""
         if self.kind == "claim":
             return session.claim_target(self._need(self.claim))

@@ -60,7 +60,7 @@ class ReviewFeature(QObject):
         c.loaded.connect(self._loaded)
         c.claims_changed.connect(self._claims_changed)
         self.review.changed.connect(self._changed)
-        self.review.session_changed.connect(self._session_changed)
+        self.review.reviewer_changed.connect(self._session_changed)
         w.subject_shown.connect(self.subject_shown)
         theme.manager().changed.connect(self.editor.apply_theme)
         self.editor.note_requested.connect(self.notes.add_for_subject)
@@ -113,7 +113,7 @@ class ReviewFeature(QObject):
         else:
             file = self.review.file()
             shown = display_path(file) if file is not None else ""
-            role = self.review.session.role if self.review.session else ""
+            role = self.review.logbook_review.role if self.review.logbook_review else ""
             if where.fallback:
                 self.reviewer.setText(f"{identity.name} ({role}) · reviews saved outside the logbook: {shown}")
                 self.reviewer.setToolTip(plain_tooltip(f"{where.reason}\nCommitting copies them into the logbook."))
@@ -177,13 +177,13 @@ class ReviewFeature(QObject):
             w.claim_panel.select_key(target)
 
     def _update_actions(self) -> None:
-        a, session = self.actions, self.review.session
-        history = session.history if session is not None else None
+        a, logbook_review = self.actions, self.review.logbook_review
+        history = logbook_review.history if logbook_review is not None else None
         a["undo"].setEnabled(bool(history and history.can_undo))
         a["redo"].setEnabled(bool(history and history.can_redo))
         a["undo"].setText(button_text(history.undo_label) if history and history.undo_label else "&Undo")
         a["redo"].setText(button_text(history.redo_label) if history and history.redo_label else "&Redo")
-        active, on_claim = session is not None, self.claim_key is not None
+        active, on_claim = logbook_review is not None, self.claim_key is not None
         for name in ("edit_verdict", "save_verdict", "clear_verdict", "correct_agent_verdict", "split_claim"):
             a[name].setEnabled(active and on_claim)
         a["merge_claims"].setEnabled(active and len(self.corrections.selected_keys()) >= 2)

@@ -1,4 +1,4 @@
-"""What the load worker prepares for reviewing, off the GUI thread: the annotation session when the reviewer is
+"""What the load worker prepares for reviewing, off the GUI thread: the annotation logbook_review when the reviewer is
 known without asking, and which pair sets the logbook has (and which claim each belongs to)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 from reviewapp.core.logbook.model import Logbook, Problem
 from reviewapp.core.pairs.sets import PairSetError, base_folder, find_manifests, load_manifest
 from reviewapp.core.review.identity import Identity, resolve_identity
-from reviewapp.core.review.logbook_review import AnnotationSession
+from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.review.preferences import load_preferences
 
 log = logging.getLogger(__name__)
@@ -18,8 +18,8 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class ReviewOpening:
-    session: AnnotationSession | None = None
-    reason: str | None = None  # why there is no session: no reviewer name known yet, or the files failed
+    logbook_review: LogbookReview | None = None
+    reason: str | None = None  # why there is no logbook_review: no reviewer name known yet, or the files failed
     ask: bool = False  # the reviewer's name is unknown: ask for it
     pair_sets: dict[str, str | None] = field(default_factory=dict)  # set name -> key of the claim it belongs to
     problems: list[Problem] = field(default_factory=list)  # pair sets that could not be read
@@ -33,15 +33,15 @@ def prepare_review(logbook: Logbook) -> ReviewOpening:
         opening.reason, opening.ask = "Nobody is reviewing yet: say who you are to record verdicts.", True
         return opening
     try:
-        opening.session = open_session(logbook, identity, load_preferences().role)
+        opening.logbook_review = open_review(logbook, identity, load_preferences().role)
     except Exception as exc:  # an unreadable reviews folder must not stop the logbook from opening
         log.error("cannot open the annotations", exc_info=(type(exc), exc, exc.__traceback__))
         opening.reason = f"The review files could not be read ({type(exc).__name__}: {exc})"
     return opening
 
 
-def open_session(logbook: Logbook, identity: Identity, role: str) -> AnnotationSession:
-    return AnnotationSession.open(logbook, identity, role)
+def open_review(logbook: Logbook, identity: Identity, role: str) -> LogbookReview:
+    return LogbookReview.open(logbook, identity, role)
 
 
 def find_pair_sets(logbook: Logbook) -> tuple[dict[str, str | None], list[Problem]]:

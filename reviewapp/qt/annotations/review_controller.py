@@ -1,4 +1,4 @@
-"""ReviewController: the open AnnotationSession of the loaded logbook, as the window sees it.
+"""ReviewController: the open LogbookReview of the loaded logbook, as the window sees it.
 
 Every action goes through `act`, which turns the core's refusals (a secret in the text, a disk that cannot be
 written, an annotation changed elsewhere) into ActionFailed with a message for the user. `changed` fires after
@@ -16,13 +16,13 @@ from PySide6.QtCore import QObject, Signal
 from reviewapp.core.logbook.model import Logbook, Problem
 from reviewapp.core.review.history import HistoryConflict
 from reviewapp.core.review.identity import Identity
-from reviewapp.core.review.logbook_review import AnnotationError, AnnotationSession
+from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
 from reviewapp.core.review.records import NoteRecord, VerdictRecord
 from reviewapp.core.review.state import EffectiveClaim
 from reviewapp.core.review.store import ReviewsLocation, SecretInRecord, StoreError, TailRepair
 from reviewapp.core.review.targets import TargetError
 from reviewapp.core.verdicts import Verdict
-from reviewapp.qt.annotations.opening import ReviewOpening, open_session
+from reviewapp.qt.annotations.opening import ReviewOpening, open_review
 
 T = TypeVar("T")
 
@@ -33,12 +33,12 @@ class ActionFailed(Exception):
 
 class ReviewController(QObject):
     changed = Signal()  # annotations changed (an action, undo/redo, reload, a pair rating)
-    session_changed = Signal()  # a session was opened for another reviewer (after asking who is reviewing)
+    reviewer_changed = Signal()  # a logbook_review was opened for another reviewer (after asking who is reviewing)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.logbook: Logbook | None = None
-        self.session: AnnotationSession | None = None
+        self.logbook_review: LogbookReview | None = None
         self.reason: str | None = "Open a logbook to review it."
         self.ask = False
         self.pair_sets: dict[str, str | None] = {}
@@ -52,36 +52,36 @@ class ReviewController(QObject):
         """The worker's preparation for a newly loaded logbook (no signal: the window is about to show it)."""
         self._detach()
         self.logbook = logbook
-        self.session = opening.session
+        self.logbook_review = opening.logbook_review
         self.reason, self.ask = opening.reason, opening.ask
         self.pair_sets, self.pair_problems = opening.pair_sets, opening.problems
         self._listen()
 
     def open_as(self, identity: Identity, role: str) -> None:
-        """Open the session for `identity` (the first time, or after the reviewer changed their name)."""
+        """Open the logbook_review for `identity` (the first time, or after the reviewer changed their name)."""
         if self.logbook is None:
             raise ActionFailed("Open a logbook first.")
         try:
-            session = open_session(self.logbook, identity, role)
+            logbook_review = open_review(self.logbook, identity, role)
         except Exception as exc:  # unreadable folder: say so, keep the window usable
             raise ActionFailed(f"The review files could not be read ({type(exc).__name__}: {exc})") from exc
         self._detach()
-        self.session = session
+        self.logbook_review = logbook_review
         self.reason, self.ask = None, False
         self._listen()
-        self.session_changed.emit()
+        self.reviewer_changed.emit()
         self.changed.emit()
 
     def _listen(self) -> None:
         self._location = None
         self._repairs_reported = 0
-        if self.session is not None:
-            self.session.history.listeners.append(self._history_changed)
+        if self.logbook_review is not None:
+            self.logbook_review.history.listeners.append(self._history_changed)
 
     def _detach(self) -> None:
-        if self.session is not None and self._history_changed in self.session.history.listeners:
-            self.session.history.listeners.remove(self._history_changed)
-        self.session = None
+        if self.logbook_review is not None and self._history_changed in self.logbook_review.history.listeners:
+            self.logbook_review.history.listeners.remove(self._history_changed)
+        self.logbook_review = None
 
     def _history_changed(self) -> None:
         self.changed.emit()
@@ -90,48 +90,58 @@ class ReviewController(QObject):
 
     @property
     def active(self) -> bool:
-        return self.session is not None
+        return self.logbook_review is not None
 
     @property
     def identity(self) -> Identity | None:
-        return self.session.identity if self.session is not None else None
+        return self.logbook_review.identity if self.logbook_review is not None else None
 
     def effective_claims(self) -> list[EffectiveClaim] | None:
-        return self.session.claims() if self.session is not None else None
+        return self.logbook_review.claims() if self.logbook_review is not None else None
 
     def effective(self, key: str) -> EffectiveClaim | None:
-        return self.session.state.effective_claim(key) if self.session is not None else None
+        return self.logbook_review.state.effective_claim(key) if self.logbook_review is not None else None
 
     def human_verdicts(self) -> dict[str, Verdict]:
         """This reviewer's verdict per claim key (the H badge)."""
-        session = self.session
-        if session is None:
+        logbook_review = self.logbook_review
+        if logbook_review is None:
             return {}
         found: dict[str, Verdict] = {}
-        for key in session.state.verdict_claims():
-            record = session.state.verdict(key, session.identity.name)
+        for key in logbook_review.state.verdict_claims():
+            record = logbook_review.state.verdict(key, logbook_review.identity.name)
             if record is not None:
                 found[key] = record.payload.verdict
         return found
 
     def my_verdict(self, claim_key: str) -> VerdictRecord | None:
-        session = self.session
-        return session.state.verdict(claim_key, session.identity.name) if session is not None else None
+        logbook_review = self.logbook_review
+        return (
+            logbook_review.state.verdict(claim_key, logbook_review.identity.name)
+            if logbook_review is not None
+            else None
+        )
 
     def other_verdicts(self, claim_key: str) -> list[VerdictRecord]:
-        session = self.session
-        if session is None:
+        logbook_review = self.logbook_review
+        if logbook_review is None:
             return []
-        return [r for name, r in sorted(session.state.verdicts(claim_key).items()) if name != session.identity.name]
+        return [
+            r
+            for name, r in sorted(logbook_review.state.verdicts(claim_key).items())
+            if name != logbook_review.identity.name
+        ]
 
     def notes(self, *, claim: str | None = None, page: str | None = None) -> list[NoteRecord]:
-        return self.session.state.notes(claim=claim, page=page) if self.session is not None else []
+        return self.logbook_review.state.notes(claim=claim, page=page) if self.logbook_review is not None else []
 
     def label(self, record: NoteRecord) -> str:
-        return self.session.label(record.target) if self.session is not None else ""
+        return self.logbook_review.label(record.target) if self.logbook_review is not None else ""
 
     def is_mine(self, record: object) -> bool:
-        return self.session is not None and getattr(record, "annotator", None) == self.session.identity.name
+        return (
+            self.logbook_review is not None and getattr(record, "annotator", None) == self.logbook_review.identity.name
+        )
 
     def sets_for(self, claim_key: str | None) -> list[str]:
         """Pair sets belonging to the claim (all sets when `claim_key` is None)."""
@@ -142,52 +152,52 @@ class ReviewController(QObject):
         return sorted(name for name, key in self.pair_sets.items() if key in keys)
 
     def tag_choices(self) -> list[str]:
-        return self.session.tag_choices() if self.session is not None else []
+        return self.logbook_review.tag_choices() if self.logbook_review is not None else []
 
     def location(self) -> ReviewsLocation | None:
-        """Where this reviewer's records go (probed by writing once per session)."""
-        if self.session is None:
+        """Where this reviewer's records go (probed by writing once per logbook_review)."""
+        if self.logbook_review is None:
             return None
         if self._location is None:
-            self._location = self.session.store.location
+            self._location = self.logbook_review.store.location
         return self._location
 
     def file(self) -> Path | None:
-        session = self.session
-        return session.store.file_for(session.identity.slug) if session is not None else None
+        logbook_review = self.logbook_review
+        return logbook_review.store.file_for(logbook_review.identity.slug) if logbook_review is not None else None
 
     def problems(self) -> list[Problem]:
         """Review files' invalid lines, lines set aside, records that cannot apply, unreadable pair sets."""
         found = list(self.pair_problems)
-        session = self.session
-        if session is None:
+        logbook_review = self.logbook_review
+        if logbook_review is None:
             return found
-        for issue in session.loaded.issues:
+        for issue in logbook_review.loaded.issues:
             found.append(Problem(_shown(issue.file, self.logbook), issue.line, issue.message))
-        for repair in session.repairs:
+        for repair in logbook_review.repairs:
             issue = repair.issue
             found.append(Problem(_shown(issue.file, self.logbook), issue.line, issue.message))
-        for problem in [*session.state.problems, *session.state.claim_problems()]:
+        for problem in [*logbook_review.state.problems, *logbook_review.state.claim_problems()]:
             file, _, line = problem.where.rpartition(":")
             found.append(Problem(file or "reviews", int(line) if line.isdigit() else None, problem.message))
         return found
 
     def new_repairs(self) -> list[TailRepair]:
         """Torn lines set aside by appends since the last call (another writer died mid-line)."""
-        if self.session is None:
+        if self.logbook_review is None:
             return []
-        fresh = self.session.repairs[self._repairs_reported :]
-        self._repairs_reported = len(self.session.repairs)
+        fresh = self.logbook_review.repairs[self._repairs_reported :]
+        self._repairs_reported = len(self.logbook_review.repairs)
         return fresh
 
     # -- acting -----------------------------------------------------------------------------------------------
 
-    def act(self, do: Callable[[AnnotationSession], T]) -> T:
-        """Run one session action; ActionFailed (nothing saved) when it cannot be done."""
-        if self.session is None:
+    def act(self, do: Callable[[LogbookReview], T]) -> T:
+        """Run one logbook_review action; ActionFailed (nothing saved) when it cannot be done."""
+        if self.logbook_review is None:
             raise ActionFailed(self.reason or "Nobody is reviewing: set your name first (Review > Reviewer Name).")
         try:
-            return do(self.session)
+            return do(self.logbook_review)
         except SecretInRecord as exc:
             raise ActionFailed(f"Not saved: {exc}") from exc
         except StoreError as exc:
@@ -213,9 +223,9 @@ class ReviewController(QObject):
 
     def reload(self) -> None:
         """Read the files again (after a commit, a pull, another window's writes)."""
-        if self.session is not None:
-            self.session.reload()
-            self.session.refresh_revision()
+        if self.logbook_review is not None:
+            self.logbook_review.reload()
+            self.logbook_review.refresh_revision()
             self._location = None
             self.changed.emit()
 

@@ -38,7 +38,7 @@ class ReviewTools(QObject):
     # -- who is reviewing -------------------------------------------------------------------------------------
 
     def ask_identity(self, change: bool = False) -> IdentityDialog:
-        """Ask for the reviewer's name and role (non-blocking); the session opens once it is given."""
+        """Ask for the reviewer's name and role (non-blocking); the logbook_review opens once it is given."""
         preferences = load_preferences()
         current = self.review.identity.name if self.review.identity else preferences.annotator or ""
         dialog = IdentityDialog(current, preferences.role, self.window)
@@ -83,13 +83,13 @@ class ReviewTools(QObject):
         return dialog
 
     def export_to(self, path: Path, name_filter: str = "") -> bool:
-        session = self.review.session
-        if session is None:
+        logbook_review = self.review.logbook_review
+        if logbook_review is None:
             return False
         jsonl = path.suffix.lower() == ".jsonl" or (not path.suffix and "jsonl" in name_filter)
         if not path.suffix:
             path = path.with_suffix(".jsonl" if jsonl else ".csv")
-        rows = export_rows(session.state)
+        rows = export_rows(logbook_review.state)
         out = io.StringIO()
         (write_jsonl if jsonl else write_csv)(rows, out)
         try:
@@ -123,11 +123,11 @@ class ReviewTools(QObject):
         return dialog
 
     def open_pairs(self, name: str) -> PairRatingWindow | None:
-        session = self.review.session
-        if session is None:
+        logbook_review = self.review.logbook_review
+        if logbook_review is None:
             return None
         try:
-            window = PairRatingWindow.for_set(session, name, self.window)
+            window = PairRatingWindow.for_set(logbook_review, name, self.window)
         except (PairSetError, RatingError) as exc:
             self.window.show_error("Cannot rate these image pairs", str(exc))
             return None
@@ -148,11 +148,11 @@ class ReviewTools(QObject):
     # -- commit -----------------------------------------------------------------------------------------------
 
     def commit(self) -> CommitDialog | None:
-        session, logbook = self.review.session, self.review.logbook
-        if session is None or logbook is None:
+        logbook_review, logbook = self.review.logbook_review, self.review.logbook
+        if logbook_review is None or logbook is None:
             self.window.show_error("Nothing to commit", self.review.reason or "Open a logbook and review it first.")
             return None
-        dialog = CommitDialog(logbook, session=session, parent=self.window)
+        dialog = CommitDialog(logbook, logbook_review=logbook_review, parent=self.window)
         dialog.committed.connect(lambda _outcome: self.review.reload())
         self.feature.open_dialog(dialog)
         return dialog

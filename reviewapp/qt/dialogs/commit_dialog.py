@@ -1,6 +1,6 @@
 """The commit dialog: which review files, what changed in them, the message, where to, and the result.
 
-    dialog = CommitDialog(logbook, session=session, parent=window)
+    dialog = CommitDialog(logbook, logbook_review=logbook_review, parent=window)
     dialog.committed.connect(...)   # a CommitOutcome, after a commit landed
     dialog.open()
 
@@ -32,7 +32,7 @@ from reviewapp.core.commit.plan import CommitPlan
 from reviewapp.core.commit.service import CommitOutcome, CommitService
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.progress import ProgressCallback
-from reviewapp.core.review.logbook_review import AnnotationSession
+from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.qt import theme
 from reviewapp.qt.dialogs.commit_changes import ChangesPanel
 from reviewapp.qt.dialogs.commit_target import GIT_COMMIT, GIT_PUSH, HUB_COMMIT, HUB_PR, Places, PlanKey, TargetBox
@@ -49,7 +49,7 @@ class CommitDialog(QDialog):
         self,
         logbook: Logbook,
         *,
-        session: AnnotationSession | None = None,
+        logbook_review: LogbookReview | None = None,
         service: CommitService | None = None,
         parent: QWidget | None = None,
     ) -> None:
@@ -57,8 +57,10 @@ class CommitDialog(QDialog):
         self.setObjectName("commitDialog")
         self.setWindowTitle("Commit reviews")
         self.logbook = logbook
-        self.session = session
-        self.service = service or CommitService(logbook, annotator=session.identity.name if session else None)
+        self.logbook_review = logbook_review
+        self.service = service or CommitService(
+            logbook, annotator=logbook_review.identity.name if logbook_review else None
+        )
         self.plan: CommitPlan | None = None
         self.outcome: CommitOutcome | None = None
         self.error = ""
@@ -294,8 +296,8 @@ class CommitDialog(QDialog):
         self.outcome_label.setText(_result_html(outcome))
         if outcome.status == "pull_request":
             self._opened_pr = self._planned_for
-        if self.session is not None:
-            self.session.refresh_revision()
+        if self.logbook_review is not None:
+            self.logbook_review.refresh_revision()
         self.close_button.setDefault(True)
         self._message_edited = False
         self._replan()  # the dialog now shows what is left to commit (usually nothing)

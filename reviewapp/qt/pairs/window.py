@@ -1,7 +1,7 @@
 """The blinded pair-rating window: question and instructions on top, the compare canvas, answers by single keys.
 
 Nothing that could reveal a condition is shown while rating: no file names, folder names, condition names or
-metadata, and prompts only when they name no condition. Every answer is saved (core PairRatingSession) before
+metadata, and prompts only when they name no condition. Every answer is saved (core PairRatingRound) before
 the next pair is shown; closing and reopening resumes at the same trial.
 """
 
@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
 )
 
 from reviewapp.core.pairs.protocol import Trial
-from reviewapp.core.pairs.rating import PairRatingSession, RatingError
+from reviewapp.core.pairs.rating import PairRatingRound, RatingError
 from reviewapp.core.pairs.results import Rating
 from reviewapp.core.pairs.sets import PairSet, load_set
-from reviewapp.core.review.logbook_review import AnnotationSession
+from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.review.store import StoreError
 from reviewapp.qt.pairs.canvas import CompareCanvas, CompareMode
 from reviewapp.qt.pairs.loader import PairImageCache
@@ -87,7 +87,7 @@ class PairRatingWindow(QWidget):
     rated = Signal(int)  # trial index, after its rating is on disk
     finished = Signal()  # every trial rated; results written
 
-    def __init__(self, rating: PairRatingSession, parent: QWidget | None = None) -> None:
+    def __init__(self, rating: PairRatingRound, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.rating = rating
         self.setWindowTitle(TITLE)
@@ -112,18 +112,18 @@ class PairRatingWindow(QWidget):
     @classmethod
     def for_set(
         cls,
-        annotations: AnnotationSession,
+        annotations: LogbookReview,
         set_name: str | None = None,
         parent: QWidget | None = None,
         *,
         pair_set: PairSet | None = None,
     ) -> PairRatingWindow:
-        """Open (resuming where this annotator stopped) the rating of a pair set of the session's logbook.
+        """Open (resuming where this annotator stopped) the rating of a pair set of the review's logbook.
 
         Raises PairSetError when the set cannot be loaded and RatingError when none of its pairs can be shown.
         """
         loaded = pair_set or load_set(annotations.logbook, set_name)
-        return cls(PairRatingSession.open(annotations, loaded), parent)
+        return cls(PairRatingRound.open(annotations, loaded), parent)
 
     # -- layout -----------------------------------------------------------------------------------------------
 
