@@ -46,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_attach(args: argparse.Namespace) -> int:
-    from reviewapp.core.review.logbook_review import AnnotationError, AnnotationSession
+    from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
     from reviewapp.core.review.preferences import load_preferences
     from reviewapp.core.review.store import SecretInRecord, StoreError
     from reviewapp.core.review.trace_links import attach_transcript
@@ -57,7 +57,7 @@ def run_attach(args: argparse.Namespace) -> int:
             raise CommandError(f"error: {args.file}: no such transcript file", EXIT_USAGE)
         logbook = load_or_exit(args.source)
         identity = identity_or_exit(args.annotator, logbook.root)
-        session = AnnotationSession.open(logbook, identity, load_preferences().role)
+        session = LogbookReview.open(logbook, identity, load_preferences().role)
         warn_about(session.loaded)
         attached = attach_transcript(session, args.file, args.session)
     except CommandError as error:

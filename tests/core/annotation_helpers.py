@@ -31,7 +31,7 @@ def write_small_logbook(workspace: Path) -> Path:
     events = [
         {"id": f"event-{i}", "sequence": i, "kind": "message", "title": f"step {i}", "text": "ok"} for i in range(1, 6)
     ]
-    write_trace(root, "review-1", events)
+    write_trace(root, "session-1", events)
     return root
 
 

@@ -3,7 +3,7 @@
 Run as `python -m tests.core.crash_writer`. It reads commands on stdin, one per line:
 
     store ROOT SLUG NAME       fork a child appending notes to ROOT/reviews/SLUG.jsonl through AnnotationStore
-    review WORKSPACE NAME     fork a child opening an LogbookReview and doing verdicts, notes and undo/redo
+    review WORKSPACE NAME     fork a child opening a LogbookReview and doing verdicts, notes and undo/redo
 
 and answers `pid N` on stderr for each child. Children write `store ID` or `review ID` to stdout (one os.write
 per line, atomic on a pipe) only after the append call returned, i.e. after the record was fsynced: an id on stdout is a
@@ -47,7 +47,7 @@ def store_child(root: Path, slug: str, name: str) -> None:
         _say("store", record.id)
 
 
-def session_child(workspace: Path, name: str) -> None:
+def review_child(workspace: Path, name: str) -> None:
     logbook = read_logbook(workspace)
     review = LogbookReview.open(logbook, Identity(name, "command line"))
     review.store.known_secrets = []
@@ -65,7 +65,7 @@ def session_child(workspace: Path, name: str) -> None:
             review.history.redo()
             record = review.state.record(review.state.records[-1].id)
         assert record is not None
-        _say("session", record.id)
+        _say("review", record.id)
 
 
 def main() -> None:
@@ -79,7 +79,7 @@ def main() -> None:
                 if command == "store":
                     store_child(Path(args[0]), args[1], args[2])
                 else:
-                    session_child(Path(args[0]), args[1])
+                    review_child(Path(args[0]), args[1])
             except BaseException as exc:  # reported to the test, which fails on it
                 os.write(2, f"error {type(exc).__name__}: {exc}\n".replace("\n", " ").encode() + b"\n")
                 code = 1

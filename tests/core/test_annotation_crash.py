@@ -73,7 +73,7 @@ def test_sigkill_at_random_moments_loses_nothing_that_was_reported_saved(tmp_pat
     seed = int(os.environ.get("REVIEWAPP_CRASH_SEED") or time.time_ns() % 1_000_000)
     rng = random.Random(seed)
     store_root = read_logbook(small_logbook(tmp_path, "store-target")).root
-    session_workspace = small_logbook(tmp_path, "review-target")
+    review_workspace = small_logbook(tmp_path, "review-target")
     home = tmp_path / "home"
     home.mkdir()
     env = subprocess_env(home)
@@ -117,7 +117,7 @@ def test_sigkill_at_random_moments_loses_nothing_that_was_reported_saved(tmp_pat
         elif kind == 7:
             commands = [f"store {store_root} shared-0 W0", f"store {store_root} shared-0 W0b"]
         else:
-            commands = [f"review {session_workspace} S{iteration % 2}"]
+            commands = [f"review {review_workspace} S{iteration % 2}"]
         before = len(printed)
         children = [fork(command) for command in commands]
         pids.extend(children)
@@ -146,7 +146,7 @@ def test_sigkill_at_random_moments_loses_nothing_that_was_reported_saved(tmp_pat
     cli_env = {**env, "REVIEWAPP_CONFIG_DIR": str(home / "cli-config")}
     for number in range(CLI_KILLS):
         process = subprocess.Popen(
-            [sys.executable, "-m", "reviewapp", "annotate", str(session_workspace), "--claim", str(1 + number % 3),
+            [sys.executable, "-m", "reviewapp", "annotate", str(review_workspace), "--claim", str(1 + number % 3),
              "--verdict", "toy", "--rationale", f"cli {number}", "--annotator", f"CLI {number % 2}"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO, env=cli_env,
         )  # fmt: skip
@@ -156,13 +156,13 @@ def test_sigkill_at_random_moments_loses_nothing_that_was_reported_saved(tmp_pat
         cli_printed.extend(line for line in out.decode().split() if line)
 
     store_ids = {line.split()[1] for line in printed if line.startswith("store ")}
-    session_ids = {line.split()[1] for line in printed if line.startswith("review ")}
-    assert len(store_ids) + len(session_ids) == len(set(printed)) > WRITER_KILLS, f"too few records (seed {seed})"
+    review_ids = {line.split()[1] for line in printed if line.startswith("review ")}
+    assert len(store_ids) + len(review_ids) == len(set(printed)) > WRITER_KILLS, f"too few records (seed {seed})"
     assert killed_after_saving > WRITER_KILLS // 2
     store_lines, store_aside = _validate(store_root, store_ids)
-    session_lines, session_aside = _validate(read_logbook(session_workspace).root, session_ids | set(cli_printed))
+    review_lines, review_aside = _validate(read_logbook(review_workspace).root, review_ids | set(cli_printed))
     print(
         f"crash test (seed {seed}): {WRITER_KILLS} writer kills ({killed_after_saving} after saving), {CLI_KILLS} "
-        f"CLI kills ({len(cli_printed)} printed an id); {store_lines + session_lines} lines, "
-        f"{len(store_ids) + len(session_ids) + len(cli_printed)} printed ids, {store_aside + session_aside} set aside"
+        f"CLI kills ({len(cli_printed)} printed an id); {store_lines + review_lines} lines, "
+        f"{len(store_ids) + len(review_ids) + len(cli_printed)} printed ids, {store_aside + review_aside} set aside"
     )

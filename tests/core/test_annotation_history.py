@@ -104,7 +104,7 @@ def test_notes_on_every_kind_of_anchor(workspace: Path) -> None:
         "page": review.page_target("index"),
         "cell": review.cell_target(page, 1),
         "figure": review.figure_target(page, 0),
-        "trace": review.trace_target("review-1", 3, claim_ref=1),
+        "trace": review.trace_target("session-1", 3, claim_ref=1),
     }.items():
         review.add_note(target, f"on the {name}")
         labels[name] = review.history.undo_label

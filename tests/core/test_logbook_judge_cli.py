@@ -15,7 +15,7 @@ from reviewapp.core.logbook_judge.judged import logbook_id_of
 from reviewapp.core.logbook_judge.stored import imports_dir, load_import, load_registry
 from reviewapp.core.review.identity import Identity
 from reviewapp.core.review.logbook_judge_matches import judged_logbook, manual_matches, rematch
-from reviewapp.core.review.logbook_review import AnnotationSession
+from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.verdicts import Verdict
 from tests.core.judge_fixtures import (
     REGISTRY_TEXTS,
@@ -142,8 +142,8 @@ def test_inspect_with_verdicts_adds_judge_fields_and_stores_nothing(tmp_path, wo
     assert "revision open here is unknown" in out["logbook_judge"]["revision_warning"]
 
 
-def _session(workspace: Path, name: str) -> AnnotationSession:
-    return AnnotationSession.open(read_logbook(workspace), Identity(name, "cli"))
+def _session(workspace: Path, name: str) -> LogbookReview:
+    return LogbookReview.open(read_logbook(workspace), Identity(name, "cli"))
 
 
 def test_rematch_by_hand_is_an_undoable_record(tmp_path, workspace):
@@ -178,8 +178,8 @@ def test_agreement_with_the_logbook_judge_and_the_agent(tmp_path, capsys):
     assert main(["verdicts", "import", str(verdicts), str(tmp_path / "ws")]) == 0
     capsys.readouterr()
     logbook = read_logbook(root)
-    ada = AnnotationSession.open(logbook, Identity("Ada", "cli"))
-    bob = AnnotationSession.open(logbook, Identity("Bob", "cli"))
+    ada = LogbookReview.open(logbook, Identity("Ada", "cli"))
+    bob = LogbookReview.open(logbook, Identity("Bob", "cli"))
     for n, verdict in zip((1, 2, 3, 4), ("verified", "falsified", "toy", "partial"), strict=True):
         ada.set_verdict(n, verdict, "looked")
     for n, verdict in zip((1, 2, 3), ("verified", "toy", "toy"), strict=True):

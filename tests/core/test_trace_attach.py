@@ -26,7 +26,7 @@ from reviewapp.core.trace.index import TrackioTrace, open_transcript
 from reviewapp.core.trace.sessions import list_sessions
 from reviewapp.core.trace.transcripts import stored_path, transcripts_folder
 from tests.conftest import CORPUS, corpus_available
-from tests.core.annotation_helpers import open_session, small_logbook
+from tests.core.annotation_helpers import open_review, small_logbook
 from tests.core.trace_fixtures import SECRET, claude_records, write_jsonl
 
 needs_corpus = pytest.mark.skipif(not corpus_available(), reason="shared corpus not present")
@@ -57,7 +57,7 @@ def test_attach_fills_the_listed_session_and_copies_by_sha256(workspace: Path, t
     assert stored.read_bytes() == file.read_bytes()
     logbook = read_logbook(workspace)
     assert not any(p.name == "claude.jsonl" for p in logbook.root.rglob("*.jsonl"))  # never in the logbook
-    session = open_session(workspace)
+    session = open_review(workspace)
     sessions = list_sessions(logbook, transcript_links(session.state))
     assert [s.id for s in sessions] == ["session-1"]
     assert sessions[0].trace is not None and sessions[0].readable and "fills" in sessions[0].state
@@ -71,7 +71,7 @@ def test_attach_with_its_own_session_id_adds_a_session(workspace: Path, tmp_path
     file = write_jsonl(tmp_path / "claude.jsonl", claude_records("another-session"))
     code, result = attach(workspace, file, capsys=capsys)
     assert code == 0 and not result["fills_listed_session"] and result["session"] == "another-session"
-    session = open_session(workspace)
+    session = open_review(workspace)
     sessions = list_sessions(read_logbook(workspace), transcript_links(session.state))
     assert [s.id for s in sessions] == ["session-1", "another-session"]
     assert not sessions[0].readable and sessions[1].readable
@@ -91,7 +91,7 @@ def test_attach_reports_corrupt_lines_and_bad_usage(workspace: Path, tmp_path: P
 
 def test_pinned_excerpt_masks_secrets_is_found_again_and_exported(workspace: Path, tmp_path: Path) -> None:
     file = write_jsonl(tmp_path / "claude.jsonl", claude_records())
-    session = open_session(workspace)
+    session = open_review(workspace)
     from reviewapp.core.review.trace_links import attach_transcript
 
     attached = attach_transcript(session, file, "session-1")
@@ -107,7 +107,7 @@ def test_pinned_excerpt_masks_secrets_is_found_again_and_exported(workspace: Pat
     # a fresh index over the stored copy finds the same events from the record's address alone
     fresh = open_transcript(attached.stored.path)
     fresh.build()
-    reopened = open_session(workspace)
+    reopened = open_review(workspace)
     [saved] = pinned_excerpts(reopened.state, reopened.claim(1).key)
     assert isinstance(saved, TraceExcerptRecord)
     assert locate_excerpt(fresh, saved) == (secret_at - 1, secret_at)
@@ -118,12 +118,12 @@ def test_pinned_excerpt_masks_secrets_is_found_again_and_exported(workspace: Pat
     write_csv(rows, out)
     assert "session-1 lines" in out.getvalue() and SECRET not in out.getvalue()
     session.history.undo()
-    assert not pinned_excerpts(open_session(workspace).state)  # pinning is undoable
+    assert not pinned_excerpts(open_review(workspace).state)  # pinning is undoable
 
 
 def test_pin_in_trackio_trace_is_addressed_by_trackio_sequence(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
-    session = open_session(workspace)
+    session = open_review(workspace)
     logbook = session.logbook
     index = TrackioTrace(logbook.root, logbook.traces[0])
     index.build()

@@ -13,7 +13,7 @@ from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook_judge.judged import JudgedLogbook, judge_logbook, logbook_id_of
 from reviewapp.core.logbook_judge.stored import load_import
 from reviewapp.core.review.history import RecordDraft
-from reviewapp.core.review.logbook_review import AnnotationError, AnnotationSession
+from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
 from reviewapp.core.review.records import LogbookJudgeMatchPayload, LogbookJudgeMatchRecord, RecordBase, Target
 from reviewapp.core.review.state import AnnotationState
 
@@ -46,7 +46,7 @@ def own_rematch(state: AnnotationState, annotator: str, space_id: str, index: in
     return None
 
 
-def rematch(session: AnnotationSession, space_id: str, registry_index: int, claim_ref: str | int | None) -> RecordBase:
+def rematch(session: LogbookReview, space_id: str, registry_index: int, claim_ref: str | int | None) -> RecordBase:
     """Say by hand which logbook claim the Logbook Judge's claim `registry_index` is about (None: none of them)."""
     if registry_index < 1:
         raise AnnotationError("a Logbook Judge claim is numbered from 1 (its registry position)")

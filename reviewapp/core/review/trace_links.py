@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reviewapp.core.review.history import Change, Command, RecordDraft
-from reviewapp.core.review.logbook_review import AnnotationError, AnnotationSession
+from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
 from reviewapp.core.review.records import (
     ExcerptEvent,
     RecordBase,
@@ -57,7 +57,7 @@ def transcript_links(state: AnnotationState) -> list[TranscriptLink]:
     return links
 
 
-def attach_transcript(session: AnnotationSession, file: Path, session_id: str | None = None) -> Attachment:
+def attach_transcript(session: LogbookReview, file: Path, session_id: str | None = None) -> Attachment:
     """Copy the transcript into the data folder and link it to the logbook (and a session) with one record.
 
     Raises TranscriptError (unreadable file), AnnotationError or StoreError (the record cannot be saved).
@@ -102,7 +102,7 @@ def excerpt_address(index: TraceIndex, position: int) -> tuple[int, int]:
 
 
 def pin_excerpt(
-    session: AnnotationSession,
+    session: LogbookReview,
     claim_ref: str | int,
     trace_session: str,
     index: TraceIndex,
@@ -186,7 +186,7 @@ def locate_excerpt(index: TraceIndex, record: TraceExcerptRecord) -> tuple[int, 
     return first, last
 
 
-def _execute(session: AnnotationSession, label: str, draft: RecordDraft) -> RecordBase:
+def _execute(session: LogbookReview, label: str, draft: RecordDraft) -> RecordBase:
     command = session.history.execute(Command(label, [Change(None, draft, None)]))
     produced = session.state.record(command.head) if command.head else None
     if produced is None:
