@@ -119,7 +119,7 @@ def check_flags(args: argparse.Namespace, target: str) -> None:
             )
 
 
-def _plan(service: CommitService, args: argparse.Namespace, target: str):  # type: ignore[no-untyped-def]
+def _plan(service: CommitService, args: argparse.Namespace, target: str) -> tuple[CommitPlan, HubRepo | None]:
     if target == "git":
         reason = service.git_unavailable()
         if reason is not None:

@@ -123,7 +123,8 @@ def run_check(args: argparse.Namespace) -> int:
         print_json(report.to_dict())
     else:
         protocol = report.protocol or {}
-        pair_set = protocol.get("set") if isinstance(protocol.get("set"), dict) else {}
+        named = protocol.get("set")
+        pair_set = named if isinstance(named, dict) else {}
         if report.valid:
             print(f"{args.results}: valid ({pair_set.get('name')}, rated by {protocol.get('annotator')})")
         else:
@@ -153,8 +154,8 @@ def run_rate(args: argparse.Namespace) -> int:
         return fail(error)
     except PairSetError as exc:
         return fail(CommandError(f"error: {exc}", EXIT_USAGE))
-    for problem in pair_set.set_problems:
-        print(f"warning: {problem}", file=sys.stderr)
+    for set_problem in pair_set.set_problems:
+        print(f"warning: {set_problem}", file=sys.stderr)
     if pair_set.problems:  # named only here, before rating: the window never shows file names
         print(f"warning: {len({p.pair_id for p in pair_set.problems})} pairs are left out:", file=sys.stderr)
         for problem in pair_set.problems:

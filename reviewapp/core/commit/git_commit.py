@@ -215,7 +215,7 @@ def commit_plan(
     for planned in changed:
         if not checkout.is_review_path(planned.path):
             raise CommitError(f"{planned.path} is not a review file of this logbook; nothing was committed")
-        if planned.from_fallback:
+        if planned.from_fallback and planned.data is not None:  # a deletion has nothing to bring in
             bring_into(logbook_root / REVIEWS_DIR, planned.rel, planned.data)
     parent = repo.head()
     commit = repo.write_commit(parent, {f.path: f.data for f in changed}, message)

@@ -11,10 +11,11 @@ import errno
 import os
 import secrets
 import stat
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-if os.name == "nt":  # pragma: no cover - exercised on Windows only
+if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
     import msvcrt
 else:
     import fcntl
@@ -27,7 +28,7 @@ O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 def fsync_dir(folder: Path) -> None:
     """Make a new or renamed entry in `folder` durable (a file's own fsync does not cover its name)."""
-    if os.name == "nt":  # pragma: no cover - directories cannot be opened for fsync there; NTFS journals names
+    if sys.platform == "win32":  # pragma: no cover - directories cannot be opened for fsync there; NTFS journals names
         return
     fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | O_CLOEXEC)
     try:
@@ -39,7 +40,7 @@ def fsync_dir(folder: Path) -> None:
 @contextlib.contextmanager
 def locked(fd: int, *, exclusive: bool) -> Iterator[None]:
     """Advisory lock on an open file, released on exit or when the process dies (even by SIGKILL)."""
-    if os.name == "nt":  # pragma: no cover - byte 0 stands for the whole file; Windows has no shared mode
+    if sys.platform == "win32":  # pragma: no cover - byte 0 stands for the whole file; Windows has no shared mode
         position = os.lseek(fd, 0, os.SEEK_CUR)
         os.lseek(fd, 0, os.SEEK_SET)
         msvcrt.locking(fd, msvcrt.LK_LOCK, 1)

@@ -161,7 +161,11 @@ def _parse_protocol(
         return None
     trials = build_trials(pairs, seed, controls)
     recorded = (protocol.get("trial_order"), protocol.get("sides"), protocol.get("control_kinds"))
-    expected = ([t.pair_id for t in trials], [t.left for t in trials], [t.control for t in trials])
+    expected: tuple[list[Any], ...] = (
+        [t.pair_id for t in trials],
+        [t.left for t in trials],
+        [t.control for t in trials],
+    )
     for name, got, want in zip(("trial_order", "sides", "control_kinds"), recorded, expected, strict=True):
         if got != want:
             errors.append(

@@ -13,6 +13,7 @@ import statistics
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Literal, cast
 
 from reviewapp import __version__
 from reviewapp.core.pairs.protocol import (
@@ -28,6 +29,7 @@ from reviewapp.core.pairs.sets import Pair, PairSet
 from reviewapp.core.review.history import RecordDraft
 from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.review.records import (
+    PairControlsPayload,
     PairRatingPayload,
     PairRatingRecord,
     PairSessionPayload,
@@ -37,6 +39,7 @@ from reviewapp.core.review.records import (
 )
 from reviewapp.core.review.review_files import PAIR_RESULTS_DIR
 
+PairResponse = Literal["left", "right", "same", "skipped"]  # RESPONSES, as the record field types them
 ESTIMATE_WINDOW = 20  # recent answers the remaining-time estimate is based on
 
 
@@ -109,7 +112,7 @@ class PairRatingRound:
             pairs=pair_ids,
             seed=seed,
             algorithm=ALGORITHM,
-            controls=settings.to_dict(),
+            controls=PairControlsPayload.model_validate(settings.to_dict()),
             trial_order=[t.pair_id for t in trials],
             sides=[t.left for t in trials],
             control_kinds=[t.control for t in trials],
@@ -193,6 +196,7 @@ class PairRatingRound:
             raise RatingError("every trial of this session is rated")
         if response not in RESPONSES:
             raise RatingError(f"unknown response {response!r}")
+        answer = cast(PairResponse, response)  # checked just above
         payload = PairRatingPayload(
             session=self.start.id,
             set=self.start.payload.set,
@@ -201,7 +205,7 @@ class PairRatingRound:
             left=trial.left,
             right=trial.right,
             control=trial.control,
-            response=response,
+            response=answer,
             left_unusable=left_unusable,
             right_unusable=right_unusable,
             confidence=confidence,

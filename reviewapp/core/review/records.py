@@ -524,9 +524,16 @@ RECORD_TYPES: tuple[type[RecordBase], ...] = (
 RECORD_KINDS: dict[str, type[RecordBase]] = {
     get_args(cls.model_fields["kind"].annotation)[0]: cls for cls in RECORD_TYPES
 }
-PAYLOAD_TYPES: dict[str, type[_Model]] = {
-    kind: cls.model_fields["payload"].annotation for kind, cls in RECORD_KINDS.items()
-}  # type: ignore[misc]
+
+
+def _payload_type(record_class: type[RecordBase]) -> type[_Model]:
+    annotation = record_class.model_fields["payload"].annotation
+    if not (isinstance(annotation, type) and issubclass(annotation, _Model)):
+        raise TypeError(f"{record_class.__name__}.payload must be one payload model, not {annotation!r}")
+    return annotation
+
+
+PAYLOAD_TYPES: dict[str, type[_Model]] = {kind: _payload_type(cls) for kind, cls in RECORD_KINDS.items()}
 
 AnnotationRecord = Annotated[Union[RECORD_TYPES], Field(discriminator="kind")]  # type: ignore[valid-type]  # noqa: UP007
 Record = RecordBase  # what functions accept and return: any record class above

@@ -132,9 +132,9 @@ class AnnotationState:
             if isinstance(record, RetractionRecord):
                 self._problem(record, "a retraction must supersede a record", where)
                 return None
-            chain = _Chain(record.id, record.kind, record.annotator, [record.id])
-            self._chains[record.id] = chain
-            return chain
+            started = _Chain(record.id, record.kind, record.annotator, [record.id])
+            self._chains[record.id] = started
+            return started
         previous = self._by_id.get(record.supersedes)
         chain = self._chain_of.get(record.supersedes)
         if previous is None or chain is None:
@@ -335,10 +335,10 @@ class AnnotationState:
             if key not in present:
                 fail(correction, f"agent verdict correction for claim {key!r}, which is not there (any more)")
         for claim in claims:
-            correction = corrections.get(claim.key)
-            if correction is not None:
-                claim.correction = correction
-                claim.agent_verdict = correction.payload.verdict
+            latest = corrections.get(claim.key)
+            if latest is not None:
+                claim.correction = latest
+                claim.agent_verdict = latest.payload.verdict
         return claims, problems
 
 

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
 
 from reviewapp.core.io.durable import (
     O_BINARY,
@@ -460,7 +460,7 @@ def read_file(path: Path) -> tuple[list[tuple[RecordBase, str]], list[StoreIssue
     return records, issues, torn
 
 
-def _lines(handle) -> Iterator[bytes]:  # type: ignore[no-untyped-def]
+def _lines(handle: BinaryIO) -> Iterator[bytes]:
     """Lines with their b"\\n" (the last may lack it); an over-long line is yielded truncated, never held whole."""
     while True:
         line = handle.readline(MAX_LINE_BYTES + 1)
