@@ -50,7 +50,7 @@ def summary(logbook: Logbook) -> dict[str, Any]:
         "root": str(logbook.root),
         "schema_version": logbook.schema_version,
         "pages": [
-            {"slug": p.slug, "title": p.title, "cells": len(p.cells), "in_manifest": p.in_manifest}
+            {"slug": p.slug, "title": p.title, "cells": len(p.cells), "in_manifest": p.in_manifest, "status": p.status}
             for p in logbook.pages
         ],
         "cells": logbook.cell_counts(),
@@ -58,6 +58,9 @@ def summary(logbook: Logbook) -> dict[str, Any]:
             {
                 "key": c.key,
                 "n": c.n,
+                "number": c.number,
+                "numbering": c.numbering,
+                "aliases": list(c.aliases),
                 "title": c.title,
                 "page": c.page,
                 "verdict": c.verdict.value,
@@ -65,9 +68,13 @@ def summary(logbook: Logbook) -> dict[str, Any]:
                 "confidence": c.confidence,
                 "verdict_text": c.verdict_mention.text if c.verdict_mention else None,
                 "verdict_line": c.verdict_mention.line if c.verdict_mention else None,
-                "contradicted_by": sorted({m.verdict.value for m in c.other_mentions if m.verdict != c.verdict})
+                "contradicted_by": sorted(
+                    {m.verdict.value for m in c.other_mentions if m.elsewhere and m.verdict != c.verdict}
+                )
                 if c.contradicted
                 else [],
+                "history": [{"verdict": m.verdict.value, "page": m.page, "line": m.line} for m in c.history],
+                "candidates": [{"verdict": m.verdict.value, "text": m.text, "line": m.line} for m in c.candidates],
             }
             for c in logbook.claims
         ],
@@ -94,6 +101,12 @@ def render_text(logbook: Logbook) -> str:
         flag = "  (logbook contradicts itself)" if claim.contradicted else ""
         raw = f"  [{claim.verdict_raw}]" if claim.verdict_raw else ""
         lines.append(f"  {claim.key:<{width}}  {claim.verdict.value:<12}{raw}{flag}")
+    unwritten = sorted({c.numbering for c in logbook.claims if c.numbering != "written"})
+    if unwritten:
+        lines.append(f"  (some claim numbers are not written in the logbook: numbered by {', '.join(unwritten)})")
+    earlier = [p.slug for p in logbook.pages if not p.is_current]
+    if earlier:
+        lines.append(f"  Earlier attempts and orphan pages, read as history only: {', '.join(earlier)}")
     if logbook.traces:
         lines.append("")
         lines.append("Traces:")

@@ -5,6 +5,7 @@ Plain data only: tests compare the reader's output against these values. Convent
 * ``cell_counts`` lists only types that occur (use ``.get(type, 0)``); counts follow the standard marker rule
   (a line ``---`` directly followed by ``<!-- trackio-cell``, header up to the first line that is exactly ``-->``).
 * ``claims`` are in page display order; ``key`` is ``<slug>#<written number>`` or ``<slug>#<ordinal on page>``.
+  ``n`` is the number a user passes to ``--claim``; ``numbering`` says where it comes from when it is not written.
 * ``reader_gaps`` names the checks ("facts", "claims", "window") this reader still fails for an entry, with the
   reason; those checks are expected to fail (strict xfail) so that fixing the reader shows up as an XPASS.
 * ``superseded_pages`` are listed pages a careful reader sees marked as earlier attempts; pages not in the
@@ -25,6 +26,7 @@ class ClaimExpectation:
     raw: str | None
     contradicted_by: tuple[str, ...] = ()
     history: tuple[str, ...] = ()  # verdicts superseded or orphan pages state for the claim (not contradictions)
+    numbering: str = "written"  # where n comes from: written, summary table, manifest order, after the written ones
     note: str = ""
     ambiguous: bool = False  # a careful reader could map it two ways; counted separately by the benchmark
 
@@ -587,13 +589,16 @@ EXPECTED: dict[str, LogbookExpectation] = {
             ),
             ClaimExpectation(
                 key="claim-drive-full-model-versus-no-sstm#1",
-                n=None,
+                n=3,
+                numbering="after the written numbers",
                 page="claim-drive-full-model-versus-no-sstm",
                 verdict="unstated",
                 raw=None,
                 note=(
                     "Ambiguous: result shows no stable Dice gain, but the page explicitly says it is not a paper-claim"
                     " verdict; no verdict word. Falsified/inconclusive would be a judge's reading, not the agent's."
+                    " The page has no number of its own: it gets 3, after the written 1 and 2; its key keeps the"
+                    " page ordinal."
                 ),
                 ambiguous=True,
             ),

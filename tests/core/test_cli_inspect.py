@@ -25,7 +25,13 @@ def test_inspect_json(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert {"title", "paper_id", "space_id", "tags", "pages", "cells", "claims", "traces", "problems"} <= set(data)
     assert data["paper_id"] == "DemoWidg01"
-    assert data["pages"][0] == {"slug": "index", "title": data["title"], "cells": 0, "in_manifest": True}
+    assert data["pages"][0] == {
+        "slug": "index",
+        "title": data["title"],
+        "cells": 0,
+        "in_manifest": True,
+        "status": "current",
+    }
     assert data["cells"] == {"markdown": 10, "code": 3, "figure": 1, "artifact": 1}
     assert [(c["n"], c["verdict"]) for c in data["claims"]] == [
         (1, "verified"),

@@ -62,7 +62,8 @@ def test_claims_and_agent_verdicts(entry: tuple[Path, LogbookExpectation]) -> No
     for want in expected.claims:
         claim = logbook.claim(want.key)
         assert claim is not None
-        assert (claim.n, claim.page) == (want.n, want.page), want.key
+        assert (claim.n, claim.page, claim.numbering) == (want.n, want.page, want.numbering), want.key
+        assert logbook.claim(str(claim.number)) is claim, want.key  # every claim is reachable by its number
         assert claim.verdict == Verdict(want.verdict), f"{want.key}: {want.note}"
         if claim.verdict is Verdict.UNSTATED:
             assert claim.verdict_raw is None and claim.verdict_mention is None

@@ -18,9 +18,26 @@ from reviewapp.core.logbook.model import CellKind, Claim, Page, VerdictMention
 from reviewapp.core.logbook.page_tree import toc_links
 from reviewapp.core.verdicts import Verdict, may_state_verdict
 
-_TITLE_NUMBER = re.compile(r"\bclaims?\s*#?\s*(\d{1,3})\b", re.IGNORECASE)
-_SLUG_NUMBER = re.compile(r"(?:^|[-_])claim[-_]?(\d{1,3})(?:[-_]|$)", re.IGNORECASE)
-_CLAIM_HEADING = re.compile(r"^(#{1,4})\s*(?:\*\*)?\s*claim\s*#?\s*(\d{1,3})\b[^\n]*$", re.IGNORECASE | re.MULTILINE)
+# How keys were numbered before sub-claims and prefixes were read; a claim whose key changed keeps that one as an
+# alias, so that reviews already written under it still attach.
+_V1_TITLE_NUMBER = re.compile(r"\bclaims?\s*#?\s*(\d{1,3})\b", re.IGNORECASE)
+_V1_SLUG_NUMBER = re.compile(r"(?:^|[-_])claim[-_]?(\d{1,3})(?:[-_]|$)", re.IGNORECASE)
+# Written claim numbers: "Claim 3", "Claim #3", "Claim no. 3", "Claim C3", "Claim 3a", "Claim 3.2", "C3: …",
+# "Claim B: …"; in slugs "claim-3a-…", "claim3-…", "c3-…". A sub-claim keeps its letter in its label ("3a").
+_TITLE_NUMBER = re.compile(
+    r"\bclaims?\s*(?:#|no\.?|number)?\s*C?(?P<num>\d{1,3})(?:(?P<sub>[a-z])|\.(?P<dot>\d{1,2}))?(?![\w.])"
+    r"|^\W{0,3}C(?P<cnum>\d{1,3})(?P<csub>[a-z])?(?:\W|$)"
+    r"|\bclaim\s+(?P<letter>[A-H])(?=\s*[:.)\]—–-]|\s*$)",
+    re.IGNORECASE,
+)
+_SLUG_NUMBER = re.compile(
+    r"(?:^|[-_])claims?[-_]?(?P<num>\d{1,3})(?P<sub>[a-z])?(?:[-_]|$)|^c(?P<cnum>\d{1,3})(?P<csub>[a-z])?(?:[-_]|$)",
+    re.IGNORECASE,
+)
+_CLAIM_HEADING = re.compile(
+    r"^(#{1,4})\s*(?:\*\*)?\s*claim\s*#?\s*(\d{1,3})([a-z])?\b[^\n]*$", re.IGNORECASE | re.MULTILINE
+)
+_TABLE_LINK = re.compile(r"\]\(\s*#/(?P<slug>[^)\s#?]+)\s*\)")
 _LIST_ITEM = re.compile(r"^\s{0,3}(\d{1,3})[.)]\s+(\S[^\n]*)$", re.MULTILINE)
 _NOT_CLAIM = re.compile(
     r"summary|executive|conclusion|method|limitation|scorecard|plan\b|provenance|negative|control|threat|"
@@ -81,6 +98,7 @@ def find_claims(pages: list[Page]) -> list[Claim]:
     for claim, scope in zip(claims, scopes, strict=True):
         _assign_own_verdict(claim, scope)
     claim_pages = {id(s.page) for s in scopes}
+    _number_unnumbered(claims, pages, claim_pages)
     _apply_cross_page_mentions(claims, pages, claim_pages)
     _apply_history(claims, [p for p in pages if not p.is_root and not p.is_current and id(p) not in claim_pages])
     return claims
@@ -115,9 +133,31 @@ def _apply_history(claims: list[Claim], old_pages: list[Page]) -> None:
 # --- finding claims -------------------------------------------------------------------------------------------
 
 
-def _page_number(page: Page) -> int | None:
-    match = _TITLE_NUMBER.search(page.title) or _SLUG_NUMBER.search(page.slug)
-    return int(match.group(1)) if match else None
+def _page_number(page: Page) -> tuple[int, str] | None:
+    """(number, label) as written in the page's title or slug: (3, "3a") for "Claim 3a"."""
+    title = page.title.replace("**", "")
+    return _label_of(_TITLE_NUMBER.search(title)) or _label_of(_SLUG_NUMBER.search(page.slug))
+
+
+def _label_of(match: re.Match[str] | None) -> tuple[int, str] | None:
+    if match is None:
+        return None
+    groups = match.groupdict()
+    if groups.get("letter"):
+        letter = groups["letter"].upper()
+        return ord(letter) - ord("A") + 1, letter
+    num = groups.get("num") or groups.get("cnum")
+    if num is None:
+        return None
+    sub = groups.get("sub") or groups.get("csub")
+    dot = groups.get("dot")
+    label = str(int(num)) + (sub.lower() if sub else f".{int(dot)}" if dot else "")
+    return int(num), label
+
+
+def _v1_key(page: Page) -> str:
+    match = _V1_TITLE_NUMBER.search(page.title) or _V1_SLUG_NUMBER.search(page.slug)
+    return f"{page.slug}#{int(match.group(1)) if match else 1}"
 
 
 def _is_claim_page(page: Page) -> bool:
@@ -136,32 +176,40 @@ def _claim_pages(pages: list[Page]) -> tuple[list[Claim], list[_Scope]]:
             continue
         sections = _claim_sections(page)
         if len(sections) >= 2:
-            for n, title, first, last in sections:
+            for n, label, title, first, last in sections:
                 scope = _Scope(page, first, last)
-                claims.append(_claim(page, f"{page.slug}#{n}", n, title, scope))
+                claims.append(_claim(page, f"{page.slug}#{label}", n, title, scope, number=label))
                 scopes.append(scope)
             continue
-        n = _page_number(page)
+        written = _page_number(page)
         scope = _Scope(page)
-        claims.append(_claim(page, f"{page.slug}#{n if n is not None else 1}", n, page.title, scope))
+        n, label = written if written else (None, None)
+        key = f"{page.slug}#{label if label is not None else 1}"
+        claim = _claim(page, key, n, page.title, scope, number=label)
+        old_key = _v1_key(page)
+        if old_key != key:
+            claim.aliases = (old_key,)
+        claims.append(claim)
         scopes.append(scope)
     return claims, scopes
 
 
-def _claim_sections(page: Page) -> list[tuple[int, str, int, int]]:
-    """(n, title, first line, last line) for each 'Claim N' heading on the page, in file line numbers."""
-    headings: list[tuple[int, str, int]] = []
+def _claim_sections(page: Page) -> list[tuple[int, str, str, int, int]]:
+    """(n, label, title, first line, last line) for each 'Claim N' heading on the page, in file line numbers."""
+    headings: list[tuple[int, str, str, int]] = []
     for cell in page.cells:
         if cell.kind is not CellKind.MARKDOWN:
             continue
         for match in _CLAIM_HEADING.finditer(cell.body):
             line = cell.body_line + cell.body.count("\n", 0, match.start())
-            headings.append((int(match.group(2)), vm.clean(match.group(0).lstrip("#")), line))
-    numbers = [n for n, _, _ in headings]
-    if len(set(numbers)) < 2 or len(set(numbers)) != len(numbers):
+            n = int(match.group(2))
+            label = f"{n}{match.group(3).lower()}" if match.group(3) else str(n)
+            headings.append((n, label, vm.clean(match.group(0).lstrip("#")), line))
+    labels = [label for _, label, _, _ in headings]
+    if len(set(labels)) < 2 or len(set(labels)) != len(labels):
         return []
-    bounds = [line for _, _, line in headings[1:]] + [10**9]
-    return [(n, title, line, bound - 1) for (n, title, line), bound in zip(headings, bounds, strict=True)]
+    bounds = [line for *_, line in headings[1:]] + [10**9]
+    return [(n, label, title, line, bound - 1) for (n, label, title, line), bound in zip(headings, bounds, strict=True)]
 
 
 def _claims_page_list(pages: list[Page]) -> tuple[list[Claim], list[_Scope]]:
@@ -200,12 +248,77 @@ def _between_summary_and_conclusion(pages: list[Page]) -> tuple[list[Claim], lis
     return claims, scopes
 
 
-def _claim(page: Page, key: str, n: int | None, title: str, scope: _Scope, cells: list[int] | None = None) -> Claim:
+def _claim(
+    page: Page,
+    key: str,
+    n: int | None,
+    title: str,
+    scope: _Scope,
+    cells: list[int] | None = None,
+    number: str | None = None,
+) -> Claim:
     if cells is None:
         cells = [c.ordinal for c in page.cells if scope.overlaps(c.body_line, c.body_line + max(c.line_count, 1) - 1)]
+    if number is None and n is not None:
+        number = str(n)
     return Claim(
-        key=key, n=n, title=vm.clean(title), page=page.slug, cells=cells, section_line=scope.first_line or None
+        key=key,
+        n=n,
+        title=vm.clean(title),
+        page=page.slug,
+        cells=cells,
+        section_line=scope.first_line or None,
+        number=number,
     )
+
+
+# --- numbers for claims that were not numbered where they are written ------------------------------------------
+
+
+def _number_unnumbered(claims: list[Claim], pages: list[Page], claim_pages: set[int]) -> None:
+    """A number for every claim: from a summary table that links its page, else after the written numbers, else
+    (when no claim is numbered at all) by manifest order. Keys do not change; `numbering` says where n came from.
+    """
+    missing = [c for c in claims if c.n is None]
+    if not missing:
+        return
+    from_tables = _numbers_from_tables([p for p in pages if p.is_current and id(p) not in claim_pages])
+    taken = {c.n for c in claims if c.n is not None}
+    for claim in missing:
+        n = from_tables.get(claim.page)
+        if n is not None and n not in taken and not claim.section_line:
+            claim.n, claim.number, claim.numbering = n, str(n), "summary table"
+            taken.add(n)
+    missing = [c for c in claims if c.n is None]
+    if not missing:
+        return
+    nothing_written = not taken
+    next_free = max(taken, default=0) + 1
+    for claim in missing:
+        while next_free in taken:
+            next_free += 1
+        claim.n, claim.number = next_free, str(next_free)
+        claim.numbering = "manifest order" if nothing_written else "after the written numbers"
+        taken.add(next_free)
+
+
+def _numbers_from_tables(pages: list[Page]) -> dict[str, int]:
+    """page slug -> claim number, from table rows that link a page and name a claim number in a leading column."""
+    found: dict[str, int] = {}
+    for page in pages:
+        for text, _, _ in _page_texts(page):
+            if "#/" not in text:
+                continue
+            for line in text.split("\n"):
+                stripped = line.strip()
+                if not stripped.startswith("|") or "#/" not in stripped:
+                    continue
+                cells = [c.strip() for c in stripped.strip("|").split("|")]
+                number = next((_ROW_CLAIM.match(c) for c in cells[:2] if _ROW_CLAIM.match(c)), None)
+                link = _TABLE_LINK.search(stripped)
+                if number and link:
+                    found.setdefault(link.group("slug"), int(number.group(1)))
+    return found
 
 
 def _short(text: str, limit: int = 90) -> str:

@@ -97,6 +97,15 @@ class Page:
         return self.depth == 0
 
 
+def claim_number_text(ref: str) -> str:
+    """'Claim 3a', '#3a', 'C3a' -> '3a': how a user may write a claim number."""
+    text = ref.strip().lower()
+    for prefix in ("claim", "#", "c"):
+        if text.startswith(prefix) and text[len(prefix) :].lstrip(" #")[:1].isdigit():
+            text = text[len(prefix) :].lstrip(" #")
+    return text
+
+
 ELSEWHERE_SOURCES = frozenset({"summary table", "summary", "index title", "logbook summary", "raw data"})
 
 
@@ -132,6 +141,10 @@ class Claim:
     confidence: float = 0.0  # how sure the reader is about `verdict`, 0..1
     other_mentions: list[VerdictMention] = field(default_factory=list)
     section_line: int | None = None  # first line of the claim's section when several claims share a page
+    number: str | None = None  # the number as a user types it for --claim: "3", or "3a" for a sub-claim
+    numbering: str = "written"  # where n comes from: "written", "summary table", "manifest order", ...
+    aliases: tuple[str, ...] = ()  # earlier keys of this claim; records written under them still attach
+    candidates: list[VerdictMention] = field(default_factory=list)  # when unstated: what might have been a verdict
 
     @property
     def contradicted(self) -> bool:
@@ -147,6 +160,8 @@ class Claim:
 
     @property
     def label(self) -> str:
+        if self.number is not None:
+            return f"Claim {self.number}"
         return f"Claim {self.n}" if self.n is not None else self.title
 
 
@@ -238,13 +253,20 @@ class Logbook:
         return None
 
     def claim(self, ref: str | int) -> Claim | None:
-        """Find a claim by key ("claim-3-x#3") or by written number (3 or "3")."""
+        """Find a claim by key ("claim-3-x#3"), an earlier key it kept, or its number (3, "3", "3a", "Claim 3a")."""
         text = str(ref).strip()
         for claim in self.claims:
             if claim.key == text:
                 return claim
-        if text.isdigit():
-            matches = [c for c in self.claims if c.n == int(text)]
+        for claim in self.claims:
+            if text in claim.aliases:
+                return claim
+        label = claim_number_text(text)
+        matches = [c for c in self.claims if c.number is not None and c.number.lower() == label]
+        if len(matches) == 1:
+            return matches[0]
+        if label.isdigit():
+            matches = [c for c in self.claims if c.n == int(label)]
             if len(matches) == 1:
                 return matches[0]
         return None

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from reviewapp.core.logbook.model import Claim
+from reviewapp.core.logbook.model import Claim, claim_number_text
 from reviewapp.core.review.records import (
     AgentVerdictRecord,
     ClaimAddRecord,
@@ -86,6 +86,9 @@ class AnnotationState:
 
     def __init__(self, claims: Sequence[Claim] = ()) -> None:
         self.claims = list(claims)
+        # Earlier keys the reader kept for a claim whose key changed: records written under them still attach.
+        current = {c.key for c in self.claims}
+        self._aliases = {a: c.key for c in self.claims for a in c.aliases if a not in current}
         self.records: list[RecordBase] = []
         self.problems: list[StateProblem] = []
         self.unknown: list[UnknownRecord] = []
@@ -104,6 +107,7 @@ class AnnotationState:
 
     def add(self, record: RecordBase, where: str = "") -> bool:
         """Apply one record; returns False when it is a duplicate or cannot apply (a problem is recorded)."""
+        record = self._under_current_key(record)
         known = self._by_id.get(record.id)
         if known is not None:
             if known != record:
@@ -120,6 +124,13 @@ class AnnotationState:
         self._chain_of[record.id] = chain
         self._cache.clear()
         return True
+
+    def _under_current_key(self, record: RecordBase) -> RecordBase:
+        target = getattr(record, "target", None)
+        key = getattr(target, "claim", None)
+        if key is None or key not in self._aliases:
+            return record
+        return record.model_copy(update={"target": target.model_copy(update={"claim": self._aliases[key]})})
 
     def _remember(self, record: RecordBase, where: str) -> None:
         self._by_id[record.id] = record
@@ -269,12 +280,18 @@ class AnnotationState:
         return list(self._cache["claim_problems"])  # type: ignore[call-overload]
 
     def effective_claim(self, ref: str | int) -> EffectiveClaim | None:
-        """By key, or by written number when exactly one claim has it."""
+        """By key (or an earlier key of it), or by number ("3", "3a") when exactly one claim has it."""
         text = str(ref).strip()
+        text = self._aliases.get(text, text)
         claims = self.effective_claims()
         for claim in claims:
             if claim.key == text:
                 return claim
+        label = claim_number_text(text)
+        labelled = [c for c in claims if c.claim is not None and (c.claim.number or "").lower() == label]
+        if len(labelled) == 1:
+            return labelled[0]
+        text = label
         if text.isdigit():
             matches = [c for c in claims if c.n == int(text)]
             if len(matches) == 1:
