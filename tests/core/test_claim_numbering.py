@@ -11,7 +11,7 @@ from reviewapp.core.logbook.writer import LogbookDraft
 from reviewapp.core.review.history import RecordDraft
 from reviewapp.core.review.records import Target, VerdictPayload
 from reviewapp.core.verdicts import Verdict
-from tests.core.annotation_helpers import open_session
+from tests.core.annotation_helpers import open_review
 
 
 def claims_of(tmp_path: Path, pages: list[tuple[str, str | None]], summary: str | None = None) -> list:
@@ -114,10 +114,10 @@ def test_a_changed_key_keeps_the_old_one_and_old_records_still_attach(tmp_path: 
     assert logbook.claim(old_key) is claim
 
     # A review written under the old key, as an earlier version of the app wrote it, loads onto the claim.
-    session = open_session(tmp_path)
+    review = open_review(tmp_path)
     payload = VerdictPayload(verdict=Verdict.FALSIFIED, rationale="rerun disagrees", tags=[])
-    session.append(RecordDraft("verdict", Target(claim=old_key, page=claim.page), payload))
-    reopened = open_session(tmp_path)
+    review.append(RecordDraft("verdict", Target(claim=old_key, page=claim.page), payload))
+    reopened = open_review(tmp_path)
     assert reopened.state.verdict(claim.key).payload.verdict is Verdict.FALSIFIED
     assert reopened.claim(old_key).key == claim.key
     assert reopened.claim("3a").key == claim.key
