@@ -63,6 +63,9 @@ def hub_repo(logbook: Logbook, repo: str | None = None, repo_type: str | None = 
     path = logbook_path_in_repo(logbook)
     if repo:
         return HubRepo(check_repo_id(repo), repo_type or "space", path, inferred=False)
+    downloaded = repo_of_logbook_id(logbook.logbook_id)
+    if downloaded is not None:  # opened from the Hub: where it came from is known, not guessed from metadata
+        return downloaded
     if not logbook.space_id:
         raise CommitError(
             "the logbook does not say which Space it belongs to (no space_id in its metadata); "
@@ -73,6 +76,18 @@ def hub_repo(logbook: Logbook, repo: str | None = None, repo_type: str | None = 
     except RepoIdError as exc:
         raise RepoIdError(f"{exc}; pass the right one with --repo OWNER/NAME") from None
     return HubRepo(repo_id, repo_type or "space", path, inferred=True)
+
+
+def repo_of_logbook_id(logbook_id: str) -> HubRepo | None:
+    """The repository a `hf:space/OWNER/NAME[/PATH]` logbook id names (confirmed: it is where the files came from)."""
+    if not logbook_id.startswith("hf:"):
+        return None
+    kind, _, rest = logbook_id[len("hf:") :].partition("/")
+    owner, _, tail = rest.partition("/")
+    name, _, inside = tail.partition("/")
+    if kind not in REPO_TYPES or not owner or not name:
+        return None
+    return HubRepo(f"{owner}/{name}", kind, inside, inferred=False)
 
 
 def logbook_path_in_repo(logbook: Logbook) -> str:

@@ -23,7 +23,7 @@ from reviewapp.core.commit.hub_commit import HubCommitter
 from reviewapp.core.commit.hub_repo import HubRepo, hub_repo
 from reviewapp.core.commit.plan import CommitPlan, Target, build_plan
 from reviewapp.core.logbook.model import Logbook
-from reviewapp.core.logbook.revision import download_folder, space_sha
+from reviewapp.core.logbook.revision import space_sha
 from reviewapp.core.progress import ProgressCallback
 from reviewapp.core.review.identity import annotator_slug
 from reviewapp.core.review.secret_scan import known_secrets
@@ -126,7 +126,7 @@ class CommitService:
     def plan_hub(self, repo: HubRepo, revision: str | None = None) -> CommitPlan:
         """Plan against `revision`, else the commit the logbook was downloaded at, else the repository's head."""
         committer = self.hub(repo)
-        downloaded = space_sha(self.logbook.root) if download_folder(self.logbook.root) else None
+        downloaded = space_sha(self.logbook.root)  # the Hub cache snapshot's commit, or a --local-dir download's
         parent = revision or downloaded or committer.head()
         try:
             return self._hub_plan(repo, committer, parent)

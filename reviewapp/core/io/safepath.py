@@ -85,6 +85,16 @@ def hub_repo_folder(root: Path) -> Path | None:
     return Path(blobs).parent if blobs is not None else None
 
 
+def hub_blob_target(path: Path) -> Path | None:
+    """The blob a Hub cache snapshot file links to, when `path` is such a link (into its own repository's
+    `blobs/`, as huggingface_hub makes them); None for anything else, links elsewhere included."""
+    if not os.path.islink(path):
+        return None
+    blobs = hub_blobs_folder(os.path.realpath(os.path.dirname(path)))
+    target = os.path.realpath(path)
+    return Path(target) if blobs is not None and _within(target, blobs) else None
+
+
 def _within(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder + os.sep)
 

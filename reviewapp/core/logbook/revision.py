@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reviewapp.core.io import gitcmd
-from reviewapp.core.io.safepath import UnsafeReference, read_head
+from reviewapp.core.io.safepath import UnsafeReference, hub_repo_folder, read_head
 
 _SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 _METADATA_SCAN_LIMIT = 5000
@@ -46,6 +46,15 @@ def git_head(root: Path) -> str | None:
     return head.stdout.strip() if tracked.ok and tracked.stdout.strip("\0") else None
 
 
+def hub_snapshot_commit(root: Path) -> str | None:
+    """The commit of the Hub cache snapshot (`…/spaces--O--N/snapshots/<commit>/`) holding `root`, if it is in one."""
+    repo = hub_repo_folder(root)
+    if repo is None:
+        return None
+    snapshot = Path(os.path.realpath(root)).relative_to(os.path.realpath(repo)).parts
+    return snapshot[1] if len(snapshot) >= 2 and _SHA.fullmatch(snapshot[1]) else None
+
+
 def download_folder(root: Path) -> Path | None:
     """The `hf download --local-dir` folder holding the logbook (it has `.cache/huggingface/download`)."""
     for folder in (root, root.parent, root.parent.parent):
@@ -55,7 +64,11 @@ def download_folder(root: Path) -> Path | None:
 
 
 def space_sha(root: Path) -> str | None:
-    """The Space commit the logbook was downloaded at, when it came from `hf download --local-dir`."""
+    """The Space commit the logbook was downloaded at: the snapshot's commit in the Hub cache, or the one
+    `hf download --local-dir` recorded."""
+    cached = hub_snapshot_commit(root)
+    if cached is not None:
+        return cached
     local_dir = download_folder(root)
     if local_dir is None:
         return None

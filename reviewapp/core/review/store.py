@@ -39,7 +39,7 @@ from reviewapp.core.io.durable import (
     write_all,
 )
 from reviewapp.core.io.paths import user_data_dir
-from reviewapp.core.io.safepath import UnsafeReference, open_regular, read_capped
+from reviewapp.core.io.safepath import UnsafeReference, hub_blob_target, hub_repo_folder, open_regular, read_capped
 from reviewapp.core.logbook.logbook_id import LogbookId, logbook_id_for, safe_folder_name
 from reviewapp.core.review.records import (
     MAX_LINE_BYTES,
@@ -212,6 +212,8 @@ def locate_reviews(
 
 
 def _unwritable_reason(root: Path) -> str | None:
+    if hub_repo_folder(root) is not None:  # writable, but shared with other tools and replaced by the next download
+        return "a downloaded copy in the Hugging Face cache is never written to"
     reviews = root / REVIEWS_DIR
     if reviews.is_symlink():
         return f"{reviews} is a symbolic link; annotations are not written through links"
@@ -426,7 +428,8 @@ def read_file(path: Path) -> tuple[list[tuple[RecordBase, str]], list[StoreIssue
     issues: list[StoreIssue] = []
     label = _label(path)
     try:
-        handle = os.fdopen(open_regular(path, follow=False), "rb")
+        # a downloaded logbook's own review files link into its Hub cache's blobs/; no other link is followed
+        handle = os.fdopen(open_regular(hub_blob_target(path) or path, follow=False), "rb")
     except UnsafeReference as exc:
         message = str(exc) if str(exc).startswith("cannot read") else f"cannot read: {exc}"
         issues.append(StoreIssue(path, None, message, "error"))
