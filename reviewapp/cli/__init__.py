@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "reviewapp.cli.verdicts_cmd",
     "reviewapp.cli.agreement_cmd",
     "reviewapp.cli.trace_cmd",
+    "reviewapp.cli.find_cmd",
 )
 
 
@@ -44,6 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    configure = getattr(args, "configure_downloads", None)
+    if configure is not None:
+        configure(args)
     handler = getattr(args, "handler", None)
     if handler is None:
         from reviewapp.cli.gui_cmd import run_window

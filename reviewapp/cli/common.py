@@ -5,18 +5,52 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reviewapp.core.logbook.locate import NotALogbookError
 from reviewapp.core.logbook.model import Logbook
 
+if TYPE_CHECKING:
+    from reviewapp.core.sources.opened import OpenedSource
+
 EXIT_NOT_A_LOGBOOK = 2
 
 
+SOURCE_HELP = (
+    "a logbook folder (workspace, .trackio, logbook or downloaded Space), a Space OWNER/NAME or its URL, a dataset "
+    "datasets/OWNER/NAME, or the URL of a published logbook; @REV pins a revision (an existing folder wins)"
+)
+_download_limits: dict[str, float] = {}
+
+
 def add_source_argument(parser: argparse.ArgumentParser) -> None:
-    """The SOURCE argument every logbook command takes."""
-    parser.add_argument("source", metavar="SOURCE", help="logbook folder (workspace, .trackio, logbook or Space)")
+    """The SOURCE argument every logbook command takes, with the limits of downloading it."""
+    parser.add_argument("source", metavar="SOURCE", help=SOURCE_HELP)
+    group = parser.add_argument_group("downloading a Space, dataset or URL")
+    group.add_argument(
+        "--max-download-mb", type=_positive, metavar="MB", help="stop before downloading more than this (default 500)"
+    )
+    group.add_argument(
+        "--download-timeout", type=_positive, metavar="SECONDS", help="give up a download after this (default 600)"
+    )
+    parser.set_defaults(configure_downloads=_configure_downloads)
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
+def _configure_downloads(args: argparse.Namespace) -> None:
+    if getattr(args, "max_download_mb", None):
+        _download_limits["max_bytes"] = args.max_download_mb * 1024 * 1024
+    if getattr(args, "download_timeout", None):
+        _download_limits["max_seconds"] = args.download_timeout
 
 
 def add_annotator_options(parser: argparse.ArgumentParser) -> None:
@@ -43,12 +77,65 @@ class CommandError(Exception):
 
 
 def load_or_exit(source: str) -> Logbook:
+    """Read the logbook SOURCE names, downloading a Space, dataset or URL first (or reopening its cached copy).
+
+    Where a download came from, and whether it is a cached copy, is said on stderr; failures become a
+    CommandError carrying the exit code of the shared table (2 not found or not a logbook, 4 refused,
+    5 network unavailable, 6 cancelled).
+    """
     from reviewapp.core.logbook.reader import read_logbook
 
+    opened = open_or_exit(source)
     try:
-        return read_logbook(Path(source))
+        return read_logbook(opened.folder, logbook_id=opened.logbook_id)
     except NotALogbookError as exc:
         raise CommandError(f"error: {exc}", EXIT_NOT_A_LOGBOOK) from exc
+
+
+def open_or_exit(source: str) -> OpenedSource:
+    from reviewapp.core.io.hub_download import DownloadLimits
+    from reviewapp.core.io.source_errors import EXIT_CANCELLED, SourceUnavailable
+    from reviewapp.core.io.source_ref import SourceError, parse_source
+    from reviewapp.core.progress import Cancelled
+    from reviewapp.core.sources.opener import open_source
+
+    try:
+        ref = parse_source(source)
+    except SourceError as exc:
+        raise CommandError(f"error: {exc}", EXIT_NOT_A_LOGBOOK) from exc
+    if ref.kind == "path":
+        return open_source(ref)
+    limits = DownloadLimits(**_download_limits)  # type: ignore[arg-type]
+    progress = _TerminalProgress() if sys.stderr.isatty() else None
+    try:
+        opened = open_source(ref, limits=limits, progress=progress)
+    except SourceUnavailable as exc:
+        raise CommandError(f"error: {exc}", exc.exit_code) from exc
+    except Cancelled as exc:
+        raise CommandError(f"cancelled: {ref.describe()}", EXIT_CANCELLED) from exc
+    finally:
+        if progress is not None:
+            progress.done()
+    banner = opened.banner()
+    if banner:
+        print(banner, file=sys.stderr)
+    for note in opened.notes:
+        print(f"note: {note}", file=sys.stderr)
+    for proposal in opened.proposed_reviews:
+        print(f"note: reviews {proposal.label()}: {proposal.url}", file=sys.stderr)
+    return opened
+
+
+class _TerminalProgress:
+    """One updating line on a terminal's stderr: files and bytes so far."""
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        sys.stderr.write(f"\r\x1b[Kdownloading {label[:100]}")
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
 
 
 def print_json(value: Any) -> None:
