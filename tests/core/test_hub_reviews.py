@@ -13,7 +13,7 @@ from reviewapp.core.io.paths import user_data_dir
 from reviewapp.core.logbook.logbook_id import safe_folder_name
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.review.identity import Identity
-from reviewapp.core.review.logbook_review import AnnotationSession
+from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.sources.opener import open_source
 from tests.core.commit_helpers import published_files
 from tests.support.hub_server import HubServer
@@ -36,7 +36,7 @@ def test_a_review_made_offline_on_a_cached_copy_is_committed_as_a_pull_request(
     assert cached.cached
     logbook = read_logbook(cached.folder, logbook_id=cached.logbook_id)
     assert logbook.logbook_id == "hf:space/alice/repro-small-widgets"
-    session = AnnotationSession.open(logbook, Identity("Bob Reviewer", "command line"), "judge")
+    session = LogbookReview.open(logbook, Identity("Bob Reviewer", "command line"), "judge")
     session.set_verdict(2, "partial", "Only one seed was run.", confidence=2)
 
     kept = user_data_dir() / "reviews" / safe_folder_name(logbook.logbook_id) / "bob-reviewer.jsonl"
@@ -49,7 +49,7 @@ def test_a_review_made_offline_on_a_cached_copy_is_committed_as_a_pull_request(
     fresh = open_source(SPACE)
     assert fresh.revision == newer and not fresh.cached
     relogbook = read_logbook(fresh.folder, logbook_id=fresh.logbook_id)
-    reopened = AnnotationSession.open(relogbook, Identity("Bob Reviewer", "command line"), "judge")
+    reopened = LogbookReview.open(relogbook, Identity("Bob Reviewer", "command line"), "judge")
     verdicts = reopened.state.verdicts(relogbook.claims[1].key)
     assert [v.payload.verdict for v in verdicts.values()] == ["partial"]  # survived the newer download
 
