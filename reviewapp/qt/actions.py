@@ -23,6 +23,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("open_demo", "Open &Demo Logbook", "File", (), "Open the built-in demo review"),
     ActionSpec("cancel_loading", "&Cancel Loading", "File", ("Esc",), "Stop opening the logbook"),
     ActionSpec("show_problems", "Show &Problems…", "File", (), "What the reader could not load"),
+    ActionSpec(
+        "import_judge_verdicts", "Import Logbook &Judge Verdicts…", "File", (), "Store the Logbook Judge's verdicts"
+    ),
     ActionSpec("export_reviews", "&Export Reviews…", "File", ("Ctrl+Shift+E",), "Save the review as CSV or JSON Lines"),
     ActionSpec("commit_reviews", "Co&mmit Reviews…", "File", ("Ctrl+Shift+S",), "Commit the review files (git or Hub)"),
     ActionSpec("quit", "&Quit", "File", ("Ctrl+Q",), "Quit reviewapp"),
@@ -38,6 +41,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("merge_claims", "&Merge Claims…", "Review", (), "Claims that are really one (Ctrl+click to select)"),
     ActionSpec("rate_pairs", "Rate &Image Pairs…", "Review", ("Ctrl+Shift+R",), "Blinded rating of image pairs"),
     ActionSpec("reviewer_identity", "Reviewer N&ame and Role…", "Review", (), "Who is reviewing"),
+    ActionSpec(
+        "rematch_judge_claim", "Re-ma&tch Logbook Judge Claim…", "Review", ("Ctrl+Shift+M",), "Which one it is, by hand"
+    ),
+    ActionSpec("show_agreement", "A&greement…", "Review", ("Ctrl+Shift+G",), "Agreement between everyone's verdicts"),
     ActionSpec("next_claim", "&Next Claim", "Go", ("Alt+Down", "J"), "Select the next claim in the list"),
     ActionSpec("previous_claim", "&Previous Claim", "Go", ("Alt+Up", "K"), "Select the previous claim in the list"),
     ActionSpec("jump_to_verdict", "Go to the &Verdict Statement", "Go", ("Ctrl+G",), "Scroll to the matched verdict"),
@@ -46,6 +53,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("show_excerpts", "Trace &Excerpts", "View", ("Ctrl+E",), "Trace events tied to this claim"),
     ActionSpec("show_timeline", "Full Trace &Timeline", "View", ("Ctrl+T",), "Every event of the agent trace"),
     ActionSpec("show_artifacts", "&Artifacts", "View", ("Ctrl+Shift+A",), "Artifacts and workspace files"),
+    ActionSpec(
+        "show_disagreements", "&Disagreements", "View", ("Ctrl+Shift+D",), "Agent, Logbook Judge and reviewer differ"
+    ),
     ActionSpec("toggle_claims_pane", "Claims && Pages Pane", "View", ("Ctrl+1",), "Show or hide the left pane", True),
     ActionSpec("toggle_side_pane", "Trace && Artifacts Pane", "View", ("Ctrl+2",), "Show or hide the right pane", True),
     ActionSpec("theme_system", "Theme: Follow &System", "View", (), "Light or dark as the system is", True),

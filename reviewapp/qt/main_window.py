@@ -30,6 +30,7 @@ from reviewapp.qt.actions import MENUS, build_actions
 from reviewapp.qt.annotations.feature import ReviewFeature
 from reviewapp.qt.controller import LogbookController
 from reviewapp.qt.links import display_path, open_with_system, system_url
+from reviewapp.qt.logbook_judge.feature import LogbookJudgeFeature
 from reviewapp.qt.models.claim_table import ClaimTableModel
 from reviewapp.qt.models.page_tree_model import PageTreeModel
 from reviewapp.qt.models.trace_events import TraceEventModel
@@ -65,6 +66,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._connect()
         self.review = ReviewFeature(self)  # verdicts, notes, corrections, undo/redo, export, pairs, commit
+        self.logbook_judge = LogbookJudgeFeature(self)  # J badges, evidence, disagreements, re-match, agreement
         self.resize(1600, 1000)
         if remember_state:
             window_state.restore_window(self, self.splitters, self.panes)
@@ -396,5 +398,6 @@ class MainWindow(QMainWindow):
         if self.remember_state:
             window_state.save_window(self, self.splitters, self.panes)
         self.controller.shutdown()
+        self.logbook_judge.shutdown()
         self.trace_runner.wait()
         super().closeEvent(event)

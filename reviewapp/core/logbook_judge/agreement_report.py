@@ -181,7 +181,7 @@ def _pct(value: float | None) -> str:
 def rows_for_table(report: Mapping[str, Any]) -> list[Sequence[Any]]:
     """One row per statistic: name, raters, claims, value, CI low, CI high (for CSV and Markdown)."""
     rows: list[Sequence[Any]] = []
-    everyone = " ".join(report["raters"])
+    everyone = ", ".join(report["raters"])
     for name, key in (
         ("percent agreement", "percent_agreement"),
         ("Fleiss' kappa", "fleiss_kappa"),

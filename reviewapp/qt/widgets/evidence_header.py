@@ -78,6 +78,10 @@ class EvidenceHeader(QFrame):
         self.verdict_row.setLayout(verdicts)
         verdicts.setContentsMargins(0, 2, 0, 0)
         layout.addWidget(self.verdict_row)
+        # Filled by the Logbook Judge feature with what the Logbook Judge said about the claim.
+        self.judge_slot = QVBoxLayout()
+        self.judge_slot.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(self.judge_slot)
         self.disagreement = PlainLabel(self)
         self.disagreement.setObjectName("disagreement")
         self.disagreement.setWordWrap(True)
@@ -107,6 +111,10 @@ class EvidenceHeader(QFrame):
             if old is not None:
                 old.setParent(None)
         self.reviewer_layout.addWidget(widget)
+
+    def set_judge_widget(self, widget: QWidget) -> None:
+        """Place the Logbook Judge's details (owned by the Logbook Judge feature) under the verdict badges."""
+        self.judge_slot.addWidget(widget)
 
     def set_corrections(self, lines: list[str]) -> None:
         """How reviewers changed this claim (added, split, merged, agent verdict corrected); empty hides it."""

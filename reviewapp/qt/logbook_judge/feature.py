@@ -1,0 +1,248 @@
+"""The Logbook Judge in the review window: J badges filled from stored imports, its evidence under the badges,
+the disagreement list, re-matching by hand (undoable), importing a verdicts file and the agreement view.
+
+Everything it shows comes from the core (`logbook_judge`, `review.logbook_judge_matches`); this module only wires it
+to the window. Stored imports are read, never anything in the logbook's folder.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
+
+from reviewapp.core.logbook.demo import demo_workspace
+from reviewapp.core.logbook_judge.agreement_report import AGENT, LOGBOOK_JUDGE, agreement_report
+from reviewapp.core.logbook_judge.demo_import import ensure_demo_import
+from reviewapp.core.logbook_judge.importer import ImportResult, import_verdicts
+from reviewapp.core.logbook_judge.judged import JudgedLogbook, judged_from_store
+from reviewapp.core.review.disagreements import disagreements
+from reviewapp.core.review.logbook_judge_matches import judged_logbook, rematch
+from reviewapp.qt.annotations.review_controller import ActionFailed
+from reviewapp.qt.logbook_judge.agreement_dialog import AgreementDialog
+from reviewapp.qt.logbook_judge.details import JudgeDetails
+from reviewapp.qt.logbook_judge.disagreement_panel import DisagreementPanel
+from reviewapp.qt.logbook_judge.rematch_dialog import NONE, RematchDialog
+from reviewapp.qt.workers import TaskRunner
+
+if TYPE_CHECKING:
+    from reviewapp.qt.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+STATUS_MS = 8000
+
+
+class LogbookJudgeFeature(QObject):
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.controller = window.controller
+        self.review = window.controller.review
+        self.judged: JudgedLogbook | None = None
+        self.dialog: QDialog | None = None
+        self._runner = TaskRunner(1, self)
+        self.details = JudgeDetails()
+        window.evidence.header.set_judge_widget(self.details)
+        self.panel = DisagreementPanel()
+        self.panel_tab = window.side_tabs.addTab(self.panel, "Disagreements")
+        a = window.actions_by_name
+        a["import_judge_verdicts"].triggered.connect(self.choose_and_import)
+        a["rematch_judge_claim"].triggered.connect(lambda: self.rematch_dialog(self._claim_key()))
+        a["show_agreement"].triggered.connect(self.show_agreement)
+        a["show_disagreements"].triggered.connect(self.show_disagreements)
+        self.details.rematch_requested.connect(self.rematch_dialog)
+        self.panel.claim_selected.connect(window.select_claim)
+        self.controller.loaded.connect(self._loaded)
+        self.controller.claims_changed.connect(self.refresh)
+        self.review.changed.connect(self.refresh)
+        self.review.session_changed.connect(self.refresh)
+        window.subject_shown.connect(self._subject_shown)
+
+    # -- state -------------------------------------------------------------------------------------------------
+
+    def _loaded(self, _logbook: object) -> None:
+        logbook = self.controller.logbook
+        if logbook is not None and logbook.workspace is not None:
+            demo = demo_workspace() if _is_demo(logbook.workspace) else None
+            if demo is not None:
+                try:
+                    ensure_demo_import(logbook, demo)
+                except (OSError, ValueError) as exc:
+                    log.warning("the demo's Logbook Judge verdicts could not be imported: %s", exc)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Match the stored import to the claims as they are now (re-matches by hand applied), fill J."""
+        logbook = self.controller.logbook
+        judged: JudgedLogbook | None = None
+        if logbook is not None:
+            try:
+                session = self.review.session
+                judged = judged_logbook(logbook, session.state) if session else judged_from_store(logbook)
+            except (OSError, ValueError) as exc:
+                self.window.statusBar().showMessage(f"Logbook Judge verdicts not shown: {exc}", STATUS_MS)
+        self.judged = judged
+        self.controller.set_judge_verdicts(judged.verdicts() if judged else {})
+        self._update_disagreements()
+        self._subject_shown()
+        has_claim = self._claim_key() is not None
+        self.window.actions_by_name["rematch_judge_claim"].setEnabled(judged is not None and has_claim)
+
+    def _update_disagreements(self) -> None:
+        claims = self.controller.claims
+        slots = {c.key: self.controller.verdict_slots(c) for c in claims}
+        confidence = {}
+        if self.judged is not None:
+            confidence = {m.claim_key: m.confidence for m in self.judged.result.matches if m.claim_key}
+        rows = disagreements([(c.key, c.label, c.title) for c in claims], slots, confidence)
+        self.panel.set_rows(rows, judge_imported=self.judged is not None)
+        self.window.side_tabs.setTabText(self.panel_tab, f"Disagreements ({len(rows)})" if rows else "Disagreements")
+
+    def _claim_key(self) -> str | None:
+        claim = self.window.current_claim
+        return claim.key if claim is not None else None
+
+    def _subject_shown(self) -> None:
+        key = self._claim_key()
+        if key is None:
+            self.details.hide()
+        else:
+            self.details.show_claim(self.judged, key)
+        self.window.actions_by_name["rematch_judge_claim"].setEnabled(self.judged is not None and key is not None)
+
+    # -- actions -----------------------------------------------------------------------------------------------
+
+    def show_disagreements(self) -> None:
+        self.window._show_tab(self.panel)
+        self.panel.table.setFocus()
+
+    def rematch_dialog(self, claim_key: str | None) -> None:
+        judged = self.judged
+        claim = self.controller.claim(claim_key) if claim_key else None
+        if judged is None or claim is None:
+            self.window.statusBar().showMessage("Import Logbook Judge verdicts first (File menu).", STATUS_MS)
+            return
+        dialog = RematchDialog(judged, claim.key, claim.label, self.window)
+        self.dialog = dialog
+        accepted = dialog.exec() == QDialog.DialogCode.Accepted
+        chosen = dialog.chosen()
+        self.dialog = None
+        dialog.deleteLater()
+        self.window.activateWindow()  # shortcuts (Ctrl+Z) go to the window again
+        if accepted:
+            self.apply_rematch(claim.key, chosen)
+
+    def apply_rematch(self, claim_key: str, registry_index: int) -> None:
+        """Registry claim `registry_index` is `claim_key` (NONE: the claim is none of them). Undoable."""
+        judged = self.judged
+        if judged is None:
+            return
+        space = judged.entry.space_id
+        current = judged.match(claim_key)
+        try:
+            if registry_index == NONE:
+                if current is not None:
+                    self.review.act(lambda s: rematch(s, space, current.judge.index, None))
+            else:
+                self.review.act(lambda s: rematch(s, space, registry_index, claim_key))
+        except ActionFailed as exc:
+            self.window.show_error("Not re-matched", str(exc))
+            return
+        self.window.statusBar().showMessage("Re-matched by hand (Ctrl+Z undoes it).", STATUS_MS)
+
+    def choose_and_import(self) -> None:
+        logbook = self.controller.logbook
+        if logbook is None:
+            return
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, "Import Logbook Judge Verdicts", str(Path.home()), "Verdicts (*.json *.jsonl *.csv)"
+        )
+        if path:
+            self.import_file(Path(path))
+
+    def import_file(self, path: Path, space: str | None = None) -> None:
+        """Import in the background; the result (or why nothing was stored) is shown when it is done."""
+        logbook = self.controller.logbook
+        if logbook is None:
+            return
+        self.window.statusBar().showMessage(f"Importing {path.name}…")
+        self._runner.submit(
+            lambda _progress: import_verdicts(path, [logbook], space=space),
+            lambda result: self._imported(path, result),
+            lambda exc: self.window.show_error("Logbook Judge verdicts not imported", f"{path.name}: {exc}"),
+        )
+
+    def _imported(self, path: Path, result: ImportResult) -> None:
+        (report,) = result.reports
+        link = report["link"]
+        problems = f" {len(result.problems)} bad entries were skipped." if result.problems else ""
+        if report["stored"]:
+            self.window.statusBar().showMessage(
+                f"Logbook Judge verdicts of {link['space_id']} imported ({link['method']}).{problems}", STATUS_MS
+            )
+            self.refresh()
+            return
+        candidates = link["candidates"]
+        if not candidates:
+            self.window.show_error(
+                "No Logbook Judge entry", f"{path.name} has no entry for this logbook: {link['method']}."
+            )
+            return
+        box = QMessageBox(self.window)
+        box.setWindowTitle("Which Logbook Judge entry?")
+        box.setText(f"The link is {link['strength']}: {link['method']}. Take one of these entries?")
+        buttons = {box.addButton(c, QMessageBox.ButtonRole.AcceptRole): c for c in candidates}
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        self.dialog = box
+        box.exec()
+        chosen = buttons.get(box.clickedButton())  # type: ignore[call-overload]
+        if chosen:
+            self.import_file(path, space=chosen)
+
+    def agreement_ratings(self) -> dict[str, dict[str, Any]]:
+        """Claim -> rater -> verdict for the open logbook: every reviewer, the agent and the Logbook Judge."""
+        session = self.review.session
+        judge = self.judged.verdicts() if self.judged else {}
+        ratings: dict[str, dict[str, Any]] = {}
+        for claim in self.controller.claims:
+            unit: dict[str, Any] = {}
+            if session is not None:
+                unit.update({a: r.payload.verdict for a, r in session.state.verdicts(claim.key).items()})
+            unit[AGENT] = claim.verdict
+            if claim.key in judge:
+                unit[LOGBOOK_JUDGE] = judge[claim.key]
+            ratings[claim.key] = unit
+        return ratings
+
+    def show_agreement(self) -> None:
+        logbook = self.controller.logbook
+        if logbook is None:
+            return
+        ratings = self.agreement_ratings()
+        self.window.statusBar().showMessage("Computing agreement (2,000 bootstrap resamples)…")
+        self._runner.submit(
+            lambda _progress: agreement_report(ratings),
+            lambda report: self._show_report(report, logbook.title),
+            lambda exc: self.window.show_error("Agreement", f"Agreement could not be computed: {exc}"),
+        )
+
+    def _show_report(self, report: dict[str, Any], scope: str) -> None:
+        self.window.statusBar().clearMessage()
+        dialog = AgreementDialog(report, scope, self.window)
+        self.dialog = dialog
+        dialog.show()
+
+    def shutdown(self, msecs: int = 10_000) -> None:
+        self._runner.wait(msecs)
+
+
+def _is_demo(workspace: Path) -> bool:
+    from reviewapp.core.io.paths import user_data_dir
+
+    try:
+        return workspace.resolve().parent == user_data_dir().resolve() and workspace.name.startswith("demo-v")
+    except OSError:
+        return False
