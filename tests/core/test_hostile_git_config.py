@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from reviewapp.core.io import gitcmd
-from tests.core.annotation_helpers import open_session
+from tests.core.annotation_helpers import open_review
 from tests.core.commit_helpers import clone, git, isolate_git, make_remote, remote_file, service_for
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="shell scripts as git config programs")
@@ -87,12 +87,12 @@ def test_no_program_from_the_repositorys_config_runs_on_annotate_commit_and_push
     marks = tmp_path / "marks"
     make_hostile(ada, marks)
 
-    bob_session = open_session(bob, "Bob Babbage")
-    bob_session.set_verdict(1, "verified", "Bob checked it")
+    bob_review = open_review(bob, "Bob Babbage")
+    bob_review.set_verdict(1, "verified", "Bob checked it")
     assert service_for(bob).commit_git(service_for(bob).plan_git(), push_after=True).status == "pushed"
 
-    session = open_session(ada, "Ada Lovelace")  # reads the revision: rev-parse and ls-files in the clone
-    ids = [session.set_verdict(n, "verified", f"Ada checked claim {n}").id for n in (1, 2)]
+    review = open_review(ada, "Ada Lovelace")  # reads the revision: rev-parse and ls-files in the clone
+    ids = [review.set_verdict(n, "verified", f"Ada checked claim {n}").id for n in (1, 2)]
     outcome = service_for(ada).commit_git(service_for(ada).plan_git(), push_after=True)
 
     assert sorted(p.name for p in marks.iterdir()) == []  # nothing the repository named was run
@@ -110,8 +110,8 @@ def test_an_ext_remote_url_is_never_run(tmp_path: Path) -> None:
     marks.mkdir()
     git(ada, "config", "protocol.ext.allow", "always")
     git(ada, "config", "remote.origin.pushurl", f"ext::sh -c touch% {marks}/ext")
-    session = open_session(ada, "Ada Lovelace")
-    session.set_verdict(1, "verified", "checked")
+    review = open_review(ada, "Ada Lovelace")
+    review.set_verdict(1, "verified", "checked")
     with pytest.raises(Exception, match="push"):
         service_for(ada).commit_git(service_for(ada).plan_git(), push_after=True)
     assert not (marks / "ext").exists()
