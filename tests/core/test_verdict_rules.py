@@ -88,3 +88,123 @@ def test_the_judges_verdict_next_to_the_agents_own(tmp_path: Path) -> None:
 
 def test_the_claim_title_stating_the_claim_is_not_a_verdict(tmp_path: Path) -> None:
     assert one_claim(tmp_path, "We ran it.", title="Claim 1: Property 1 holds at scale")[0] is Verdict.UNSTATED
+
+
+# --- where the verdict is written, and which place wins -------------------------------------------------------
+
+
+def write_page(tmp_path: Path, title: str, text_after_h1: str, cells: list[tuple[dict, str]]) -> list:
+    """A claim page written by hand: free text between the H1 and the first cell, then cells as given."""
+    draft = LogbookDraft("Reproduction: Places")
+    page = draft.page(title)
+    for header, body in cells:
+        page.raw_cell(header, body)
+    root = draft.write(tmp_path)
+    file = root / "pages" / page.slug / "page.md"
+    text = file.read_text(encoding="utf-8")
+    file.write_text(text.replace(f"# {title}\n\n", f"# {title}\n\n{text_after_h1}\n", 1), encoding="utf-8")
+    return read_logbook(tmp_path).claims
+
+
+def output_cell(json_text: str) -> tuple[dict, str]:
+    return {"type": "code", "title": "verifier"}, f"````output\n{json_text}\n````"
+
+
+def test_a_verdict_in_the_preamble_before_the_first_cell(tmp_path: Path) -> None:
+    [claim] = write_page(
+        tmp_path, "Claim 1: Widgets", "**Verdict: FALSIFIED. Confidence: HIGH.**", [({"type": "markdown"}, "Notes.")]
+    )
+    assert (claim.verdict, claim.verdict_mention.cell, claim.verdict_mention.source) == (
+        Verdict.FALSIFIED,
+        None,
+        "claim text",
+    )
+
+
+def test_a_heading_inside_a_cell_body(tmp_path: Path) -> None:
+    body = "Ran the sweep.\n\n### Verdict\n\nPartially verified: only d ≤ 5 was reached."
+    [claim] = write_page(tmp_path, "Claim 1: Widgets", "", [({"type": "markdown", "title": "Evidence"}, body)])
+    assert claim.verdict is Verdict.PARTIAL and claim.verdict_mention.source == "verdict section"
+
+
+def test_verifier_json_in_a_code_output_is_the_last_resort(tmp_path: Path) -> None:
+    [claim] = write_page(tmp_path, "Claim 1: Widgets", "", [output_cell('{"status": "verified", "checks": 9}')])
+    assert (claim.verdict, claim.verdict_mention.source) == (Verdict.VERIFIED, "code output")
+    assert claim.confidence < 0.6
+
+
+def test_nested_json_verdicts_are_about_sub_checks(tmp_path: Path) -> None:
+    data = '{"finite_penalty": {"verdict": "FALSIFIED"}, "score": 1}'
+    [claim] = write_page(tmp_path, "Claim 1: Widgets", "", [output_cell(data)])
+    assert claim.verdict is Verdict.UNSTATED
+
+
+@pytest.mark.parametrize(
+    ("markdown", "json_text", "verdict", "source"),
+    [
+        # labelled statement > table > code output, whatever their order on the page
+        ("| Check | Verdict |\n|---|---|\n| bound | TOY |\n\nVerdict: falsified.", '{"verdict": "VERIFIED"}',
+         Verdict.FALSIFIED, "claim text"),
+        ("| Verdict | TOY |\n|---|---|", '{"verdict": "VERIFIED"}', Verdict.TOY, "claim table"),
+        ("| Claim | Status |\n|---|---|\n| 1 | PARTIAL |\n| 2 | VERIFIED |", '{"status": "FALSIFIED"}',
+         Verdict.PARTIAL, "claim table"),
+        ("Ran it.", '{"verdict": "NOT_EXECUTED"}', Verdict.INCONCLUSIVE, "code output"),
+    ],
+)  # fmt: skip
+def test_precedence_of_places_on_the_claims_page(
+    tmp_path: Path, markdown: str, json_text: str, verdict: Verdict, source: str
+) -> None:
+    cells = [output_cell(json_text), ({"type": "markdown"}, markdown)]
+    [claim] = write_page(tmp_path, "Claim 1: Widgets", "", cells)
+    assert (claim.verdict, claim.verdict_mention.source) == (verdict, source)
+
+
+def test_a_table_about_something_else_is_not_a_verdict(tmp_path: Path) -> None:
+    table = "| | This reproduction | Full replication |\n|---|---|---|\n| Outcome | measured | NOT ATTEMPTED |"
+    rows = "| Step | Result |\n|---|---|\n| install | confirmed |\n| run | confirmed |"  # several rows, no claim column
+    [claim] = write_page(tmp_path, "Claim 1: Widgets", "", [({"type": "markdown"}, f"{table}\n\n{rows}")])
+    assert claim.verdict is Verdict.UNSTATED
+
+
+# --- precision before recall ----------------------------------------------------------------------------------
+
+
+def test_weak_and_conflicting_evidence_is_unstated_with_the_candidates(tmp_path: Path) -> None:
+    body = "The small run looked VERIFIED.\n\nThe larger run came out INCONCLUSIVE."
+    draft = LogbookDraft("Reproduction: Weak")
+    draft.page("Claim 1: Widgets").markdown(body)
+    draft.write(tmp_path)
+    [claim] = read_logbook(tmp_path).claims
+    assert claim.verdict is Verdict.UNSTATED and claim.verdict_mention is None
+    assert [m.verdict for m in claim.candidates] == [Verdict.INCONCLUSIVE, Verdict.VERIFIED]
+    assert all(m.text for m in claim.candidates)
+
+
+def test_two_equally_sure_verdicts_keep_the_later_and_show_the_conflict(tmp_path: Path) -> None:
+    draft = LogbookDraft("Reproduction: Conflict")
+    draft.page("Claim 1: Widgets").markdown("Verdict: toy.").markdown("Verdict: verified.")
+    draft.write(tmp_path)
+    [claim] = read_logbook(tmp_path).claims
+    assert claim.verdict is Verdict.VERIFIED and claim.confidence < 0.9
+    assert [m.verdict for m in claim.other_mentions] == [Verdict.TOY]
+
+
+def test_summaries_that_disagree_do_not_fill_a_missing_verdict(tmp_path: Path) -> None:
+    draft = LogbookDraft("Reproduction: Summaries")
+    draft.page("Executive summary").markdown("| Claim | Verdict |\n|---|---|\n| 1 | VERIFIED |")
+    draft.page("Claim 1: Widgets").markdown("We ran the sweep.")
+    draft.page("Conclusion").markdown("| Claim | Verdict |\n|---|---|\n| 1 | FALSIFIED |")
+    draft.write(tmp_path)
+    [claim] = read_logbook(tmp_path).claims
+    assert claim.verdict is Verdict.UNSTATED
+    assert {m.verdict for m in claim.candidates} == {Verdict.VERIFIED, Verdict.FALSIFIED}
+
+
+def test_one_summary_fills_a_missing_verdict_with_its_sentence_and_a_lower_confidence(tmp_path: Path) -> None:
+    draft = LogbookDraft("Reproduction: Summary")
+    draft.page("Executive summary").markdown("| Claim | Verdict |\n|---|---|\n| 1 | VERIFIED |")
+    draft.page("Claim 1: Widgets").markdown("We ran the sweep.")
+    draft.write(tmp_path)
+    [claim] = read_logbook(tmp_path).claims
+    assert claim.verdict is Verdict.VERIFIED and 0 < claim.confidence < 0.7
+    assert (claim.verdict_mention.text, claim.verdict_mention.source) == ("| 1 | VERIFIED |", "summary table")

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, replace
 
 from reviewapp.core.logbook import verdict_mentions as vm
-from reviewapp.core.logbook.cell_details import figure_details, prose
-from reviewapp.core.logbook.model import CellKind, Claim, Page, VerdictMention
+from reviewapp.core.logbook.cell_details import code_details, figure_details, prose
+from reviewapp.core.logbook.model import Cell, CellKind, Claim, Page, VerdictMention
 from reviewapp.core.logbook.page_tree import toc_links
 from reviewapp.core.verdicts import Verdict, may_state_verdict
 
@@ -59,6 +59,10 @@ _GLOBAL = re.compile(
 )
 _VERDICT_COLUMN = re.compile(r"verdict|status|outcome|result|assessment|rating", re.IGNORECASE)
 
+CLAIM_TABLE = 0.7  # a table on the claim's own page: below a labelled statement, above code output
+CODE_OUTPUT = 0.45  # verifier JSON in a code cell's output, often about one sub-check
+WEAK = 0.6  # below this a verdict is only kept when nothing on the page says otherwise
+_CONFLICT_FACTOR = 0.7
 HISTORY = "history"  # stated by a superseded or orphan page: an earlier verdict, not a contradiction
 SUMMARY_TABLE = 0.7
 SUMMARY_LINE = 0.6
@@ -329,7 +333,7 @@ def _short(text: str, limit: int = 90) -> str:
 # --- the claim's own verdict ----------------------------------------------------------------------------------
 
 
-def _own_mentions(scope: _Scope) -> list[VerdictMention]:
+def _own_mentions(scope: _Scope, n: int | None = None) -> list[VerdictMention]:
     if scope.first_line < 0:
         return []
     page = scope.page
@@ -347,7 +351,82 @@ def _own_mentions(scope: _Scope) -> list[VerdictMention]:
             found.append(_mention(title, page, cell.line + 2, cell.ordinal, "cell title"))
         if cell.kind in (CellKind.MARKDOWN, CellKind.GENERIC):
             _scan_text(cell.body, cell.body_line, page, cell.ordinal, scope, found)
+            _claim_tables(cell.body, cell.body_line, page, cell.ordinal, scope, n, found)
+        elif cell.kind is CellKind.CODE and scope.covers(cell.body_line):
+            _code_output(cell, page, found)
+    if scope.first_line == 0:
+        _claim_tables(page.preamble, page.preamble_line, page, None, scope, n, found)
     return found
+
+
+def _claim_tables(
+    text: str, first_line: int, page: Page, cell: int | None, scope: _Scope, n: int | None, out: list[VerdictMention]
+) -> None:
+    """A verdict in a table on the claim's own page: a 'Verdict | X' row, the only row under a verdict column, or
+    the row of a verdict column that names this claim's number. Outranked by a labelled statement."""
+    if "|" not in text or not may_state_verdict(text):
+        return
+    lines = _without_code(text).split("\n")
+    index = 0
+    while index < len(lines):
+        if not lines[index].strip().startswith("|"):
+            index += 1
+            continue
+        start = index
+        while index < len(lines) and lines[index].strip().startswith("|"):
+            index += 1
+        rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines[start:index]]
+        data = [(start + i, r) for i, r in enumerate(rows) if not set("".join(r)) <= set("-: ")]
+        if not data or not scope.covers(first_line + start):
+            continue
+        header, body = data[0][1], data[1:]
+        column = next((i for i, c in enumerate(header) if len(c) <= 40 and _VERDICT_COLUMN.search(vm.clean(c))), None)
+        picked: list[tuple[int, str, str]] = []  # (line index, verdict text, row)
+        for at, row in data:
+            if len(row) == 2 and vm.clean(row[0]).lower() in _ROW_LABELS:
+                picked.append((at, row[1], " | ".join(row)))
+        if column is not None and not picked:
+            if len(body) == 1 and column < len(body[0][1]):
+                picked.append((body[0][0], body[0][1][column], " | ".join(body[0][1])))
+            elif n is not None:
+                for at, row in body:
+                    number = next((_ROW_CLAIM.match(c) for c in row[:2] if _ROW_CLAIM.match(c)), None)
+                    if number and int(number.group(1)) == n and column < len(row):
+                        picked.append((at, row[column], " | ".join(row)))
+        for at, value, row_text in picked:
+            found = vm.head_verdict(vm.clean(value))
+            if found:
+                line = first_line + at
+                out.append(VerdictMention(found[0], found[1].upper(), vm.clean(row_text), page.slug, line, cell,
+                                          "claim table", CLAIM_TABLE))  # fmt: skip
+
+
+_ROW_LABELS = frozenset({"verdict", "final verdict", "overall verdict", "status", "outcome", "result", "assessment"})
+_JSON_VERDICT_KEYS = ("verdict", "status", "outcome", "result")
+
+
+def _code_output(cell: Cell, page: Page, out: list[VerdictMention]) -> None:
+    """Verifier JSON printed by a code cell (`{"verdict": "NOT_EXECUTED"}`): the weakest place a verdict can be,
+    since such output is often about one sub-check; only top-level keys count."""
+    output = code_details(cell).output
+    if output is None or len(output.text) > _RAW_JSON_LIMIT or not output.text.lstrip().startswith("{"):
+        return
+    try:
+        data = json.loads(output.text)
+    except (ValueError, RecursionError):
+        return
+    if not isinstance(data, dict):
+        return
+    for key in _JSON_VERDICT_KEYS:
+        value = data.get(key)
+        if not isinstance(value, str) or len(value) > 200:
+            continue
+        found = vm.head_verdict(value.replace("_", " "))
+        if found:
+            text = f'"{key}": "{value}"'
+            out.append(VerdictMention(found[0], found[1].upper(), text, page.slug, cell.body_line, cell.ordinal,
+                                      "code output", CODE_OUTPUT))  # fmt: skip
+            return
 
 
 def _scan_text(
@@ -418,14 +497,28 @@ def _mention(found: vm.Found, page: Page, line: int, cell: int | None, source: s
 
 
 def _assign_own_verdict(claim: Claim, scope: _Scope) -> None:
-    mentions = _own_mentions(scope)
+    mentions = _own_mentions(scope, claim.n)
     if not mentions:
         return
     # The surest statement wins; among equally sure ones the last, as final verdicts close a claim page.
     best_index = max(range(len(mentions)), key=lambda i: (mentions[i].confidence, i))
-    _set_verdict(claim, mentions[best_index])
+    best = mentions[best_index]
+    rivals = _rivals(best, mentions)
+    if best.confidence < WEAK and rivals:  # weak and conflicting: send the reviewer to read, do not guess
+        claim.candidates = [best, *rivals]
+        return
+    _set_verdict(claim, best, _CONFLICT_FACTOR if rivals else 1.0)
     claim.other_mentions = [
-        m for i, m in enumerate(mentions) if i != best_index and m.confidence >= vm.TITLE and m.verdict != claim.verdict
+        m
+        for i, m in enumerate(mentions)
+        if i != best_index and m.verdict != claim.verdict and (m.confidence >= vm.TITLE or m in rivals)
+    ]
+
+
+def _rivals(best: VerdictMention, mentions: list[VerdictMention]) -> list[VerdictMention]:
+    """Statements about as sure as the best one that say something else."""
+    return [
+        m for m in mentions if m is not best and m.verdict != best.verdict and m.confidence >= best.confidence - 0.1
     ]
 
 
@@ -467,8 +560,12 @@ def _apply_cross_page_mentions(claims: list[Claim], pages: list[Page], claim_pag
                 found[claim.key].append(mention)
     for claim in claims:
         mentions = elsewhere[claim.key]
-        if mentions and claim.verdict is Verdict.UNSTATED:
+        if mentions and claim.verdict is Verdict.UNSTATED and not claim.candidates:
             best = max(mentions, key=lambda m: m.confidence)
+            rivals = [m for m in _rivals(best, mentions) if m.confidence >= best.confidence]
+            if rivals:  # the summaries disagree among themselves: no verdict, the candidates instead
+                claim.candidates = [best, *rivals]
+                continue
             _set_verdict(claim, best, _FALLBACK_FACTOR)
             mentions = [m for m in mentions if m is not best]
         claim.other_mentions.extend(m for m in mentions if m.confidence >= GLOBAL)
