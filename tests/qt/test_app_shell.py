@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from reviewapp.core.logbook.writer import LogbookDraft
@@ -39,13 +39,13 @@ def test_unhandled_errors_are_logged_and_shown(qtbot: QtBot, restored_hooks: Non
     except RuntimeError as exc:
         sys.excepthook(type(exc), exc, exc.__traceback__)
 
-    def shown() -> list[QMessageBox]:
-        return [w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()]
+    def shown() -> list[crash.CrashDialog]:
+        return [w for w in QApplication.topLevelWidgets() if isinstance(w, crash.CrashDialog) and w.isVisible()]
 
     qtbot.waitUntil(lambda: bool(shown()))
     [box] = shown()
-    assert box.text() == "RuntimeError: the figure decoder tripped"
-    assert "Traceback" in box.detailedText() and str(crash.log_file()) in box.informativeText()
+    assert box.summary.text() == "RuntimeError: the figure decoder tripped"
+    assert "Traceback" in box.report and str(crash.log_file()) in box.explanation.text()
     assert "the figure decoder tripped" in crash.log_file().read_text(encoding="utf-8")
     box.close()
 

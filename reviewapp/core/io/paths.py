@@ -48,3 +48,8 @@ def user_cache_dir() -> Path:
     if sys.platform == "darwin":
         return Path.home() / "Library" / "Caches" / APP
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / APP
+
+
+def log_file() -> Path:
+    """The app's rotating log (the window writes it; headless commands print instead)."""
+    return user_data_dir() / "logs" / "reviewapp.log"

@@ -6,17 +6,16 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHeaderView,
-    QMessageBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from reviewapp import __version__
 from reviewapp.core.logbook.model import Problem
 from reviewapp.qt.actions import shortcut_rows
 from reviewapp.qt.plain import PlainLabel
+from reviewapp.qt.widgets.about_dialog import AboutDialog
 
 
 class ShortcutsDialog(QDialog):
@@ -72,10 +71,5 @@ class ProblemsDialog(QDialog):
         self.resize(860, 420)
 
 
-def about_box(parent: QWidget | None = None) -> QMessageBox:
-    text = (
-        f"reviewapp {__version__}\n\nReview a coding agent's Trackio logbook claim by claim.\n\n"
-        "Logbook content is shown without running scripts, without network access, and without reading files "
-        "outside the logbook folder."
-    )
-    return QMessageBox(QMessageBox.Icon.Information, "About reviewapp", text, parent=parent)
+def about_box(parent: QWidget | None = None) -> QDialog:
+    return AboutDialog(parent)
