@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "reviewapp.cli.agreement_cmd",
     "reviewapp.cli.trace_cmd",
     "reviewapp.cli.find_cmd",
+    "reviewapp.cli.paper_cmd",
 )
 
 

@@ -183,6 +183,23 @@ def example_records() -> dict[str, object]:
             },
             **base,
         ),
+        "author_response": make_record(
+            "author_response",
+            target=Target(claim="registry:3"),
+            payload={
+                "paper": "GW3umRqsZZ",
+                "response": "disagree",
+                "comment": "The units differ.",
+                "evidence": [{"logbook": "hf:space/a/b", "page": "claim-3", "cell": 2}, {"url": "https://x.org/a"}],
+            },
+            **base,
+        ),
+        "claim_alignment": make_record(
+            "claim_alignment",
+            target=Target(claim=CLAIM),
+            payload={"paper": "GW3umRqsZZ", "logbook": "hf:space/a/b", "row": "aligned:2"},
+            **base,
+        ),
     }
 
 

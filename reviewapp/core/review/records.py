@@ -350,6 +350,43 @@ class TraceExcerptPayload(_Model):
         return self
 
 
+class EvidenceLink(_Model):
+    """Where an author points as evidence: a logbook's cell, figure or trace event, or an outside URL (shown as
+    text, never opened by the app)."""
+
+    logbook: str | None = Field(None, max_length=2000, description="logbook id the link points into")
+    page: str | None = Field(None, max_length=500)
+    cell: int | None = Field(None, ge=0, description="0-based cell ordinal on the page")
+    figure: int | None = Field(None, ge=0, description="which image of the figure cell")
+    trace: TraceAnchor | None = None
+    url: str | None = Field(None, max_length=2000, description="an outside address, shown as text")
+
+    @model_validator(mode="after")
+    def _somewhere(self) -> EvidenceLink:
+        if self.url is None and self.logbook is None:
+            raise ValueError("an evidence link names a logbook (with a page, cell, figure or trace) or a URL")
+        if self.cell is not None and self.page is None:
+            raise ValueError("a cell link needs its page")
+        return self
+
+
+class AuthorResponsePayload(_Model):
+    """A paper author's answer to one finding of the paper view; shown beside it, never deciding a class."""
+
+    paper: Key = Field(description="the paper's OpenReview id")
+    response: Literal["agree", "disagree", "partly"]
+    comment: str = Field("", max_length=MAX_TEXT)
+    evidence: list[EvidenceLink] = Field(default_factory=list)
+
+
+class ClaimAlignmentPayload(_Model):
+    """A hand correction of which paper claim (row of the paper view) a logbook's claim is about."""
+
+    paper: Key = Field(description="the paper's OpenReview id")
+    logbook: str = Field(min_length=1, max_length=2000, description="logbook id of the claim's logbook")
+    row: Key | None = Field(None, description="the paper claim's id (`registry:3`, `aligned:2`); none: its own row")
+
+
 # -- records --------------------------------------------------------------------------------------------------
 
 
@@ -499,6 +536,30 @@ class TraceExcerptRecord(RecordBase):
         return self
 
 
+class AuthorResponseRecord(RecordBase):
+    """target.claim is the paper claim's id (`registry:3` or `aligned:2`)."""
+
+    kind: Literal["author_response"]
+    payload: AuthorResponsePayload
+
+    @model_validator(mode="after")
+    def _claim(self) -> AuthorResponseRecord:
+        _needs_claim(self)
+        return self
+
+
+class ClaimAlignmentRecord(RecordBase):
+    """target.claim is the logbook claim's key."""
+
+    kind: Literal["claim_alignment"]
+    payload: ClaimAlignmentPayload
+
+    @model_validator(mode="after")
+    def _claim(self) -> ClaimAlignmentRecord:
+        _needs_claim(self)
+        return self
+
+
 class UnknownRecord(RecordBase):
     """A kind written by a newer schema version: kept, shown as such, ignored by replay."""
 
@@ -520,6 +581,8 @@ RECORD_TYPES: tuple[type[RecordBase], ...] = (
     LogbookJudgeMatchRecord,
     TranscriptLinkRecord,
     TraceExcerptRecord,
+    AuthorResponseRecord,
+    ClaimAlignmentRecord,
 )
 RECORD_KINDS: dict[str, type[RecordBase]] = {
     get_args(cls.model_fields["kind"].annotation)[0]: cls for cls in RECORD_TYPES

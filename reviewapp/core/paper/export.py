@@ -1,0 +1,132 @@
+"""The paper view as an author's response (Markdown, ready to post or commit) and as JSON for tools.
+
+Per claim: the finding (its class and why), which logbooks attempted it with their verdicts and where their
+evidence is, and the authors' responses with their evidence links. Outside URLs are written as text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reviewapp.core.paper.view import MatrixCell, PaperView
+from reviewapp.core.review.records import AuthorResponseRecord, EvidenceLink
+
+_RESPONSE = {"agree": "agrees", "disagree": "disagrees", "partly": "partly agrees"}
+
+
+def cell_json(cell: MatrixCell) -> dict[str, Any]:
+    claim = cell.claim
+    return {
+        "logbook": cell.logbook_id,
+        "claim": None if claim is None else {"key": claim.key, "n": claim.n, "title": claim.title, "page": claim.page},
+        "alignment": None if cell.placement is None else {"method": cell.placement.method,
+                                                           "confidence": cell.placement.confidence},
+        "agent_verdict": _value(cell.agent),
+        "logbook_judge_verdict": _value(cell.logbook_judge),
+        "people": {name: v.value for name, v in sorted(cell.people.items())},
+        "decided": _value(cell.decision.verdict),
+        "decided_by": cell.decision.decided_by,
+        "disputed": cell.decision.disputed,
+    }  # fmt: skip
+
+
+def view_json(view: PaperView) -> dict[str, Any]:
+    return {
+        "paper": view.orid,
+        "title": view.title,
+        "class": view.paper_class,
+        "all_falsified": view.all_falsified,
+        "rows_from": "claim registry" if view.registry_used else "claims aligned across logbooks",
+        "logbooks": [{"id": lb.logbook_id, "label": lb.label, "title": lb.logbook.title} for lb in view.logbooks],
+        "claims": [
+            {
+                "id": row.id,
+                "number": row.number,
+                "text": row.text,
+                "in_registry": row.in_registry,
+                "class": view.claim_classes[row.id],
+                "cells": [cell_json(view.cell(row.id, lb.logbook_id)) for lb in view.logbooks],
+                "responses": [_response_json(r) for r in view.responses.get(row.id, [])],
+            }
+            for row in view.rows
+        ],
+        "notes": view.notes,
+    }
+
+
+def response_markdown(view: PaperView) -> str:
+    lines = [f"# Findings on “{view.title or view.orid or 'the paper'}”", ""]
+    if view.orid:
+        lines += [f"Paper: {view.orid}.", ""]
+    labels = {lb.logbook_id: lb.label for lb in view.logbooks}
+    lines += [
+        f"**Paper class: {view.paper_class}**" + (" (every claim falsified)" if view.all_falsified else "")
+        + f" — from {len(view.logbooks)} logbook(s); claims "
+        + ("from the challenge's claim registry." if view.registry_used else "aligned across the logbooks."),
+        "",
+    ]  # fmt: skip
+    for row in view.rows:
+        lines += [
+            f"## Claim {row.number}: {_one_line(row.text)}",
+            "",
+            f"Finding: **{view.claim_classes[row.id]}**.",
+            "",
+        ]
+        attempted = [view.cell(row.id, lb.logbook_id) for lb in view.logbooks]
+        attempted = [c for c in attempted if c.claim is not None or c.logbook_judge is not None]
+        if not attempted:
+            lines += ["No logbook attempted this claim.", ""]
+        for cell in attempted:
+            decided = cell.decision.verdict.value if cell.decision.verdict else "undecided"
+            by = f" (decided by the {cell.decision.decided_by})" if cell.decision.decided_by else ""
+            if cell.decision.disputed:
+                by = (
+                    " (reviewers disagree: " + ", ".join(f"{k} {v.value}" for k, v in sorted(cell.people.items())) + ")"
+                )
+            where = f", evidence: page {cell.claim.page}" if cell.claim else ""
+            lines.append(f"- {labels[cell.logbook_id]}: **{decided}**{by}{where}")
+        lines.append("")
+        for response in view.responses.get(row.id, []):
+            payload = response.payload
+            lines.append(f"**{response.annotator} (author) {_RESPONSE[payload.response]}.** {payload.comment}".rstrip())
+            for link in payload.evidence:
+                lines.append(f"  - evidence: {link_text(link, labels)}")
+            lines.append("")
+    if view.notes:
+        lines += ["Notes:", *(f"- {n}" for n in view.notes), ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def link_text(link: EvidenceLink, labels: dict[str, str] | None = None) -> str:
+    if link.url:
+        return f"`{link.url}`"  # outside addresses stay text
+    where = (labels or {}).get(link.logbook or "", link.logbook or "")
+    parts = [where]
+    if link.page:
+        parts.append(f"page {link.page}")
+    if link.cell is not None:
+        parts.append(f"cell {link.cell + 1}")
+    if link.figure is not None:
+        parts.append(f"figure {link.figure + 1}")
+    if link.trace is not None:
+        parts.append(f"trace {link.trace.session} event {link.trace.sequence}")
+    return ", ".join(p for p in parts if p)
+
+
+def _response_json(record: AuthorResponseRecord) -> dict[str, Any]:
+    return {
+        "id": record.id,
+        "author": record.annotator,
+        "response": record.payload.response,
+        "comment": record.payload.comment,
+        "evidence": [link.model_dump(exclude_none=True, mode="json") for link in record.payload.evidence],
+        "created_at": record.created_at.isoformat(),
+    }
+
+
+def _value(verdict: object) -> str | None:
+    return getattr(verdict, "value", None)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

@@ -1,0 +1,170 @@
+"""The paper view: the paper's claims as rows, one column per logbook, each cell the agent's, the Logbook Judge's
+and people's verdicts with the one that decides it, and the classes that follow (rules in `classify`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from reviewapp.core.logbook.model import Logbook
+from reviewapp.core.logbook_judge.matching import claim_texts, judge_claims_with_text, match_claims
+from reviewapp.core.logbook_judge.registry import RegistryClaim
+from reviewapp.core.logbook_judge.stored import StoredImport
+from reviewapp.core.paper.alignment import Alignment, PaperClaim, Placement, align
+from reviewapp.core.paper.classify import ClaimClass, Decision, PaperClass, classify_claim, classify_paper, decide
+from reviewapp.core.review.records import AuthorResponseRecord, ClaimAlignmentRecord
+from reviewapp.core.review.state import AnnotationState, EffectiveClaim
+from reviewapp.core.verdicts import Verdict
+
+
+@dataclass(slots=True)
+class PaperLogbook:
+    """One logbook on the paper, with its reviews replayed and its Logbook Judge import (if any)."""
+
+    logbook_id: str
+    label: str  # how the column is headed: the Space id or folder the logbook was opened from
+    logbook: Logbook
+    state: AnnotationState
+    logbook_judge: StoredImport | None = None
+
+    def claims(self) -> list[EffectiveClaim]:
+        return self.state.effective_claims()
+
+
+@dataclass(slots=True)
+class MatrixCell:
+    row: str
+    logbook_id: str
+    claim: EffectiveClaim | None  # None: this logbook has no claim on this row
+    placement: Placement | None
+    agent: Verdict | None
+    logbook_judge: Verdict | None
+    people: dict[str, Verdict]  # annotator -> verdict, authors left out
+    decision: Decision
+
+
+@dataclass(slots=True)
+class PaperView:
+    orid: str | None
+    title: str
+    rows: list[PaperClaim]
+    logbooks: list[PaperLogbook]
+    cells: dict[tuple[str, str], MatrixCell]
+    claim_classes: dict[str, ClaimClass]
+    paper_class: PaperClass
+    all_falsified: bool
+    registry_used: bool
+    responses: dict[str, list[AuthorResponseRecord]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def cell(self, row: str, logbook_id: str) -> MatrixCell:
+        return self.cells[(row, logbook_id)]
+
+    def attempted_by(self, row: str) -> list[str]:
+        return [lb.logbook_id for lb in self.logbooks if self.cells[(row, lb.logbook_id)].claim is not None]
+
+
+def build_paper_view(
+    logbooks: Sequence[PaperLogbook],
+    *,
+    orid: str | None = None,
+    registry: Sequence[RegistryClaim] | None = None,
+    paper_state: AnnotationState | None = None,
+) -> PaperView:
+    notes: list[str] = []
+    papers = sorted({lb.logbook.paper_id for lb in logbooks if lb.logbook.paper_id})
+    orid = orid or (papers[0] if len(papers) == 1 else None)
+    if len(papers) > 1:
+        notes.append(f"the logbooks name different papers ({', '.join(papers)}); shown together as asked")
+    records = paper_state.live() if paper_state is not None else []
+    manual: dict[tuple[str, str], str | None] = {}
+    for record in sorted((r for r in records if isinstance(r, ClaimAlignmentRecord)), key=lambda r: r.created_at):
+        manual[(record.payload.logbook, record.target.claim or "")] = record.payload.row
+    texts = [(lb.logbook_id, claim_texts(lb.logbook, lb.claims())) for lb in logbooks]
+    alignment = align(texts, registry, manual)
+    notes.extend(alignment.notes)
+    cells: dict[tuple[str, str], MatrixCell] = {}
+    for lb in logbooks:
+        judged = _logbook_judge_verdicts(lb, registry)
+        by_registry = _by_registry_position(lb, registry)
+        claims = {c.key: c for c in lb.claims()}
+        for row in alignment.rows:
+            placement = alignment.cell(row.id, lb.logbook_id)
+            claim = claims.get(placement.claim_key) if placement else None
+            agent = claim.agent_verdict if claim else None
+            logbook_judge = judged.get(claim.key) if claim else None
+            if logbook_judge is None and row.in_registry:
+                logbook_judge = by_registry.get(row.number)
+            people = _people(lb.state, claim.key) if claim else {}
+            cells[(row.id, lb.logbook_id)] = MatrixCell(
+                row.id,
+                lb.logbook_id,
+                claim,
+                placement,
+                agent,
+                logbook_judge,
+                people,
+                decide(people, logbook_judge, agent),
+            )
+    claim_classes = {
+        row.id: classify_claim(cells[(row.id, lb.logbook_id)].decision for lb in logbooks) for row in alignment.rows
+    }
+    counted = [r.id for r in alignment.rows if r.in_registry] if registry else None
+    paper_class, all_falsified = classify_paper(claim_classes, counted)
+    responses: dict[str, list[AuthorResponseRecord]] = {}
+    for record in records:
+        if isinstance(record, AuthorResponseRecord) and record.target.claim:
+            responses.setdefault(record.target.claim, []).append(record)
+    return PaperView(
+        orid=orid,
+        title=_title(logbooks),
+        rows=alignment.rows,
+        logbooks=list(logbooks),
+        cells=cells,
+        claim_classes=claim_classes,
+        paper_class=paper_class,
+        all_falsified=all_falsified,
+        registry_used=bool(registry),
+        responses=responses,
+        notes=notes,
+    )
+
+
+def alignment_of(view: PaperView) -> Alignment:
+    """The alignment the view was built on (rows and placements), e.g. to offer hand corrections."""
+    placements: dict[str, list[Placement]] = {}
+    for (_, logbook_id), cell in view.cells.items():
+        if cell.placement is not None:
+            placements.setdefault(logbook_id, []).append(cell.placement)
+    return Alignment(view.rows, placements, view.notes)
+
+
+def _people(state: AnnotationState, claim_key: str) -> dict[str, Verdict]:
+    return {
+        annotator: record.payload.verdict
+        for annotator, record in state.verdicts(claim_key).items()
+        if record.role != "author"  # authors are interested parties: their word never decides a class
+    }
+
+
+def _logbook_judge_verdicts(lb: PaperLogbook, registry: Sequence[RegistryClaim] | None) -> dict[str, Verdict]:
+    if lb.logbook_judge is None:
+        return {}
+    claims, notes = judge_claims_with_text(lb.logbook_judge.entry, registry)
+    result = match_claims(claims, claim_texts(lb.logbook, lb.claims()), notes=notes)
+    return {m.claim_key: m.judge.verdict for m in result.matches if m.claim_key and m.judge.verdict is not None}
+
+
+def _by_registry_position(lb: PaperLogbook, registry: Sequence[RegistryClaim] | None) -> dict[int, Verdict]:
+    """The Logbook Judge was scored against the registry by position: when its claim count is the registry's,
+    claim i is registry claim i even where no logbook claim matched it."""
+    if lb.logbook_judge is None or not registry or len(lb.logbook_judge.entry.claims) != len(registry):
+        return {}
+    return {c.index: c.verdict for c in lb.logbook_judge.entry.claims if c.verdict is not None}
+
+
+def _title(logbooks: Sequence[PaperLogbook]) -> str:
+    titles = [lb.logbook.paper_title for lb in logbooks if lb.logbook.paper_title]
+    if titles:
+        return max(set(titles), key=titles.count)
+    return logbooks[0].logbook.title if logbooks else ""

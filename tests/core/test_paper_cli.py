@@ -1,0 +1,57 @@
+"""`reviewapp paper` in a subprocess: the matrix as JSON, an author's response, the Markdown export."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.core.annotation_helpers import subprocess_env
+from tests.support.paper_fixtures import ORID, write_team_logbook
+
+
+def cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "reviewapp", *args],
+        capture_output=True, text=True, env=subprocess_env(home), cwd=home, timeout=120, check=False,
+    )  # fmt: skip
+
+
+def test_paper_matrix_response_and_markdown(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    ada = write_team_logbook(tmp_path / "ada", "ada", [(0, "verified"), (1, "verified")])
+    bob = write_team_logbook(tmp_path / "bob", "bob", [(1, "falsified")], wording=1)
+    shown = cli(home, "paper", str(ada), str(bob), "--json")
+    assert shown.returncode == 0, shown.stderr
+    view = json.loads(shown.stdout)
+    assert (view["paper"], view["class"]) == (ORID, "contested")
+    second = view["claims"][1]
+    assert [c["decided"] for c in second["cells"]] == ["verified", "falsified"]
+    assert second["cells"][1]["claim"]["n"] == 1  # bob's claim 1 is the paper's claim 2
+    page = second["cells"][1]["claim"]["page"]
+    answered = cli(home, "paper", str(ada), str(bob), "--respond", "2", "--response", "partly", "--comment",
+                   "bob ran 1 epoch", "--evidence", f"{bob}#{page}/2", "--evidence", "https://example.org/appendix",
+                   "--annotator", "Ann Author")  # fmt: skip
+    assert answered.returncode == 0, answered.stderr
+    assert "as Ann Author (author)" in answered.stderr
+    markdown = cli(home, "paper", str(ada), str(bob), "--format", "markdown").stdout
+    assert "**Paper class: contested**" in markdown
+    assert "**Ann Author (author) partly agrees.** bob ran 1 epoch" in markdown
+    assert f"evidence: {bob}, page {page}, cell 2" in markdown and "`https://example.org/appendix`" in markdown
+    again = json.loads(cli(home, "paper", str(ada), str(bob), "--json").stdout)
+    assert again["class"] == "contested"  # an author's answer never changes a class
+    assert again["claims"][1]["responses"][0]["evidence"][0]["cell"] == 1
+
+
+def test_paper_errors_are_one_line(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    ada = write_team_logbook(tmp_path / "ada", "ada", [(0, "verified")])
+    none = cli(home, "paper")
+    assert none.returncode == 2 and "name the logbooks" in none.stderr
+    missing = cli(home, "paper", str(ada), "--respond", "9", "--response", "agree", "--annotator", "A")
+    assert missing.returncode == 2 and "no claim '9'" in missing.stderr
+    bad = cli(home, "paper", str(tmp_path / "nowhere"))
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
