@@ -62,10 +62,22 @@ def attach_transcript(session: LogbookReview, file: Path, session_id: str | None
 
     Raises TranscriptError (unreadable file), AnnotationError or StoreError (the record cannot be saved).
     """
+    index, stored = prepare_transcript(file)
+    return link_transcript(session, file.name, index, stored, session_id)
+
+
+def prepare_transcript(file: Path) -> tuple[JsonlTrace, StoredTranscript]:
+    """The slow half of attaching (read every line, copy the file), safe to run in a worker."""
     index = open_transcript(file)
     index.build()
-    stored = store_transcript(file)
-    sid = session_id or index.facts.session_id or file.stem
+    return index, store_transcript(file)
+
+
+def link_transcript(
+    session: AnnotationSession, file_name: str, index: JsonlTrace, stored: StoredTranscript, session_id: str | None
+) -> Attachment:
+    """The record half of attaching: name the stored copy, its format and its session."""
+    sid = session_id or index.facts.session_id or Path(file_name).stem
     listed = session.logbook.trace(sid)
     fills = listed is not None and not (listed.available and listed.chunks)
     for record in session.state.live():
@@ -77,7 +89,7 @@ def attach_transcript(session: LogbookReview, file: Path, session_id: str | None
             return Attachment(record, stored, index, fills, True)
     payload = TranscriptLinkPayload(
         sha256=stored.sha256,
-        file_name=file.name[:200] or "transcript",
+        file_name=file_name[:200] or "transcript",
         format=index.format,
         session=sid[:200],
         fills_listed=fills,
@@ -85,7 +97,7 @@ def attach_transcript(session: LogbookReview, file: Path, session_id: str | None
         events=index.count,
     )
     draft = RecordDraft("transcript_link", Target(claim=None, page=None), payload)
-    record = _execute(session, f"attachment of {file.name}", draft)
+    record = _execute(session, f"attachment of {file_name}", draft)
     assert isinstance(record, TranscriptLinkRecord)
     return Attachment(record, stored, index, fills, False)
 
