@@ -36,6 +36,7 @@ from reviewapp.qt.models.page_tree_model import PageTreeModel
 from reviewapp.qt.models.trace_events import TraceEventModel
 from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.resources import resource
+from reviewapp.qt.trace_feature import TraceFeature
 from reviewapp.qt.widgets.artifact_panel import ArtifactPanel
 from reviewapp.qt.widgets.card import CardContext
 from reviewapp.qt.widgets.claim_list import ClaimListPanel
@@ -67,6 +68,7 @@ class MainWindow(QMainWindow):
         self._connect()
         self.review = ReviewFeature(self)  # verdicts, notes, corrections, undo/redo, export, pairs, commit
         self.logbook_judge = LogbookJudgeFeature(self)  # J badges, evidence, disagreements, re-match, agreement
+        self.traces = TraceFeature(self)  # attached transcripts, pinning, links, the published traces dataset
         self.resize(1600, 1000)
         if remember_state:
             window_state.restore_window(self, self.splitters, self.panes)
@@ -392,7 +394,7 @@ class MainWindow(QMainWindow):
 
     def is_idle(self) -> bool:
         """Nothing loading, indexing, decoding or being laid out (screenshots and tests wait for this)."""
-        return not self.controller.busy and not self.evidence.busy
+        return not self.controller.busy and not self.evidence.busy and not self.trace_runner.pending
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.remember_state:
@@ -400,4 +402,5 @@ class MainWindow(QMainWindow):
         self.controller.shutdown()
         self.logbook_judge.shutdown()
         self.trace_runner.wait()
+        self.traces.runner.wait()
         super().closeEvent(event)

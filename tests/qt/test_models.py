@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex
 from pytestqt.modeltest import ModelTester
 
 from reviewapp.core.logbook.artifacts import list_artifacts
@@ -12,6 +11,8 @@ from reviewapp.core.logbook.raw_data import parse_raw_table
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.review.slots import slots_for
 from reviewapp.core.trace.excerpts import index_excerpts
+from reviewapp.core.trace.index import EventFilter
+from reviewapp.core.trace.sessions import list_sessions
 from reviewapp.qt.models.artifact_table import ArtifactTableModel
 from reviewapp.qt.models.claim_table import ClaimFilterProxy, ClaimTableModel
 from reviewapp.qt.models.page_tree_model import PageTreeModel
@@ -42,10 +43,17 @@ def test_page_tree_model(qtmodeltester: ModelTester, corpus: Path) -> None:
 def test_trace_and_excerpt_models(qtmodeltester: ModelTester, demo_logbook: Path) -> None:
     logbook = read_logbook(demo_logbook)
     timeline = TraceEventModel(TaskRunner(1))
-    timeline.set_trace(logbook.root, logbook.traces[0])
-    timeline.fetchMore(QModelIndex())
+    session = list_sessions(logbook, [])[0]
+    index = session.open_index()
+    timeline.set_index(session, index)
+    assert timeline.rowCount() == 0
+    index.build()
+    timeline.grow()
     qtmodeltester.check(timeline)
-    assert timeline.rowCount() == 23 and not timeline.canFetchMore(QModelIndex())
+    assert timeline.rowCount() == 23 and timeline.event_at(22).sequence == 23
+    timeline.set_rows(index.filter(EventFilter(kinds=frozenset({"tool_call"}))))
+    qtmodeltester.check(timeline)
+    assert all(timeline.event_at(r).kind == "tool_call" for r in range(timeline.rowCount()))
     excerpts = ExcerptModel()
     excerpts.set_excerpts(index_excerpts(logbook).for_claim(logbook.claims[0].key))
     qtmodeltester.check(excerpts)

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
+import re
+from array import array
+from bisect import bisect_left, bisect_right
+from datetime import UTC, datetime
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeySequence, QPainter, QShortcut
 from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QHBoxLayout,
+    QLineEdit,
     QListView,
     QPlainTextEdit,
     QPushButton,
@@ -14,16 +22,28 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from reviewapp.core.logbook.model import Logbook, TraceInfo
+from reviewapp.core.logbook.model import Logbook
+from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.trace.excerpts import Excerpt
+from reviewapp.core.trace.index import EventFilter, TraceIndex, parse_time
+from reviewapp.core.trace.links import TraceLinks, describe, link_trace
+from reviewapp.core.trace.sessions import TraceSession, list_sessions
 from reviewapp.qt import theme
-from reviewapp.qt.models.trace_events import EventRole, ExcerptModel, TraceEventModel, event_detail
+from reviewapp.qt.models.trace_events import (
+    EventRole,
+    ExcerptModel,
+    TraceEventModel,
+    event_detail,
+    timeline_detail,
+)
 from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.widgets.code_block import monospace_font
+from reviewapp.qt.workers import alive
 
 _KIND_COLORS = {
     "USER": "#2f6fb0",
@@ -58,6 +78,8 @@ class EventDelegate(QStyledItemDelegate):
             painter.fillRect(rect, QColor(colors.selection))
         elif index.row() == self.marked_row:
             painter.fillRect(rect, QColor(colors.highlight))
+        elif index.data(EventRole.HIT) is True:
+            painter.fillRect(rect, QColor(colors.search_hit))
         painter.setPen(QColor(colors.border))
         painter.drawLine(rect.bottomLeft(), rect.bottomRight())
         kind: str = index.data(EventRole.KIND)
@@ -82,7 +104,8 @@ class EventDelegate(QStyledItemDelegate):
         fm = QFontMetrics(option.font)
         x = chip.right() + 8
         line = QRectF(x, rect.top() + 2, rect.right() - x - 6, 20)
-        head = f"#{event.sequence}"
+        paired = index.data(EventRole.PAIRED)
+        head = f"#{event.sequence}" + (" ⇄" if isinstance(paired, int) and paired >= 0 else "")
         painter.setPen(muted)
         painter.drawText(line, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, head)
         x2 = x + fm.horizontalAdvance(head) + 8
@@ -137,6 +160,11 @@ class ExcerptPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.setSpacing(6)
+        self.pinned = PlainLabel(self)
+        self.pinned.setObjectName("pinnedExcerpts")
+        self.pinned.setWordWrap(True)
+        self.pinned.hide()
+        layout.addWidget(self.pinned)
         self.summary = PlainLabel(self)
         self.summary.setObjectName("muted")
         self.summary.setWordWrap(True)
@@ -166,6 +194,11 @@ class ExcerptPanel(QWidget):
         self.view.selectionModel().currentChanged.connect(self._current_changed)
         self.view.doubleClicked.connect(lambda _i: self._jump_current())
         self.view.activated.connect(lambda _i: self._jump_current())
+
+    def set_pinned(self, labels: list[str]) -> None:
+        """The excerpts reviewers pinned to the claim, as evidence."""
+        self.pinned.setVisible(bool(labels))
+        self.pinned.setText("Pinned as evidence:\n" + "\n".join(f"📌 {label}" for label in labels) if labels else "")
 
     def show_state(self, text: str) -> None:
         self.model.set_excerpts([])
@@ -209,13 +242,84 @@ class ExcerptPanel(QWidget):
             self.jump_requested.emit(index.data(EventRole.EXCERPT))
 
 
+KIND_CHOICES = (
+    ("All kinds", ""),
+    ("User", "user"),
+    ("Agent", "assistant"),
+    ("Thoughts", "reasoning"),
+    ("Tool calls", "tool_call"),
+    ("Results", "tool_result"),
+    ("Status", "status"),
+    ("Other records", "other"),
+)
+_TURNS = re.compile(r"^\s*(\d+)\s*(?:[-–]\s*(\d+))?\s*$")
+_CLOCK = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
+
+
+def parse_turns(text: str) -> tuple[int, int] | None:
+    match = _TURNS.match(text)
+    if not match:
+        return None
+    low = int(match.group(1))
+    return low, int(match.group(2) or low)
+
+
+def parse_when(text: str, day: float | None) -> float | None:
+    """An ISO time, or hh:mm[:ss] on the trace's first day (UTC)."""
+    text = text.strip()
+    if not text:
+        return None
+    if _CLOCK.match(text) and day is not None:
+        base = datetime.fromtimestamp(day, UTC).date().isoformat()
+        text = f"{base}T{text if text.count(':') == 2 else text + ':00'}+00:00"
+    value = parse_time(text)
+    return None if value != value else value
+
+
+def parse_time_range(text: str, day: float | None) -> tuple[float | None, float | None] | None:
+    """ "10:00-10:30", "10:00-", "-10:30" or "ISO - ISO"; None when it cannot be read."""
+    text = text.strip()
+    if not text:
+        return (None, None)
+    if " - " in text:
+        head, tail = text.split(" - ", 1)
+    elif re.fullmatch(r"[\d:]*-[\d:]*", text):
+        head, tail = text.split("-", 1)
+    else:
+        head, tail = text, ""
+    since = parse_when(head, day) if head.strip() else None
+    until = parse_when(tail, day) if tail.strip() else None
+    if (head.strip() and since is None) or (tail.strip() and until is None):
+        return None
+    return since, until
+
+
 class TimelinePanel(QWidget):
-    """Every event of a trace, read chunk by chunk as the list scrolls."""
+    """Every event of a session over a trace index built in a worker: filters, search, jumps, links and pinning."""
+
+    attach_requested = Signal()
+    pin_requested = Signal(int, int)  # first and last position of the selected events
+    cell_requested = Signal(str, int)  # page slug, cell ordinal (-1: the page)
+    session_shown = Signal(object)  # TraceSession | None
+    indexed = Signal()  # the session's index and its links to the evidence are complete
 
     def __init__(self, model: TraceEventModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
         self._logbook: Logbook | None = None
+        self._sessions: list[TraceSession] = []
+        self._generation = 0
+        self._cancel: CancelToken | None = None
+        self._pending_jump: int | None = None
+        self._hits: array[int] = array("i")
+        self._whole = False
+        self.links: TraceLinks | None = None
+        self._build()
+        self._connect()
+
+    # -- layout ------------------------------------------------------------------------------------------------
+
+    def _build(self) -> None:
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.setSpacing(6)
@@ -223,7 +327,62 @@ class TimelinePanel(QWidget):
         self.sessions = QComboBox(self)
         self.sessions.setObjectName("traceSessions")
         top.addWidget(self.sessions, 1)
+        self.attach = QPushButton("Attach…", self)
+        self.attach.setObjectName("small")
+        self.attach.setToolTip("Attach an agent's raw transcript (Claude Code, Codex, Pi, opencode JSON lines)")
+        top.addWidget(self.attach)
         layout.addLayout(top)
+        find = QHBoxLayout()
+        self.search = QLineEdit(self)
+        self.search.setObjectName("traceSearch")
+        self.search.setPlaceholderText("Search every event (Enter; F3 / Shift+F3 next / previous)")
+        self.search.setClearButtonEnabled(True)
+        find.addWidget(self.search, 1)
+        self.previous_hit = QToolButton(self)
+        self.previous_hit.setText("▲")
+        self.previous_hit.setToolTip("Previous hit (Shift+F3)")
+        self.next_hit = QToolButton(self)
+        self.next_hit.setText("▼")
+        self.next_hit.setToolTip("Next hit (F3)")
+        find.addWidget(self.previous_hit)
+        find.addWidget(self.next_hit)
+        self.hit_count = PlainLabel(self)
+        self.hit_count.setObjectName("muted")
+        self.hit_count.setMinimumWidth(70)
+        find.addWidget(self.hit_count)
+        layout.addLayout(find)
+        filters = QHBoxLayout()
+        self.kind_filter = QComboBox(self)
+        self.kind_filter.setObjectName("kindFilter")
+        for label, value in KIND_CHOICES:
+            self.kind_filter.addItem(label, value)
+        self.tool_filter = QComboBox(self)
+        self.tool_filter.setObjectName("toolFilter")
+        self.tool_filter.addItem("All tools", "")
+        for combo in (self.kind_filter, self.tool_filter):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(6)
+            filters.addWidget(combo, 1)
+        self.errors_only = QCheckBox("Errors", self)
+        self.errors_only.setToolTip("Only failed tool results, aborted turns and unreadable lines")
+        filters.addWidget(self.errors_only)
+        layout.addLayout(filters)
+        go = QHBoxLayout()
+        self.turn_filter = QLineEdit(self)
+        self.turn_filter.setObjectName("turnFilter")
+        self.turn_filter.setPlaceholderText("turns 3-7")
+        self.turn_filter.setToolTip("Only these turns: one number or a range")
+        self.time_filter = QLineEdit(self)
+        self.time_filter.setObjectName("timeFilter")
+        self.time_filter.setPlaceholderText("time 10:00-10:30")
+        self.time_filter.setToolTip("Only events stamped in this span (UTC; hh:mm is on the trace's first day)")
+        self.jump = QLineEdit(self)
+        self.jump.setObjectName("traceJump")
+        self.jump.setPlaceholderText("Go to #seq, turn N, 10:42 (Ctrl+G)")
+        for edit, stretch in ((self.turn_filter, 1), (self.time_filter, 1), (self.jump, 2)):
+            edit.setMinimumWidth(40)
+            go.addWidget(edit, stretch)
+        layout.addLayout(go)
         self.info = PlainLabel(self)
         self.info.setObjectName("muted")
         self.info.setWordWrap(True)
@@ -232,69 +391,440 @@ class TimelinePanel(QWidget):
         splitter.setObjectName("timelineSplitter")
         self.view = QListView(splitter)
         self.view.setObjectName("timelineList")
-        self.view.setModel(model)
+        self.view.setModel(self.model)
         self.delegate = EventDelegate(False, self.view)
         self.view.setItemDelegate(self.delegate)
         self.view.setUniformItemSizes(True)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.detail = _detail_view(splitter)
-        splitter.setSizes([420, 200])
+        below = QWidget(splitter)
+        below_layout = QVBoxLayout(below)
+        below_layout.setContentsMargins(0, 0, 0, 0)
+        self.detail = _detail_view(below)
+        below_layout.addWidget(self.detail, 1)
+        buttons = QHBoxLayout()
+        self.show_whole = QPushButton("Whole", below)
+        self.show_whole.setObjectName("small")
+        self.show_whole.setToolTip("Show long outputs and inline images in full")
+        self.go_pair = QPushButton("Result", below)
+        self.go_pair.setObjectName("small")
+        self.go_pair.setToolTip("Jump between a tool call and its result (P)")
+        self.show_cell = QPushButton("Evidence", below)
+        self.show_cell.setToolTip("Show the page and cell this event produced")
+        self.show_cell.setObjectName("small")
+        self.pin = QPushButton("Pin", below)
+        self.pin.setObjectName("small")
+        self.pin.setToolTip("Pin the selected events to the selected claim as evidence")
+        for button in (self.show_whole, self.go_pair, self.show_cell, self.pin):
+            button.setEnabled(False)
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        below_layout.addLayout(buttons)
+        splitter.setSizes([420, 220])
         layout.addWidget(splitter, 1)
+        self._filter_timer = QTimer(self)
+        self._filter_timer.setSingleShot(True)
+        self._filter_timer.setInterval(250)
+
+    def _connect(self) -> None:
         self.sessions.currentIndexChanged.connect(self._session_changed)
         self.view.selectionModel().currentChanged.connect(self._current_changed)
+        self.view.selectionModel().selectionChanged.connect(lambda *_: self._update_pin())
+        self.attach.clicked.connect(self.attach_requested)
+        self.search.returnPressed.connect(self._search_or_next)
+        self.search.textChanged.connect(self._search_edited)
+        self.next_hit.clicked.connect(lambda: self.step_hit(1))
+        self.previous_hit.clicked.connect(lambda: self.step_hit(-1))
+        for combo in (self.kind_filter, self.tool_filter):
+            combo.currentIndexChanged.connect(lambda _i: self._filter_timer.start())
+        self.errors_only.toggled.connect(lambda _on: self._filter_timer.start())
+        for edit in (self.turn_filter, self.time_filter):
+            edit.textChanged.connect(lambda _t: self._filter_timer.start())
+        self._filter_timer.timeout.connect(self.apply_filters)
+        self.jump.returnPressed.connect(self._jump_entered)
+        self.show_whole.clicked.connect(self._toggle_whole)
+        self.go_pair.clicked.connect(self.go_to_pair)
+        self.show_cell.clicked.connect(self._show_cell)
+        self.pin.clicked.connect(self._pin_selected)
+        scope = Qt.ShortcutContext.WidgetWithChildrenShortcut
+        for keys, slot in (
+            (QKeySequence(Qt.Key.Key_F3), lambda: self.step_hit(1)),
+            (QKeySequence("Shift+F3"), lambda: self.step_hit(-1)),
+            (QKeySequence(Qt.Key.Key_P), self.go_to_pair),
+            (QKeySequence("Ctrl+G"), self.jump.setFocus),
+        ):
+            shortcut = QShortcut(keys, self.view if keys == QKeySequence(Qt.Key.Key_P) else self)
+            shortcut.setContext(scope)
+            shortcut.activated.connect(slot)
+
+    # -- sessions ----------------------------------------------------------------------------------------------
 
     def set_logbook(self, logbook: Logbook) -> None:
+        """The sessions the manifest lists (attached transcripts come with `set_sessions`)."""
+        self.set_sessions(logbook, list_sessions(logbook, []))
+
+    def set_sessions(self, logbook: Logbook, sessions: list[TraceSession], keep: str | None = None) -> None:
         self._logbook = logbook
+        self._sessions = sessions
         self.sessions.blockSignals(True)
         self.sessions.clear()
-        for trace in logbook.traces:
-            state = "" if trace.available else " (files missing)"
-            self.sessions.addItem(f"{trace.title} · {trace.provider or 'agent'}{state}", trace.id)
+        for session in sessions:
+            state = "" if session.readable and session.transcript is None else f" ({session.state})"
+            self.sessions.addItem(f"{session.title} · {session.provider or 'agent'}{state}", session.id)
         self.sessions.blockSignals(False)
-        self.sessions.setVisible(len(logbook.traces) > 1)
-        self._session_changed(0)
+        self.sessions.setVisible(len(sessions) > 1)
+        position = max(self.sessions.findData(keep), 0) if keep else 0
+        self.sessions.setCurrentIndex(position)
+        self._session_changed(position)
+
+    @property
+    def session(self) -> TraceSession | None:
+        position = self.sessions.currentIndex()
+        return self._sessions[position] if 0 <= position < len(self._sessions) else None
 
     def select_trace(self, trace_id: str) -> None:
         index = self.sessions.findData(trace_id)
         if index >= 0 and index != self.sessions.currentIndex():
             self.sessions.setCurrentIndex(index)
 
-    def jump_to(self, sequence: int) -> None:
-        """Scroll to the event with this sequence number (reading chunks up to it if needed) and select it."""
-        self.model.ensure_loaded(sequence, self._select_row)
+    def _session_changed(self, position: int) -> None:
+        if self._cancel is not None:
+            self._cancel.cancel()
+        self._generation += 1
+        self._pending_jump = None
+        self._hits = array("i")
+        self.links = None
+        self.delegate.marked_row = -1
+        self.detail.clear()
+        self._set_buttons(None)
+        self.tool_filter.blockSignals(True)
+        self.tool_filter.clear()
+        self.tool_filter.addItem("All tools", "")
+        self.tool_filter.blockSignals(False)
+        self.hit_count.clear()
+        session = self._sessions[position] if 0 <= position < len(self._sessions) else None
+        self.session_shown.emit(session)
+        if session is None:
+            self.model.set_index(None, None)
+            self.info.setText("This logbook has no agent trace. Attach the agent's transcript to read it here.")
+            return
+        if not session.readable:
+            self.model.set_index(session, None)
+            count = session.trace.event_count if session.trace else None
+            self.info.setText(
+                f"The manifest lists “{session.title}” ({count or '?'} events) but its files are not in this "
+                "folder; committed logbooks usually leave traces out. Attach the transcript to read it."
+            )
+            return
+        try:
+            index = session.open_index()
+        except (OSError, ValueError) as exc:
+            self.model.set_index(session, None)
+            self.info.setText(f"The trace cannot be read: {exc}")
+            return
+        self.model.set_index(session, index)
+        self.info.setText("Reading the trace…")
+        self._index_in_worker(index, self._generation)
 
-    def _select_row(self, row: int) -> None:
-        if row < 0:
+    def _index_in_worker(self, index: TraceIndex, generation: int) -> None:
+        cancel = self._cancel = CancelToken()
+        logbook = self._logbook
+
+        def work(progress: ProgressCallback) -> TraceLinks | None:
+            index.build(cancel, lambda n: progress(n, 0, "events"))
+            return link_trace(logbook, index, cancel) if logbook is not None else None
+
+        def grew(_done: int, _total: int, _label: str) -> None:
+            if generation == self._generation and alive(self):
+                self.model.grow()
+                self.info.setText(f"Reading the trace… {index.count:,} events so far")
+                self._try_pending()
+
+        def done(links: TraceLinks | None) -> None:
+            if generation != self._generation or not alive(self):
+                return
+            self.links = links
+            self.model.grow()
+            self._indexed(index)
+
+        def failed(exc: BaseException) -> None:
+            if generation == self._generation and alive(self) and not isinstance(exc, Cancelled):
+                self.model.grow()
+                self.info.setText(f"The trace stopped being read: {exc}")
+
+        self.model.runner.submit(work, done, failed, grew)
+
+    def _indexed(self, index: TraceIndex) -> None:
+        self.tool_filter.blockSignals(True)
+        for name in sorted(n for n in index.tool_names if n):
+            self.tool_filter.addItem(name, name)
+        self.tool_filter.blockSignals(False)
+        facts = [index.format, f"{index.count:,} events", f"{index.turn_count()} turns"]
+        if index.facts.model:
+            facts.append(index.facts.model)
+        text = " · ".join(facts)
+        if index.problems:
+            where = ", ".join(f"{p.file}:{p.line}" if p.line else p.file for p in index.problems[:5])
+            more = f" and {len(index.problems) - 5} more" if len(index.problems) > 5 else ""
+            text += f"\n{len(index.problems)} unreadable: {where}{more} (shown as red STATUS rows)"
+        self.info.setText(text)
+        self._try_pending()
+        self.indexed.emit()
+        if self.search.text().strip():
+            self.run_search()
+        if self._filter_spec().active:
+            self.apply_filters()
+        self._current_changed(self.view.currentIndex(), QModelIndex())
+
+    # -- jumping -----------------------------------------------------------------------------------------------
+
+    def jump_to(self, sequence: int) -> None:
+        """Select the event with this sequence number, now or as soon as indexing reaches it."""
+        index = self.model.index_
+        position = index.position_of_sequence(sequence) if index is not None else -1
+        if position >= 0:
+            self.select_position(position)
+        elif index is not None and not index.complete:
+            self._pending_jump = sequence
+        else:
             self.info.setText("That event is not in the trace files.")
+
+    def _try_pending(self) -> None:
+        index = self.model.index_
+        if self._pending_jump is None or index is None:
+            return
+        position = index.position_of_sequence(self._pending_jump)
+        if position >= 0:
+            self._pending_jump = None
+            self.select_position(position)
+        elif index.complete:
+            self._pending_jump = None
+            self.info.setText("That event is not in the trace files.")
+
+    def select_position(self, position: int) -> None:
+        row = self.model.row_of_position(position)
+        if row < 0 and self.model.filtered:  # filtered out: show everything again
+            self.clear_filters()
+            row = self.model.row_of_position(position)
+        if row < 0:
             return
         index = self.model.index(row)
         self.delegate.marked_row = row
         self.view.setCurrentIndex(index)
         self.view.scrollTo(index, QListView.ScrollHint.PositionAtCenter)
 
-    def _session_changed(self, position: int) -> None:
-        trace = self._trace(position)
-        self.delegate.marked_row = -1
-        self.detail.clear()
-        self.model.set_trace(self._logbook.root if self._logbook else None, trace if trace and trace.chunks else None)
-        if trace is None:
-            self.info.setText("This logbook has no agent trace attached.")
-        elif not trace.available:
-            self.info.setText(
-                f"The manifest lists “{trace.title}” ({trace.event_count or '?'} events) but its files are not in "
-                "this folder; committed logbooks usually leave traces out."
-            )
+    def _jump_entered(self) -> None:
+        text = self.jump.text().strip().lower()
+        index = self.model.index_
+        if index is None or not text:
+            return
+        position = -1
+        if text.startswith("turn") or (text.startswith("t") and text[1:].strip().isdigit()):
+            number = text.removeprefix("turn").removeprefix("t").strip()
+            position = index.first_of_turn(int(number)) if number.isdigit() else -1
+        elif _CLOCK.match(text) or ("t" in text and ":" in text):
+            span = index.time_range()
+            when = parse_when(text, span[0] if span else None)
+            position = index.first_at_time(when) if when is not None else -1
         else:
-            facts = [trace.provider, trace.model, f"{trace.event_count or '?'} events", trace.started_at]
-            self.info.setText(" · ".join(f for f in facts if f))
-        if self.model.canFetchMore(QModelIndex()):
-            self.model.fetchMore(QModelIndex())
+            number = text.lstrip("#").strip()
+            position = index.position_of_sequence(int(number)) if number.isdigit() else -1
+        if position < 0:
+            self.info.setText(f"Nothing to go to for “{self.jump.text()}”.")
+            return
+        self.select_position(position)
+        self.view.setFocus()
 
-    def _trace(self, position: int) -> TraceInfo | None:
-        if self._logbook is None or not 0 <= position < len(self._logbook.traces):
-            return None
-        return self._logbook.traces[position]
+    def go_to_pair(self) -> None:
+        current = self.view.currentIndex()
+        index = self.model.index_
+        if not current.isValid() or index is None:
+            return
+        paired = index.paired(self.model.position_at(current.row()))
+        if paired >= 0:
+            self.select_position(paired)
+
+    # -- filters -----------------------------------------------------------------------------------------------
+
+    def _filter_spec(self) -> EventFilter:
+        index = self.model.index_
+        span = index.time_range() if index is not None and index.complete else None
+        kind = self.kind_filter.currentData()
+        tool = self.tool_filter.currentData()
+        times = parse_time_range(self.time_filter.text(), span[0] if span else None) or (None, None)
+        return EventFilter(
+            kinds=frozenset({kind}) if kind else frozenset(),
+            tools=frozenset({tool}) if tool else frozenset(),
+            turns=parse_turns(self.turn_filter.text()),
+            errors_only=self.errors_only.isChecked(),
+            since=times[0],
+            until=times[1],
+        )
+
+    def clear_filters(self) -> None:
+        for widget in (self.kind_filter, self.tool_filter, self.errors_only, self.turn_filter, self.time_filter):
+            widget.blockSignals(True)
+        self.kind_filter.setCurrentIndex(0)
+        self.tool_filter.setCurrentIndex(0)
+        self.errors_only.setChecked(False)
+        self.turn_filter.clear()
+        self.time_filter.clear()
+        for widget in (self.kind_filter, self.tool_filter, self.errors_only, self.turn_filter, self.time_filter):
+            widget.blockSignals(False)
+        self.model.set_rows(None)
+
+    def apply_filters(self) -> None:
+        index = self.model.index_
+        if index is None:
+            return
+        wanted = self._filter_spec()
+        if not index.complete:
+            self.info.setText("Filters apply once the trace is read.")
+            return
+        if not wanted.active:
+            self._show_rows(None, index)
+            return
+        generation = self._generation
+
+        def done(rows: array[int]) -> None:
+            if generation == self._generation and alive(self):
+                self._show_rows(rows, index)
+
+        self.model.runner.submit(lambda _p: index.filter(wanted), done, lambda _e: None)
+
+    def _show_rows(self, rows: array[int] | None, index: TraceIndex) -> None:
+        keep = self.view.currentIndex()
+        position = self.model.position_at(keep.row()) if keep.isValid() else -1
+        self.delegate.marked_row = -1
+        self.model.set_rows(rows)
+        shown = index.count if rows is None else len(rows)
+        self.hit_count.setText(self._hit_text(-1))
+        if rows is not None:
+            self.info.setText(f"{shown:,} of {index.count:,} events match the filters")
+        row = self.model.row_of_position(position)
+        if row >= 0:
+            self.view.setCurrentIndex(self.model.index(row))
+            self.view.scrollTo(self.model.index(row), QListView.ScrollHint.PositionAtCenter)
+
+    # -- search ------------------------------------------------------------------------------------------------
+
+    def _search_edited(self, text: str) -> None:
+        if not text.strip():
+            self._hits = array("i")
+            self.model.set_hits(self._hits)
+            self.hit_count.clear()
+
+    def _search_or_next(self) -> None:
+        if self._hits and self.hit_count.property("query") == self.search.text().strip():
+            self.step_hit(1)
+        else:
+            self.run_search()
+
+    def run_search(self) -> None:
+        index = self.model.index_
+        query = self.search.text().strip()
+        if index is None or not query:
+            return
+        generation = self._generation
+        self.hit_count.setText("searching…")
+
+        def done(hits: array[int]) -> None:
+            if generation != self._generation or not alive(self):
+                return
+            self._hits = hits
+            self.hit_count.setProperty("query", query)
+            self.model.set_hits(hits)
+            self.hit_count.setText(self._hit_text(-1))
+            if hits:
+                self.step_hit(1)
+
+        self.model.runner.submit(lambda _p: index.search(query), done, lambda _e: self.hit_count.setText("failed"))
+
+    def _visible_hits(self) -> list[int]:
+        return [h for h in self._hits if self.model.row_of_position(h) >= 0]
+
+    def _hit_text(self, at: int) -> str:
+        if not self._hits:
+            return "no hits" if self.hit_count.property("query") else ""
+        visible = self._visible_hits()
+        hidden = len(self._hits) - len(visible)
+        base = f"{at + 1} of {len(visible)}" if at >= 0 else f"{len(visible)} hits"
+        return base + (f" ({hidden} filtered out)" if hidden else "")
+
+    def step_hit(self, direction: int) -> None:
+        visible = self._visible_hits()
+        if not visible:
+            return
+        current = self.view.currentIndex()
+        position = self.model.position_at(current.row()) if current.isValid() else -1
+        if direction > 0:
+            at = bisect_right(visible, position)
+            at = 0 if at >= len(visible) else at
+        else:
+            at = bisect_left(visible, position) - 1
+            at = len(visible) - 1 if at < 0 else at
+        self.select_position(visible[at])
+        self.hit_count.setText(self._hit_text(at))
+
+    # -- the selected event ------------------------------------------------------------------------------------
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if current.isValid():
-            self.detail.setPlainText(event_detail(current.data(EventRole.EVENT)))
+        self._whole = False
+        self._show_detail(current)
+
+    def _toggle_whole(self) -> None:
+        self._whole = not self._whole
+        self._show_detail(self.view.currentIndex())
+
+    def _show_detail(self, current: QModelIndex) -> None:
+        index = self.model.index_
+        if not current.isValid() or index is None:
+            self._set_buttons(None)
+            return
+        position = self.model.position_at(current.row())
+        event = index.event(position)
+        paired_at = index.paired(position)
+        paired = index.event(paired_at) if paired_at >= 0 else None
+        links = self._links_of(position)
+        text, capped = timeline_detail(event, whole=self._whole, paired=paired, links=links)
+        self.detail.setPlainText(text)
+        self._set_buttons(event, capped or self._whole, paired_at >= 0, bool(links))
+
+    def _links_of(self, position: int) -> list[str]:
+        if self.links is None or self._logbook is None:
+            return []
+        return [f"{describe(ref, self._logbook)}: {reason}" for ref, reason in self.links.cells_for(position)]
+
+    def _set_buttons(self, event: object, capped: bool = False, paired: bool = False, linked: bool = False) -> None:
+        self.show_whole.setEnabled(capped)
+        self.show_whole.setText("Capped" if self._whole else "Whole")
+        self.go_pair.setEnabled(paired)
+        kind = getattr(event, "kind", "")
+        self.go_pair.setText("Call" if kind == "tool_result" else "Result")
+        self.show_cell.setEnabled(linked)
+        self._update_pin()
+
+    def selected_range(self) -> tuple[int, int] | None:
+        rows = [i.row() for i in self.view.selectionModel().selectedIndexes()]
+        if not rows:
+            return None
+        positions = [self.model.position_at(r) for r in rows]
+        return min(positions), max(positions)
+
+    def _update_pin(self) -> None:
+        index = self.model.index_
+        self.pin.setEnabled(bool(index is not None and index.complete and self.selected_range() is not None))
+
+    def _pin_selected(self) -> None:
+        span = self.selected_range()
+        if span is not None:
+            self.pin_requested.emit(*span)
+
+    def _show_cell(self) -> None:
+        current = self.view.currentIndex()
+        if not current.isValid() or self.links is None:
+            return
+        found = self.links.cells_for(self.model.position_at(current.row()))
+        if found:
+            ref = found[0][0]
+            self.cell_requested.emit(ref.page, -1 if ref.ordinal is None else ref.ordinal)
