@@ -7,8 +7,8 @@ from array import array
 from bisect import bisect_left, bisect_right
 from datetime import UTC, datetime
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeySequence, QPainter, QShortcut
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QKeySequence, QPainter, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -327,6 +327,7 @@ class TimelinePanel(QWidget):
         self.sessions = QComboBox(self)
         self.sessions.setObjectName("traceSessions")
         top.addWidget(self.sessions, 1)
+        top.addStretch(0)
         self.attach = QPushButton("Attach…", self)
         self.attach.setObjectName("small")
         self.attach.setToolTip("Attach an agent's raw transcript (Claude Code, Codex, Pi, opencode JSON lines)")
@@ -446,16 +447,23 @@ class TimelinePanel(QWidget):
         self.go_pair.clicked.connect(self.go_to_pair)
         self.show_cell.clicked.connect(self._show_cell)
         self.pin.clicked.connect(self._pin_selected)
-        scope = Qt.ShortcutContext.WidgetWithChildrenShortcut
-        for keys, slot in (
-            (QKeySequence(Qt.Key.Key_F3), lambda: self.step_hit(1)),
-            (QKeySequence("Shift+F3"), lambda: self.step_hit(-1)),
-            (QKeySequence(Qt.Key.Key_P), self.go_to_pair),
-            (QKeySequence("Ctrl+G"), self.jump.setFocus),
-        ):
-            shortcut = QShortcut(keys, self.view if keys == QKeySequence(Qt.Key.Key_P) else self)
-            shortcut.setContext(scope)
-            shortcut.activated.connect(slot)
+        # keys handled where they are typed: shortcuts need an active window, which offscreen runs never have
+        self.view.installEventFilter(self)
+        self.search.installEventFilter(self)
+        shortcut = QShortcut(QKeySequence("Ctrl+G"), self)
+        shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        shortcut.activated.connect(self.jump.setFocus)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            key, shift = event.key(), bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+            if key == Qt.Key.Key_F3:
+                self.step_hit(-1 if shift else 1)
+                return True
+            if watched is self.view and key == Qt.Key.Key_P and not event.modifiers():
+                self.go_to_pair()
+                return True
+        return super().eventFilter(watched, event)
 
     # -- sessions ----------------------------------------------------------------------------------------------
 
@@ -560,6 +568,9 @@ class TimelinePanel(QWidget):
             self.tool_filter.addItem(name, name)
         self.tool_filter.blockSignals(False)
         facts = [index.format, f"{index.count:,} events", f"{index.turn_count()} turns"]
+        session = self.session
+        if session is not None and session.transcript is not None:
+            facts.insert(0, f"attached {session.transcript.file_name}")
         if index.facts.model:
             facts.append(index.facts.model)
         text = " · ".join(facts)
