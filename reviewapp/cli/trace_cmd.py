@@ -57,9 +57,9 @@ def run_attach(args: argparse.Namespace) -> int:
             raise CommandError(f"error: {args.file}: no such transcript file", EXIT_USAGE)
         logbook = load_or_exit(args.source)
         identity = identity_or_exit(args.annotator, logbook.root)
-        session = LogbookReview.open(logbook, identity, load_preferences().role)
-        warn_about(session.loaded)
-        attached = attach_transcript(session, args.file, args.session)
+        review = LogbookReview.open(logbook, identity, load_preferences().role)
+        warn_about(review.loaded)
+        attached = attach_transcript(review, args.file, args.session)
     except CommandError as error:
         return fail(error)
     except TranscriptError as exc:

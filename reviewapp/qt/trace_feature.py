@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog
 
 from reviewapp.core.logbook.model import Logbook
+from reviewapp.core.progress import ProgressCallback
 from reviewapp.core.review.trace_links import (
     excerpt_label,
     link_transcript,
@@ -66,8 +67,8 @@ class TraceFeature(QObject):
     def sessions(self) -> list[TraceSession]:
         if self.logbook is None:
             return []
-        session = self.review.session
-        links = transcript_links(session.state) if session is not None else []
+        review = self.review.logbook_review
+        links = transcript_links(review.state) if review is not None else []
         listed = list_sessions(self.logbook, links)
         known = {s.id for s in listed if s.readable}
         extra = [s for s in self.dataset_sessions if s.id not in known]
@@ -103,7 +104,7 @@ class TraceFeature(QObject):
         self.timeline.info.setText(f"Fetching the traces dataset {repo_id} from the Hub…")
         logbook = self.logbook
 
-        def fetch(progress):  # type: ignore[no-untyped-def]
+        def fetch(progress: ProgressCallback) -> list[TraceSession]:
             from reviewapp.core.trace.dataset import fetch_traces_dataset
 
             return fetch_traces_dataset(repo_id, progress=progress)
@@ -179,11 +180,11 @@ class TraceFeature(QObject):
 
     def show_pinned(self) -> None:
         claim = self.window.current_claim
-        session = self.review.session
-        if claim is None or session is None:
+        review = self.review.logbook_review
+        if claim is None or review is None:
             self.window.excerpts.set_pinned([])
             return
-        self.window.excerpts.set_pinned([excerpt_label(r) for r in pinned_excerpts(session.state, claim.key)])
+        self.window.excerpts.set_pinned([excerpt_label(r) for r in pinned_excerpts(review.state, claim.key)])
 
     def show_linked_events(self) -> None:
         """For a transcript (no Trackio chunks to match), the claim's events come from the timeline's links."""

@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
@@ -123,9 +124,8 @@ def test_secret_masked_image_capped_and_pinned_to_the_claim(
     assert not window.excerpts.pinned.isHidden() and "session-1 lines" in window.excerpts.pinned.text()
 
 
+@pytest.mark.skipif(not corpus_available(), reason="shared corpus not present")
 def test_claim_to_events_and_event_to_cell_on_the_synthetic_trace(qtbot: QtBot, open_window: OpenWindow) -> None:
-    if not corpus_available():
-        return
     window = open_window(CORPUS / "_generated__trackio-0.43-synthetic-trace")
     window.side_tabs.setCurrentWidget(window.timeline)
     indexed(qtbot, window)

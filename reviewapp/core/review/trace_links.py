@@ -57,13 +57,13 @@ def transcript_links(state: AnnotationState) -> list[TranscriptLink]:
     return links
 
 
-def attach_transcript(session: LogbookReview, file: Path, session_id: str | None = None) -> Attachment:
+def attach_transcript(review: LogbookReview, file: Path, session_id: str | None = None) -> Attachment:
     """Copy the transcript into the data folder and link it to the logbook (and a session) with one record.
 
     Raises TranscriptError (unreadable file), AnnotationError or StoreError (the record cannot be saved).
     """
     index, stored = prepare_transcript(file)
-    return link_transcript(session, file.name, index, stored, session_id)
+    return link_transcript(review, file.name, index, stored, session_id)
 
 
 def prepare_transcript(file: Path) -> tuple[JsonlTrace, StoredTranscript]:
@@ -74,13 +74,13 @@ def prepare_transcript(file: Path) -> tuple[JsonlTrace, StoredTranscript]:
 
 
 def link_transcript(
-    session: AnnotationSession, file_name: str, index: JsonlTrace, stored: StoredTranscript, session_id: str | None
+    review: LogbookReview, file_name: str, index: JsonlTrace, stored: StoredTranscript, session_id: str | None
 ) -> Attachment:
     """The record half of attaching: name the stored copy, its format and its session."""
     sid = session_id or index.facts.session_id or Path(file_name).stem
-    listed = session.logbook.trace(sid)
+    listed = review.logbook.trace(sid)
     fills = listed is not None and not (listed.available and listed.chunks)
-    for record in session.state.live():
+    for record in review.state.live():
         if (
             isinstance(record, TranscriptLinkRecord)
             and record.payload.sha256 == stored.sha256
@@ -97,7 +97,7 @@ def link_transcript(
         events=index.count,
     )
     draft = RecordDraft("transcript_link", Target(claim=None, page=None), payload)
-    record = _execute(session, f"attachment of {file_name}", draft)
+    record = _execute(review, f"attachment of {file_name}", draft)
     assert isinstance(record, TranscriptLinkRecord)
     return Attachment(record, stored, index, fills, False)
 
@@ -114,7 +114,7 @@ def excerpt_address(index: TraceIndex, position: int) -> tuple[int, int]:
 
 
 def pin_excerpt(
-    session: LogbookReview,
+    review: LogbookReview,
     claim_ref: str | int,
     trace_session: str,
     index: TraceIndex,
@@ -127,7 +127,7 @@ def pin_excerpt(
         raise AnnotationError("the trace is still being read; pin once it is indexed")
     if not 0 <= first <= last < index.count:
         raise AnnotationError(f"no events {first + 1}–{last + 1} in this trace ({index.count} events)")
-    claim = session.claim(claim_ref)
+    claim = review.claim(claim_ref)
     first_record, first_part = excerpt_address(index, first)
     last_record, last_part = excerpt_address(index, last)
     quoted = []
@@ -157,7 +157,7 @@ def pin_excerpt(
         page=claim.page,
         trace=TraceAnchor(session=trace_session, sequence=index.sequence(first)),
     )
-    record = _execute(session, f"excerpt pinned to {claim.title[:60]}", RecordDraft("trace_excerpt", target, payload))
+    record = _execute(review, f"excerpt pinned to {claim.title[:60]}", RecordDraft("trace_excerpt", target, payload))
     assert isinstance(record, TraceExcerptRecord)
     return record
 
@@ -198,9 +198,9 @@ def locate_excerpt(index: TraceIndex, record: TraceExcerptRecord) -> tuple[int, 
     return first, last
 
 
-def _execute(session: LogbookReview, label: str, draft: RecordDraft) -> RecordBase:
-    command = session.history.execute(Command(label, [Change(None, draft, None)]))
-    produced = session.state.record(command.head) if command.head else None
+def _execute(review: LogbookReview, label: str, draft: RecordDraft) -> RecordBase:
+    command = review.history.execute(Command(label, [Change(None, draft, None)]))
+    produced = review.state.record(command.head) if command.head else None
     if produced is None:
         raise AnnotationError(f"the {draft.kind} record was not saved")
     return produced

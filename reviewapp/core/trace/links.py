@@ -138,12 +138,12 @@ def link_trace(logbook: Logbook, index: TraceIndex, cancel: CancelToken | None =
         run = _RUN.search(command)
         if run:
             page_match = _PAGE_OPTION.search(run.group("options") or "")
-            name = page_match and (page_match.group("dq") or page_match.group("sq") or page_match.group("bare"))
-            page = page_named(logbook, name) if name else None
-            if page is not None:
+            named = page_match.group("dq") or page_match.group("sq") or page_match.group("bare") if page_match else None
+            target = page_named(logbook, named) if named else None
+            if target is not None:
                 inner = normalized_command(run.group("command") or "")
-                ordinal = commands_on_page.get(page.slug, {}).get(inner)
-                links.add(CellRef(page.slug, ordinal), position, PAGE_RUN)
+                ordinal = commands_on_page.get(target.slug, {}).get(inner)
+                links.add(CellRef(target.slug, ordinal), position, PAGE_RUN)
             when = index.times[position]
             if when == when:
                 for start, end, ref in windows:

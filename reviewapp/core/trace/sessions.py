@@ -65,8 +65,8 @@ def list_sessions(logbook: Logbook, links: list[TranscriptLink]) -> list[TraceSe
         by_session[link.session] = link
     sessions: list[TraceSession] = []
     for trace in logbook.traces:
-        link = by_session.pop(trace.id, None)
-        use_link = link if link is not None and not (trace.available and trace.chunks) else None
+        listed_link = by_session.pop(trace.id, None)
+        use_link = listed_link if listed_link is not None and not (trace.available and trace.chunks) else None
         sessions.append(TraceSession(trace.id, trace.title, trace.provider, trace, use_link, logbook.root))
     for link in by_session.values():
         sessions.append(TraceSession(link.session, link.file_name, link.format, None, link))
@@ -89,7 +89,7 @@ def dataset_sessions(folder: Path) -> list[TraceSession]:
 
     problems: list[Problem] = []
     root = folder / "trackio"
-    listing = read_json_object(root / "index.json", "trackio/index.json", problems)
+    listing = read_json_object(root / "index.json", "trackio/index.json", problems, root=folder)
     sessions_listed = listing.get("sessions") if listing else None
     manifest = {"traces": sessions_listed} if isinstance(sessions_listed, list) else None
     normalized = load_traces(root, manifest, problems) if root.is_dir() else []
