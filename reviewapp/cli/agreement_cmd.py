@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from reviewapp.cli.common import CommandError, fail, load_or_exit, print_json
-from reviewapp.cli.output_format import add_format_option, csv_text, markdown_table
+from reviewapp.cli.output import add_format_option, write_table
 
 EXIT_CODES = """exit codes:
   0  the statistics were computed (a value is empty when too few claims were rated twice)
@@ -79,7 +79,15 @@ def run(args: argparse.Namespace) -> int:
     elif args.format in ("csv", "markdown"):
         columns = ("statistic", "raters", "claims", "value", "ci95_low", "ci95_high")
         rows = rows_for_table(report)
-        print(csv_text(columns, rows) if args.format == "csv" else markdown_table(columns, rows))
+        write_table(columns, rows, args.format)
+        confusion = report.get("logbook_judge_vs_people")
+        if args.format == "markdown" and confusion:
+            columns = list(next(iter(confusion["counts"].values())).keys())
+            rows = [[row, *(counts[c] for c in columns)] for row, counts in confusion["counts"].items()]
+            rows.append(["precision", *(confusion["precision"][c] for c in columns)])
+            rows.append(["recall", *(confusion["recall"][c] for c in columns)])
+            print()
+            write_table(["people \\ Logbook Judge", *columns], rows, "markdown", title="Logbook Judge vs people")
         if args.format == "markdown":
             print()
             print("\n".join(f"- {n}" for n in report["notes"]))

@@ -15,9 +15,12 @@ from typing import TYPE_CHECKING, Any
 from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit, print_json
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from reviewapp.core.logbook.model import Logbook
     from reviewapp.core.review.state import AnnotationState
     from reviewapp.core.review.store import AnnotationStore, LoadResult
+    from reviewapp.core.verdicts import Verdict
 
 EXIT_INVALID = 1
 
@@ -57,9 +60,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"{'error' if issue.severity == 'error' else 'warning'}: {issue}", file=sys.stderr)
     for problem in [*state.problems, *state.claim_problems()]:
         print(f"warning: {problem}", file=sys.stderr)
+    judge = _logbook_judge(logbook, state)
     if args.export:
         buffer = io.StringIO()
-        rows = export_rows(state, args.annotator)
+        rows = export_rows(state, args.annotator, judge)
         (write_csv if args.export == "csv" else write_jsonl)(rows, buffer)
         if args.out is None:
             sys.stdout.write(buffer.getvalue())
@@ -69,14 +73,32 @@ def run(args: argparse.Namespace) -> int:
             except OSError as exc:
                 return fail(CommandError(f"error: cannot write {args.out}: {exc.strerror or exc}"))
     elif args.json:
-        print_json(summary(logbook, store, loaded, state, args.annotator))
+        print_json(summary(logbook, store, loaded, state, args.annotator, judge))
     else:
-        print(render_text(logbook, store, loaded, state, args.annotator))
+        print(render_text(logbook, store, loaded, state, args.annotator, judge))
     return EXIT_INVALID if loaded.errors else 0
 
 
+def _logbook_judge(logbook: Logbook, state: AnnotationState) -> dict[str, Verdict]:
+    """The Logbook Judge's verdicts from the stored import (reviewapp verdicts import); empty when none."""
+    from reviewapp.core.logbook_judge.stored import StoredImportError
+    from reviewapp.core.review.logbook_judge_matches import judged_logbook
+
+    try:
+        judged = judged_logbook(logbook, state)
+    except StoredImportError as exc:
+        print(f"warning: Logbook Judge verdicts not shown: {exc}", file=sys.stderr)
+        return {}
+    return judged.verdicts() if judged else {}
+
+
 def summary(
-    logbook: Logbook, store: AnnotationStore, loaded: LoadResult, state: AnnotationState, annotator: str | None
+    logbook: Logbook,
+    store: AnnotationStore,
+    loaded: LoadResult,
+    state: AnnotationState,
+    annotator: str | None,
+    judge: Mapping[str, Verdict] | None = None,
 ) -> dict[str, Any]:
     from reviewapp.core.review.export import export_rows
     from reviewapp.core.review.targets import describe_target
@@ -88,7 +110,7 @@ def summary(
         "files": [str(f) for f in loaded.files],
         "records": len(loaded.records),
         "valid": not loaded.errors,
-        "claims": export_rows(state, annotator),
+        "claims": export_rows(state, annotator, judge),
         "notes": [
             {
                 "id": note.id,
@@ -123,7 +145,12 @@ def _line(where: str) -> int | None:
 
 
 def render_text(
-    logbook: Logbook, store: AnnotationStore, loaded: LoadResult, state: AnnotationState, annotator: str | None
+    logbook: Logbook,
+    store: AnnotationStore,
+    loaded: LoadResult,
+    state: AnnotationState,
+    annotator: str | None,
+    judge: Mapping[str, Verdict] | None = None,
 ) -> str:
     from reviewapp.core.review.export import export_rows
     from reviewapp.core.review.targets import describe_target
@@ -134,7 +161,7 @@ def render_text(
     lines.append("")
     claims = state.effective_claims()
     lines.append(f"Claims ({len(claims)}):")
-    for row in export_rows(state, annotator):
+    for row in export_rows(state, annotator, judge):
         human = row["human_verdict"] or "—"
         if row["annotator"]:
             confidence = f", confidence {row['confidence']}" if row["confidence"] else ""

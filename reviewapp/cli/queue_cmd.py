@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewapp.core.queue.queue_file import QueueError, read_queue
     from reviewapp.core.queue.status import next_unreviewed, queue_status
     from reviewapp.core.review.identity import resolve_identity
+    from reviewapp.core.review.logbook_judge_matches import stored_logbook_judge_verdicts
 
     try:
         try:
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         print("note: no annotator identity set; progress columns count nobody's verdicts", file=sys.stderr)
     for problem in queue.problems:
         print(f"warning: {args.queue}: {problem}", file=sys.stderr)
-    rows = queue_status(queue, me)
+    rows = queue_status(queue, me, judge_verdicts=stored_logbook_judge_verdicts)
     if args.next:
         found = next_unreviewed(rows)
         if found is None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from reviewapp.cli.common import CommandError, fail, load_or_exit, print_json
-from reviewapp.cli.output_format import add_format_option, csv_text, markdown_table
+from reviewapp.cli.output import add_format_option, write_table
 
 EXIT_NOT_LINKED = 1
 EXIT_USAGE = 2
@@ -105,11 +105,8 @@ def _print(reports: list[dict[str, Any]], fmt: str) -> None:
                 r["stored"] or "not stored",
             )
         )
-    if fmt == "csv":
-        print(csv_text(columns, rows))
-        return
-    if fmt == "markdown":
-        print(markdown_table(columns, rows))
+    if fmt in ("csv", "markdown"):
+        write_table(columns, rows, fmt)
         return
     for r in reports:
         link = r["link"]

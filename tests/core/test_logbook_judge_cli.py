@@ -252,3 +252,21 @@ def test_the_demo_ships_verdicts_that_match_by_text(tmp_path):
     assert judged.entry.quality == "medium" and judged.entry.overall
     other = read_logbook(write_logbook(tmp_path / "other"))
     assert not ensure_demo_import(other, workspace)  # only the demo itself
+
+
+def test_annotations_export_and_queue_read_the_stored_import(tmp_path, capsys):
+    write_logbook(tmp_path / "ws")
+    verdicts = write_verdicts(tmp_path / "verdicts.json", {SPACE: entry(VERDICTS)})
+    assert main(["annotations", str(tmp_path / "ws"), "--export", "jsonl"]) == 0
+    before = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert {row["judge_verdict"] for row in before} == {None}
+    assert main(["verdicts", "import", str(verdicts), str(tmp_path / "ws")]) == 0
+    capsys.readouterr()
+    assert main(["annotations", str(tmp_path / "ws"), "--export", "jsonl"]) == 0
+    after = [json.loads(line)["judge_verdict"] for line in capsys.readouterr().out.splitlines()]
+    assert after == ["verified", "falsified", "toy", "inconclusive"]
+    queue = tmp_path / "queue.txt"
+    queue.write_text("ws\n", "utf-8")
+    assert main(["queue", str(queue), "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert (row["logbook_judge_points"], row["logbook_judge_max"]) == (5, 8)  # 2 + 2 + 1 + 0 of 2 x 4

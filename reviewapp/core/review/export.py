@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -19,6 +20,7 @@ from reviewapp.core.review.records import NoteRecord, VerdictPayload, VerdictRec
 from reviewapp.core.review.state import AnnotationState, EffectiveClaim
 from reviewapp.core.review.targets import describe_target
 from reviewapp.core.review.trace_links import excerpt_label, pinned_excerpts
+from reviewapp.core.verdicts import Verdict
 
 if TYPE_CHECKING:
     from reviewapp.core.logbook.model import Logbook
@@ -46,8 +48,11 @@ COLUMNS: tuple[str, ...] = (
 _FORMULA_START = ("=", "+", "@", "\t", "\r")
 
 
-def export_rows(state: AnnotationState, annotator: str | None = None) -> list[dict[str, Any]]:
-    """Rows in claim order; `annotator` limits the human columns to one reviewer."""
+def export_rows(
+    state: AnnotationState, annotator: str | None = None, judge: Mapping[str, Verdict] | None = None
+) -> list[dict[str, Any]]:
+    """Rows in claim order; `annotator` limits the human columns to one reviewer; `judge` is the Logbook Judge's
+    verdict per claim key (from a stored import)."""
     rows: list[dict[str, Any]] = []
     present: set[str] = set()
     claims = state.effective_claims()
@@ -87,6 +92,10 @@ def export_rows(state: AnnotationState, annotator: str | None = None) -> list[di
             excerpts.setdefault(excerpt.target.claim, []).append(excerpt_label(excerpt))
     for row in rows:
         row["trace_excerpts"] = excerpts.get(row["key"], [])
+    if judge:
+        for row in rows:
+            found = judge.get(row["key"] or "")
+            row["judge_verdict"] = found.value if found else None
     return rows
 
 

@@ -16,6 +16,7 @@ from reviewapp.core.review.history import RecordDraft
 from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
 from reviewapp.core.review.records import LogbookJudgeMatchPayload, LogbookJudgeMatchRecord, RecordBase, Target
 from reviewapp.core.review.state import AnnotationState
+from reviewapp.core.verdicts import Verdict
 
 KIND = "logbook_judge_match"
 
@@ -76,3 +77,15 @@ def judged_logbook(logbook: Logbook, state: AnnotationState, data_dir: Path | No
         claims=state.effective_claims(),
         link=stored.link,
     )
+
+
+def stored_logbook_judge_verdicts(logbook: Logbook) -> dict[str, Verdict]:
+    """The J slot of a logbook from its stored import, with re-matches by hand: for commands over many logbooks."""
+    from reviewapp.core.review.store import AnnotationStore
+
+    state = AnnotationState(logbook.claims)
+    state.add_all(
+        AnnotationStore(logbook.root, writable=False, logbook_id=logbook.logbook_id).load(repair=False).records
+    )
+    judged = judged_logbook(logbook, state)
+    return judged.verdicts() if judged else {}
