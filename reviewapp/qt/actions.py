@@ -20,6 +20,10 @@ class ActionSpec:
 
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("open_logbook", "&Open Logbook Folder…", "File", ("Ctrl+O",), "Open a logbook folder"),
+    ActionSpec(
+        "open_source", "Open from the &Hub or a URL…", "File", ("Ctrl+Shift+O",), "A Space, dataset or published URL"
+    ),
+    ActionSpec("find_logbooks", "&Find Logbooks on a Paper…", "File", (), "Every published logbook on a paper"),
     ActionSpec("open_demo", "Open &Demo Logbook", "File", (), "Open the built-in demo review"),
     ActionSpec("cancel_loading", "&Cancel Loading", "File", ("Esc",), "Stop opening the logbook"),
     ActionSpec("show_problems", "Show &Problems…", "File", (), "What the reader could not load"),

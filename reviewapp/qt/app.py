@@ -25,7 +25,7 @@ def run(
     size: tuple[int, int] = (1600, 1000),
 ) -> int:
     """Open the window on `source` (the demo when None). With `screenshot`, render offscreen, save, exit 0."""
-    if source is not None:
+    if source is not None and not _remote(source):
         try:
             locate(Path(source))  # a wrong path is a one-line error, not a window
         except NotALogbookError as exc:
@@ -66,6 +66,16 @@ def run(
     if screenshot is None:
         return app.exec()
     return _screenshot(app, window, screenshot, claim)
+
+
+def _remote(source: str) -> bool:
+    """A Space, dataset or URL: the window downloads it (with progress and cancel) instead of checking a path."""
+    from reviewapp.core.io.source_ref import SourceError, parse_source
+
+    try:
+        return parse_source(source).kind != "path"
+    except SourceError:
+        return False
 
 
 def _say(message: str) -> None:

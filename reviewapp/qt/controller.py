@@ -13,6 +13,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from reviewapp.core.io.source_errors import SourceUnavailable
+from reviewapp.core.io.source_ref import SourceError, SourceRef, parse_source
 from reviewapp.core.logbook.artifacts import ArtifactEntry, list_artifacts
 from reviewapp.core.logbook.demo import demo_workspace
 from reviewapp.core.logbook.locate import NotALogbookError
@@ -22,6 +24,7 @@ from reviewapp.core.logbook.recent import recent_logbooks, remember_logbook
 from reviewapp.core.logbook.search import SearchIndex, query_terms
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.review.slots import VerdictSlots, slots_for
+from reviewapp.core.sources.opened import OpenedSource
 from reviewapp.core.trace.excerpts import Excerpt, ExcerptIndex, index_excerpts
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.annotations.corrected_claims import as_claim
@@ -31,6 +34,17 @@ from reviewapp.qt.image_loader import ImageLoader
 from reviewapp.qt.workers import TaskRunner
 
 log = logging.getLogger(__name__)
+
+
+def _remote_ref(source: str) -> SourceRef | None:
+    """The source as a Hub or URL reference, or None for a folder (or text that names nothing: the reader says)."""
+    try:
+        ref = parse_source(source)
+    except SourceError:
+        return None
+    return None if ref.kind == "path" else ref
+
+
 INDEX_FALLBACK_MS = 1500
 _Load = Callable[[ProgressCallback, CancelToken], Logbook]
 
@@ -68,6 +82,8 @@ class LogbookController(QObject):
         self._index_token: CancelToken | None = None
         self._index_pending = False
         self.source_label = ""
+        self.opened_source: OpenedSource | None = None  # where a remote logbook came from (None: a folder)
+        self._pending_sources: dict[int, OpenedSource] = {}  # by load token: set on the worker, taken when loaded
         self.review = ReviewController(self)
         self.review.changed.connect(self._review_changed)
         self._claims: list[Claim] = []
@@ -75,8 +91,25 @@ class LogbookController(QObject):
     # --- opening ------------------------------------------------------------------------------------------------
 
     def open(self, source: Path | str) -> None:
-        path = Path(source).expanduser()
-        self._start(path.name or str(path), lambda progress, token: read_logbook(path, progress, token), path)
+        """Open a folder, or any other SOURCE form (a Space, dataset or URL: downloaded, or its cached copy)."""
+        ref = None if isinstance(source, Path) else _remote_ref(source)
+        if ref is None:
+            path = Path(source).expanduser()
+            self._start(path.name or str(path), lambda progress, token: read_logbook(path, progress, token), path)
+            return
+
+        def load(progress: ProgressCallback, token: CancelToken) -> Logbook:
+            from reviewapp.core.sources.opener import open_source
+
+            opened = open_source(ref, progress=progress, cancel=token)
+            self._pending_sources[id(token)] = opened
+            return read_logbook(opened.folder, progress, token, logbook_id=opened.logbook_id)
+
+        self._start(ref.describe(), load, None)
+
+    def source_banner(self) -> str | None:
+        """What copy is shown, for a logbook from the Hub or a URL (`Showing a cached copy of … at revision …`)."""
+        return self.opened_source.banner() if self.opened_source is not None else None
 
     def open_demo(self) -> None:
         def load(progress: ProgressCallback, token: CancelToken) -> Logbook:
@@ -130,6 +163,8 @@ class LogbookController(QObject):
         self._load_token = None
         if self._index_token is not None:
             self._index_token.cancel()
+        self.opened_source = self._pending_sources.pop(id(token), None)
+        self._pending_sources.clear()
         self.logbook = result.logbook
         self._search = result.search
         self.artifacts = result.artifacts
@@ -155,8 +190,8 @@ class LogbookController(QObject):
         self._load_token = None
         if isinstance(exc, Cancelled):
             self.load_cancelled.emit()
-        elif isinstance(exc, NotALogbookError):
-            self.load_failed.emit(str(exc))
+        elif isinstance(exc, NotALogbookError | SourceUnavailable):
+            self.load_failed.emit(str(exc))  # names the source and what to do (log in, retry later, …)
         else:
             log.error("loading failed", exc_info=(type(exc), exc, exc.__traceback__))
             self.load_failed.emit(f"{self.source_label}: could not be opened ({type(exc).__name__}: {exc})")

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QTabWidget,
@@ -112,7 +113,13 @@ class MainWindow(QMainWindow):
         host = QWidget()
         layout = QVBoxLayout(host)
         layout.setContentsMargins(8, 8, 8, 4)
-        layout.addWidget(self.main_split)
+        self.source_banner = PlainLabel()  # "Showing a cached copy of Space … at revision …" for Hub and URL sources
+        self.source_banner.setObjectName("notice")
+        self.source_banner.setWordWrap(True)
+        self.source_banner.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        self.source_banner.hide()
+        layout.addWidget(self.source_banner)
+        layout.addWidget(self.main_split, 1)
         self.setCentralWidget(host)
         self.status_label = PlainLabel()
         self.problems_button = QPushButton()
@@ -164,6 +171,8 @@ class MainWindow(QMainWindow):
         self.problems_button.clicked.connect(self.show_problems)
         a["open_logbook"].triggered.connect(self.choose_logbook)
         a["open_demo"].triggered.connect(c.open_demo)
+        a["open_source"].triggered.connect(lambda: self.choose_source(find_first=False))
+        a["find_logbooks"].triggered.connect(lambda: self.choose_source(find_first=True))
         a["cancel_loading"].triggered.connect(c.cancel_loading)
         a["show_problems"].triggered.connect(self.show_problems)
         a["quit"].triggered.connect(self.close)
@@ -209,7 +218,10 @@ class MainWindow(QMainWindow):
         self.timeline.set_logbook(logbook)
         self.excerpts.show_state("Reading the agent trace…" if self.controller.indexing else "")
         self.update_problems()
-        where = display_path(logbook.root)
+        banner = self.controller.source_banner()
+        self.source_banner.setText(banner or "")
+        self.source_banner.setVisible(bool(banner))
+        where = self.controller.source_label if banner else display_path(logbook.root)
         self.status_label.setText(f"{where}  ·  {len(logbook.pages)} pages · {len(claims)} claims")
         if claims:
             self.claim_panel.select_key(claims[0].key)
@@ -371,6 +383,14 @@ class MainWindow(QMainWindow):
         folder = QFileDialog.getExistingDirectory(self, "Open a logbook folder", str(Path.home()))
         if folder:
             self.controller.open(folder)
+
+    def choose_source(self, *, find_first: bool = False) -> None:
+        """Open a Space, dataset or URL (or find the logbooks on a paper) in the dialog of the same name."""
+        from reviewapp.qt.dialogs.open_source import OpenSourceDialog
+
+        dialog = OpenSourceDialog(self, find_first=find_first)
+        dialog.open_requested.connect(self.controller.open)
+        self._open_dialog(dialog)
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()

@@ -1,0 +1,182 @@
+"""File > Open from the Hub or a URL…, and File > Find Logbooks on a Paper…: one dialog for both.
+
+The source field takes every SOURCE form the command line takes (OWNER/NAME, datasets/OWNER/NAME, a Space URL,
+a published logbook's URL, @REV to pin). The find section lists the challenge's Spaces on a paper (the same
+listing as `reviewapp find`), off the GUI thread; picking one fills the source field, double-clicking opens it.
+Private and gated Spaces need huggingface_hub's own login: the dialog says so and never asks for a token.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewapp.core.io.source_ref import SourceError, parse_source
+from reviewapp.core.progress import CancelToken
+from reviewapp.core.sources.find import FoundLogbook
+from reviewapp.qt.plain import PlainLabel
+from reviewapp.qt.workers import TaskRunner, alive
+
+SOURCE_HINT = (
+    "A Space (OWNER/NAME or its URL), a dataset (datasets/OWNER/NAME) or the URL of a published logbook; add "
+    "@REVISION to open exactly that revision. Private or gated Spaces need you to log in with `hf auth login` "
+    "(or HF_TOKEN) first; reviewapp never asks for a token."
+)
+
+
+class OpenSourceDialog(QDialog):
+    open_requested = Signal(str)  # the SOURCE text to open
+
+    def __init__(self, parent: QWidget | None = None, *, find_first: bool = False) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Open a Logbook from the Hub or a URL")
+        self.setMinimumWidth(640)
+        self._runner = TaskRunner(1, self)
+        self._find_token: CancelToken | None = None
+
+        self.source = QLineEdit()
+        self.source.setPlaceholderText("alice/repro-paper-title   ·   datasets/alice/x   ·   https://…   ·   …@abc1234")
+        self.source.setAccessibleName("Source")
+        hint = PlainLabel(SOURCE_HINT)
+        hint.setObjectName("muted")
+        hint.setWordWrap(True)
+        self.problem = PlainLabel()
+        self.problem.setObjectName("disagreement")
+        self.problem.hide()
+
+        self.orid = QLineEdit()
+        self.orid.setPlaceholderText("OpenReview id, e.g. AbCdEf1234")
+        self.orid.setAccessibleName("Paper OpenReview id")
+        self.author = QLineEdit()
+        self.author.setPlaceholderText("optional: only this owner")
+        self.find_button = QPushButton("&Find")
+        self.results = QTreeWidget()
+        self.results.setHeaderLabels(["Space", "Last modified", "Claims"])
+        self.results.setRootIsDecorated(False)
+        self.results.setColumnWidth(0, 330)
+        self.results.setColumnWidth(1, 150)
+        self.find_status = PlainLabel("Lists every public Space tagged icml2026-repro on the paper, all pages of it.")
+        self.find_status.setObjectName("muted")
+        self.find_status.setWordWrap(True)
+
+        find_box = QGroupBox("Find logbooks on a paper")
+        form = QFormLayout()
+        row = QHBoxLayout()
+        row.addWidget(self.orid, 1)
+        row.addWidget(self.find_button)
+        form.addRow("Paper:", row)
+        form.addRow("Owner:", self.author)
+        find_layout = QVBoxLayout(find_box)
+        find_layout.addLayout(form)
+        find_layout.addWidget(self.results, 1)
+        find_layout.addWidget(self.find_status)
+
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open | QDialogButtonBox.StandardButton.Cancel)
+        layout = QVBoxLayout(self)
+        source_form = QFormLayout()
+        source_form.addRow("Source:", self.source)
+        layout.addLayout(source_form)
+        layout.addWidget(hint)
+        layout.addWidget(self.problem)
+        layout.addWidget(find_box, 1)
+        layout.addWidget(self.buttons)
+
+        self.buttons.accepted.connect(self.open_source)
+        self.buttons.rejected.connect(self.reject)
+        self.find_button.clicked.connect(self.find)
+        self.orid.returnPressed.connect(self.find)
+        self.author.returnPressed.connect(self.find)
+        self.source.returnPressed.connect(self.open_source)
+        self.results.currentItemChanged.connect(self._picked)
+        self.results.itemActivated.connect(lambda *_: self.open_source())
+        (self.orid if find_first else self.source).setFocus()
+
+    def open_source(self) -> None:
+        text = self.source.text().strip()
+        try:
+            parse_source(text)
+        except SourceError as exc:
+            self.problem.setText(str(exc))
+            self.problem.show()
+            return
+        self.open_requested.emit(text)
+        self.accept()
+
+    def find(self) -> None:
+        orid = self.orid.text().strip()
+        if not orid:
+            self.find_status.setText("Type the paper's OpenReview id first.")
+            return
+        from reviewapp.core.sources.find import find_logbooks
+
+        if self._find_token is not None:
+            self._find_token.cancel()
+        token = CancelToken()
+        self._find_token = token
+        author = self.author.text().strip() or None
+        self.results.clear()
+        self.find_button.setEnabled(False)
+        self.find_status.setText(f"Listing the Spaces on paper {orid}…")
+        self._runner.submit(
+            lambda progress: find_logbooks(orid, author=author, cancel=token, progress=progress),
+            lambda found: self._found(token, orid, found),
+            lambda exc: self._find_failed(token, exc),
+            lambda done, total, label: self._find_progress(token, label),
+        )
+
+    def done(self, result: int) -> None:
+        if self._find_token is not None:
+            self._find_token.cancel()
+        super().done(result)
+
+    def _found(self, token: CancelToken, orid: str, found: list[FoundLogbook]) -> None:
+        if not alive(self) or token is not self._find_token:
+            return
+        self.find_button.setEnabled(True)
+        for logbook in found:
+            item = QTreeWidgetItem(
+                [logbook.repo_id, (logbook.last_modified or "")[:16].replace("T", " "), _claims(logbook.claims)]
+            )
+            item.setData(0, Qt.ItemDataRole.UserRole, logbook.repo_id)
+            self.results.addTopLevelItem(item)
+        count = len(found)
+        self.find_status.setText(
+            f"{count} logbook{'s' if count != 1 else ''} on paper {orid}; claims are counted for Spaces already "
+            "downloaded. Double-click one to open it."
+            if found
+            else f"No public Space tagged icml2026-repro carries the tag paper-{orid}."
+        )
+        if found:
+            self.results.setCurrentItem(self.results.topLevelItem(0))
+            self.results.setFocus()
+
+    def _find_failed(self, token: CancelToken, exc: BaseException) -> None:
+        if not alive(self) or token is not self._find_token:
+            return
+        self.find_button.setEnabled(True)
+        self.find_status.setText(str(exc))
+
+    def _find_progress(self, token: CancelToken, label: str) -> None:
+        if alive(self) and token is self._find_token:
+            self.find_status.setText(label)
+
+    def _picked(self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None) -> None:
+        if current is not None:
+            self.source.setText(str(current.data(0, Qt.ItemDataRole.UserRole)))
+            self.problem.hide()
+
+
+def _claims(count: int | None) -> str:
+    return "" if count is None else str(count)
