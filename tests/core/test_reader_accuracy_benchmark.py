@@ -1,0 +1,88 @@
+"""benchmarks/reader_accuracy.py scores any folder of logbooks that has an expected.json beside them."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from reviewapp.core.logbook.writer import LogbookDraft
+
+BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "reader_accuracy.py"
+
+
+def load_benchmark():
+    spec = importlib.util.spec_from_file_location("reader_accuracy", BENCHMARK)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+def write_folder(folder: Path) -> None:
+    draft = LogbookDraft("Reproduction: Widgets")
+    draft.page("Claim 1: Sparse").markdown("Verdict: verified.")
+    draft.page("Claim 2: Fast").markdown("Verdict: falsified.")
+    draft.page("Claim 3: Robust").markdown("We ran it.")
+    draft.write(folder / "widgets")
+    expected = {
+        "widgets": {
+            "title": "Reproduction: Widgets",
+            "paper_id": None,
+            "pages": 4,
+            "cells": {"markdown": 3},
+            "logbook_root": ".trackio/logbook",
+            "claims": [
+                {"n": 1, "page": "claim-1-sparse", "title": "Sparse", "verdict_raw": "VERIFIED", "verdict": "verified",
+                 "where": "claim text"},
+                {"n": 2, "page": "claim-2-fast", "title": "Fast", "verdict_raw": "FALSIFIED", "verdict": "toy",
+                 "where": "claim text"},  # written down wrong on purpose: the benchmark must count it as wrong
+                {"n": 3, "page": "claim-3-robust", "title": "Robust", "verdict_raw": "TOY", "verdict": "toy",
+                 "where": "summary"},
+                {"n": 4, "page": "claim-4-missing", "title": "Missing", "verdict_raw": None, "verdict": "partial",
+                 "where": "", "ambiguous": True},
+            ],
+        }
+    }  # fmt: skip
+    (folder / "expected.json").write_text(json.dumps(expected), encoding="utf-8")
+
+
+def test_scores_a_folder_with_expected_json(tmp_path: Path) -> None:
+    write_folder(tmp_path)
+    bench = load_benchmark()
+    [score] = [bench.score(name, tmp_path, facts) for name, facts in bench.load_expected(tmp_path).items()]
+    assert (score.found, score.expected, score.exact_set) == (3, 4, False)
+    assert (score.right, score.wrong, score.missed, score.ambiguous) == (1, 1, 1, 1)
+    assert score.unmatched == ["claim-4-missing#4"] and score.facts == []
+    assert score.confusion[("toy", "falsified")] == 1 and score.confusion[("toy", "unstated")] == 1
+
+
+def test_prints_the_table_and_the_confusion_matrix(tmp_path: Path) -> None:
+    write_folder(tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARK), "--folder", str(tmp_path), "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data = json.loads(done.stdout)
+    assert data["totals"]["right"] == 1 and data["totals"]["wrong"] == 1 and data["totals"]["missed"] == 1
+    assert data["confusion"]["verified"]["verified"] == 1
+    text = subprocess.run(
+        [sys.executable, str(BENCHMARK), "--folder", str(tmp_path)], capture_output=True, text=True, check=True
+    ).stdout
+    assert "Exact claim set: 0/1 logbooks" in text and "Confusion matrix" in text
+    assert "claim-2-fast#2: falsified, expected toy" in text
+
+
+def test_the_corpus_facts_are_written_in_the_same_shape(tmp_path: Path) -> None:
+    bench = load_benchmark()
+    out = tmp_path / "expected.json"
+    assert bench.main(["--write-expected", str(out)]) == 0
+    facts = json.loads(out.read_text(encoding="utf-8"))
+    some = next(iter(facts.values()))
+    assert {"title", "paper_id", "pages", "cells", "logbook_root", "claims"} <= set(some)
+    assert {"n", "page", "title", "verdict_raw", "verdict", "where", "ambiguous"} <= set(some["claims"][0])
