@@ -58,7 +58,7 @@ class LogbookJudgeFeature(QObject):
         self.controller.loaded.connect(self._loaded)
         self.controller.claims_changed.connect(self.refresh)
         self.review.changed.connect(self.refresh)
-        self.review.session_changed.connect(self.refresh)
+        self.review.reviewer_changed.connect(self.refresh)
         window.subject_shown.connect(self._subject_shown)
 
     # -- state -------------------------------------------------------------------------------------------------
@@ -80,7 +80,7 @@ class LogbookJudgeFeature(QObject):
         judged: JudgedLogbook | None = None
         if logbook is not None:
             try:
-                session = self.review.session
+                session = self.review.logbook_review
                 judged = judged_logbook(logbook, session.state) if session else judged_from_store(logbook)
             except (OSError, ValueError) as exc:
                 self.window.statusBar().showMessage(f"Logbook Judge verdicts not shown: {exc}", STATUS_MS)
@@ -204,7 +204,7 @@ class LogbookJudgeFeature(QObject):
 
     def agreement_ratings(self) -> dict[str, dict[str, Any]]:
         """Claim -> rater -> verdict for the open logbook: every reviewer, the agent and the Logbook Judge."""
-        session = self.review.session
+        session = self.review.logbook_review
         judge = self.judged.verdicts() if self.judged else {}
         ratings: dict[str, dict[str, Any]] = {}
         for claim in self.controller.claims:
