@@ -5,26 +5,18 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import re
 import sys
 from collections.abc import Sequence
 from typing import Any
 
+from reviewapp.core.io.spreadsheet import spreadsheet_safe
+
 FORMATS = ("text", "json", "csv", "markdown")
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def add_format_option(parser: argparse.ArgumentParser, default: str = "text") -> None:
     parser.add_argument("--format", choices=FORMATS, default=default, help=f"output format (default: {default})")
     parser.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
-
-
-def spreadsheet_safe(value: Any) -> Any:
-    """A text cell a spreadsheet would run as a formula gets a leading quote; numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START) and not _NUMBER.match(value):
-        return "'" + value
-    return value
 
 
 def write_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, *, title: str = "") -> None:

@@ -131,6 +131,8 @@ def run_check(args: argparse.Namespace) -> int:
             print(f"{args.results}: INVALID", file=sys.stderr)
             for error in report.errors:
                 print(f"  {error}", file=sys.stderr)
+        for warning in report.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
         if report.summary is not None:
             print("\n".join(render_summary(report.summary)))
         if report.below_threshold:

@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from reviewapp.core.io.safepath import UnsafeReference, read_capped
+from reviewapp.core.io.spreadsheet import spreadsheet_plain
 from reviewapp.core.pairs.protocol import ALGORITHM, ControlSettings, Trial, build_trials
 from reviewapp.core.pairs.results import (
     COLUMNS,
     PROTOCOL_FORMAT,
     PROTOCOL_VERSION,
+    READABLE_PROTOCOL_VERSIONS,
     RESPONSES,
     ResultRow,
     preferred_condition,
@@ -39,6 +41,7 @@ class CheckReport:
     csv_path: Path
     protocol_path: Path
     errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # what the check cannot vouch for; the file is still valid
     summary: Summary | None = None
     protocol: dict[str, Any] | None = None
     threshold: float | None = None
@@ -70,6 +73,7 @@ class CheckReport:
             "valid": self.valid,
             "passed": self.passed,
             "errors": self.errors,
+            "warnings": self.warnings,
             "set": (proto.get("set") or {}).get("name") if isinstance(proto.get("set"), dict) else None,
             "annotator": proto.get("annotator"),
             "seed": proto.get("seed"),
@@ -110,7 +114,13 @@ def check_results(csv_path: Path, min_consistency: float | None = None) -> Check
             f"{csv_path.name}: sha256 {actual_hash[:12]}… does not match the protocol's {recorded_hash[:12]}… "
             "(the file was changed after it was written)"
         )
-    rows = _parse_rows(csv_data, csv_path.name, conditions, report.errors)
+    version = protocol.get("version")
+    if version == 1:
+        report.warnings.append(
+            f"{protocol_path.name}: written by an older version (protocol 1), whose CSV cells are not protected "
+            "against spreadsheet formulas; open it in a spreadsheet with care"
+        )
+    rows = _parse_rows(csv_data, csv_path.name, conditions, report.errors, quoted=version != 1)
     if rows is None:
         return report
     _match_trials(rows, trials, conditions, csv_path.name, report.errors)
@@ -124,7 +134,7 @@ def check_results(csv_path: Path, min_consistency: float | None = None) -> Check
 def _parse_protocol(
     protocol: dict[str, Any], label: str, errors: list[str]
 ) -> tuple[list[Trial], tuple[str, str], str] | None:
-    if protocol.get("format") != PROTOCOL_FORMAT or protocol.get("version") != PROTOCOL_VERSION:
+    if protocol.get("format") != PROTOCOL_FORMAT or protocol.get("version") not in READABLE_PROTOCOL_VERSIONS:
         errors.append(f"{label}: not a reviewapp pair protocol ({PROTOCOL_FORMAT!r}, version {PROTOCOL_VERSION})")
         return None
     if protocol.get("algorithm") != ALGORITHM:
@@ -184,7 +194,9 @@ def _first_difference(got: Any, want: list[Any]) -> str:
     return f"trial {at}: {got[at]!r}, expected {want[at]!r}"
 
 
-def _parse_rows(data: bytes, label: str, conditions: tuple[str, str], errors: list[str]) -> list[ResultRow] | None:
+def _parse_rows(
+    data: bytes, label: str, conditions: tuple[str, str], errors: list[str], *, quoted: bool = True
+) -> list[ResultRow] | None:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -200,6 +212,8 @@ def _parse_rows(data: bytes, label: str, conditions: tuple[str, str], errors: li
         if len(values) != len(COLUMNS):
             errors.append(f"{label}:{line}: {len(values)} fields, expected {len(COLUMNS)}")
             continue
+        if quoted:  # text cells were written spreadsheet-safe: read back what was meant
+            values = [spreadsheet_plain(value) for value in values]
         raw = dict(zip(COLUMNS, values, strict=True))
         try:
             rows.append(_row(raw, conditions))

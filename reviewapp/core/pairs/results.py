@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from reviewapp.core.io.durable import atomic_write
+from reviewapp.core.io.spreadsheet import spreadsheet_safe
 from reviewapp.core.pairs.protocol import ALGORITHM, ControlSettings, Trial
 from reviewapp.core.review.review_files import PAIR_PROTOCOL_SUFFIX
 
 PROTOCOL_FORMAT = "reviewapp-pair-protocol"
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: text cells of the CSV are spreadsheet-safe (a leading apostrophe before =, +, -, @)
+READABLE_PROTOCOL_VERSIONS = (1, 2)
 RESPONSES = ("left", "right", "same", "skipped")
 COLUMNS = (
     "trial",
@@ -144,26 +146,28 @@ def csv_bytes(rows: list[ResultRow]) -> bytes:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for row in rows:
-        writer.writerow(
-            [
-                row.trial,
-                row.pair_id,
-                row.control,
-                "" if row.repeat_of is None else row.repeat_of,
-                row.left_condition,
-                row.right_condition,
-                row.response,
-                row.preferred,
-                int(row.left_unusable),
-                int(row.right_unusable),
-                ";".join(row.unusable),
-                "" if row.confidence is None else row.confidence,
-                row.response_ms,
-                row.rated_at,
-                row.comment,
-            ]
-        )
+        writer.writerow([spreadsheet_safe(cell) for cell in _cells(row)])
     return out.getvalue().encode("utf-8")
+
+
+def _cells(row: ResultRow) -> list[Any]:
+    return [
+        row.trial,
+        row.pair_id,
+        row.control,
+        "" if row.repeat_of is None else row.repeat_of,
+        row.left_condition,
+        row.right_condition,
+        row.response,
+        row.preferred,
+        int(row.left_unusable),
+        int(row.right_unusable),
+        ";".join(row.unusable),
+        "" if row.confidence is None else row.confidence,
+        row.response_ms,
+        row.rated_at,
+        row.comment,
+    ]
 
 
 def protocol_document(info: SessionInfo, trials: list[Trial], csv_name: str, csv_data: bytes) -> dict[str, Any]:

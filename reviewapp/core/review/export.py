@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from reviewapp.core.io.spreadsheet import spreadsheet_safe
 from reviewapp.core.review.identity import annotator_slug
 from reviewapp.core.review.records import NoteRecord, VerdictPayload, VerdictRecord
 from reviewapp.core.review.state import AnnotationState, EffectiveClaim
@@ -45,7 +46,6 @@ COLUMNS: tuple[str, ...] = (
     "created_at",
     "trace_excerpts",
 )
-_FORMULA_START = ("=", "+", "@", "\t", "\r")
 
 
 def export_rows(
@@ -176,6 +176,4 @@ def _cell(name: str, value: Any) -> Any:
         value = "; ".join(value)
     elif name == "notes":
         value = "\n".join(value)
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
+    return spreadsheet_safe(value)
