@@ -29,7 +29,8 @@ COMMAND_MODULES = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from reviewapp.cli.gui_cmd import add_window_options
+    from reviewapp.cli.common import add_exit_codes
+    from reviewapp.cli.gui_cmd import WINDOW_EXIT_CODES, add_window_options
 
     parser = argparse.ArgumentParser(
         prog="reviewapp",
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"reviewapp {__version__}")
     add_window_options(parser)
+    add_exit_codes(parser, WINDOW_EXIT_CODES + "\nEvery command's --help lists the exit codes it returns.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
@@ -57,7 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(handler(args) or 0)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+        from reviewapp.cli.common import EXIT_CANCELLED
+
+        print("cancelled", file=sys.stderr)
+        return EXIT_CANCELLED
     except BrokenPipeError:
         return 0

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING
 from reviewapp.cli.common import (
     CommandError,
     add_annotator_options,
+    add_exit_codes,
     add_source_argument,
+    exit_codes_epilog,
     fail,
     load_or_exit,
     say_who,
@@ -47,6 +49,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tag", action="append", default=[], metavar="TAG", help="a tag (repeatable)")
     parser.add_argument("--role", choices=ROLES, help="your role (default: from preferences, else judge)")
     add_annotator_options(parser)
+    add_exit_codes(
+        parser,
+        exit_codes_epilog(
+            ok="saved: the record id is printed (and on stderr the name and role it was saved under)",
+            usage="bad usage, not a logbook, no annotator name, an unknown claim or verdict, an empty rationale,\n"
+            "     or a secret in the text (nothing saved)",
+            cannot_write="the review file could not be written (nothing saved)",
+        ),
+    )
     parser.set_defaults(handler=run)
 
 

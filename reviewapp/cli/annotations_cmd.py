@@ -12,7 +12,16 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit, print_json
+from reviewapp.cli.common import (
+    EXIT_CANNOT_WRITE,
+    CommandError,
+    add_exit_codes,
+    add_source_argument,
+    exit_codes_epilog,
+    fail,
+    load_or_exit,
+    print_json,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -36,6 +45,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--export", choices=("csv", "jsonl"), help="write one row per claim and reviewer instead")
     parser.add_argument("--out", metavar="FILE", type=Path, help="with --export: write here instead of stdout")
     parser.add_argument("--annotator", metavar="NAME", help="only this reviewer's verdicts")
+    add_exit_codes(
+        parser,
+        exit_codes_epilog(
+            ok="every record is valid",
+            wrong="an invalid record was found (named with its file and line; the others are shown)",
+            cannot_write="the --out file could not be written",
+        ),
+    )
     parser.set_defaults(handler=run)
 
 
@@ -71,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 atomic_write(args.out, buffer.getvalue().encode("utf-8"))
             except OSError as exc:
-                return fail(CommandError(f"error: cannot write {args.out}: {exc.strerror or exc}"))
+                return fail(CommandError(f"error: cannot write {args.out}: {exc.strerror or exc}", EXIT_CANNOT_WRITE))
     elif args.json:
         print_json(summary(logbook, store, loaded, state, args.annotator, judge))
     else:

@@ -6,29 +6,34 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit
+from reviewapp.cli.common import (
+    EXIT_CHECK_FAILED,
+    EXIT_NETWORK,
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_USAGE,
+    CommandError,
+    add_source_argument,
+    exit_codes_epilog,
+    fail,
+    load_or_exit,
+)
 
 if TYPE_CHECKING:
     from reviewapp.core.commit.hub_repo import HubRepo
     from reviewapp.core.commit.plan import CommitPlan
     from reviewapp.core.commit.service import CommitOutcome, CommitService
 
-EXIT_NOTHING = 1
-EXIT_USAGE = 2
-EXIT_SECRET = 3
-EXIT_FAILED = 4
-EXIT_PUSHED_ASIDE = 5
-
-EXIT_CODES = """\
-exit codes:
-  0  committed (and pushed, when asked); the commit id, commit URL or pull-request URL is printed
-  1  nothing to commit: the review files are as last committed
-  2  usage: a flag that does not apply to the target, a bad or unconfirmed repository, not a logbook,
-     not a git checkout, or no git identity
-  3  refused: the files to commit contain a token, key or password (nothing was committed or sent)
-  4  failed: git or the Hub refused or could not be reached (what was committed locally is kept)
-  5  committed, but it conflicts with the remote: pushed to a new branch instead (named on stderr)
-"""
+EXIT_CODES = exit_codes_epilog(
+    ok="committed (and pushed, when asked): the commit id, commit URL or pull-request URL is printed; also when\n"
+    "     there is nothing to commit (said on stderr)",
+    wrong="the files to commit contain a token, key or password: nothing was committed or sent",
+    usage="a flag that does not apply to the target, a bad or unconfirmed repository, not a logbook, not a git\n"
+    "     checkout, or no git identity",
+    refused="git or the Hub refused (what was committed locally is kept); a push that conflicts with the\n"
+    "     remote went to a new branch instead (named on stderr)",
+    network="the Hub or the git remote could not be reached (a --dry-run works offline)",
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -60,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # imported here so that other commands do not pay for the commit machinery
-    from reviewapp.core.commit.errors import CommitError
+    from reviewapp.core.commit.errors import CommitError, NetworkUnavailable
     from reviewapp.core.commit.git_commit import IdentityMissing
     from reviewapp.core.commit.hub_repo import RepoIdError
     from reviewapp.core.commit.plan import SecretsFound
@@ -80,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
                 _show(plan, repo)
             else:
                 print("nothing to commit: the review files are as last committed", file=sys.stderr)
-            return EXIT_NOTHING if plan.empty else 0
+            return EXIT_OK
         if repo is None:
             outcome = service.commit_git(plan, message=args.message, push_after=args.push)
         else:
@@ -90,9 +95,11 @@ def run(args: argparse.Namespace) -> int:
     except (RepoIdError, RepoNotConfirmed, IdentityMissing) as exc:
         return fail(CommandError(f"error: {exc}", EXIT_USAGE))
     except SecretsFound as exc:
-        return fail(CommandError(f"error: {exc}", EXIT_SECRET))
+        return fail(CommandError(f"error: {exc}", EXIT_CHECK_FAILED))
+    except NetworkUnavailable as exc:
+        return fail(CommandError(f"error: {exc}", EXIT_NETWORK))
     except CommitError as exc:
-        return fail(CommandError(f"error: {exc}", EXIT_FAILED))
+        return fail(CommandError(f"error: {exc}", EXIT_REFUSED))
     return _report(outcome)
 
 
@@ -132,13 +139,17 @@ def _plan(service: CommitService, args: argparse.Namespace, target: str) -> tupl
             f"or cut short. Check it, then run again with --yes, or pass --repo OWNER/NAME --repo-type TYPE",
             EXIT_USAGE,
         )
-    return service.plan_hub(repo), repo
+    return service.plan_hub(repo, offline_ok=args.dry_run), repo
 
 
 def _show(plan: CommitPlan, repo: HubRepo | None) -> None:
     confirm = " (taken from the logbook's space_id: check it, then commit with --yes)" if repo and repo.inferred else ""
     print(f"to: {plan.destination}{confirm}")
-    print(f"against: {plan.base_revision or '(no commit yet)'}")
+    if plan.offline:
+        known = f"{plan.base_revision} (as downloaded)" if plan.base_revision else "(nothing known)"
+        print(f"against: {known}; offline: the Hub could not be reached")
+    else:
+        print(f"against: {plan.base_revision or '(no commit yet)'}")
     print()
     print(plan.message.rstrip("\n"))
     print()
@@ -150,8 +161,8 @@ def _report(outcome: CommitOutcome) -> int:
         print(f"note: {note}", file=sys.stderr)
     if outcome.status == "nothing":
         print("nothing to commit: the review files are as last committed", file=sys.stderr)
-        return EXIT_NOTHING
+        return EXIT_OK
     if outcome.status == "pushed_aside":
         print(f"warning: {outcome.headline()}", file=sys.stderr)
     print(outcome.reference, flush=True)
-    return EXIT_PUSHED_ASIDE if outcome.status == "pushed_aside" else 0
+    return EXIT_REFUSED if outcome.status == "pushed_aside" else EXIT_OK

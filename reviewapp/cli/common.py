@@ -13,7 +13,44 @@ from reviewapp.core.logbook.model import Logbook
 if TYPE_CHECKING:
     from reviewapp.core.sources.opened import OpenedSource
 
-EXIT_NOT_A_LOGBOOK = 2
+
+# One table for every command (the README has it too); each command's --help lists the codes it can return.
+EXIT_OK = 0
+EXIT_CHECK_FAILED = 1  # checked and found wrong: invalid records, a failed check, a secret in what was to be sent
+EXIT_USAGE = 2  # bad usage or not a logbook
+EXIT_NOT_A_LOGBOOK = EXIT_USAGE
+EXIT_CANNOT_WRITE = 3
+EXIT_REFUSED = 4  # git or the Hub refused
+EXIT_NETWORK = 5  # network unavailable
+EXIT_CANCELLED = 6
+
+
+def exit_codes_epilog(
+    *,
+    ok: str,
+    wrong: str | None = None,
+    usage: str = "bad usage, or not a logbook",
+    cannot_write: str | None = None,
+    refused: str | None = None,
+    network: str | None = None,
+    cancelled: str = "cancelled (Ctrl+C)",
+) -> str:
+    """The "exit codes:" section of a command's --help: the shared table, in this command's words."""
+    rows = [
+        (EXIT_OK, ok),
+        (EXIT_CHECK_FAILED, wrong),
+        (EXIT_USAGE, usage),
+        (EXIT_CANNOT_WRITE, cannot_write),
+        (EXIT_REFUSED, refused),
+        (EXIT_NETWORK, network),
+        (EXIT_CANCELLED, cancelled),
+    ]
+    return "exit codes:\n" + "".join(f"  {code}  {text}\n" for code, text in rows if text)
+
+
+def add_exit_codes(parser: argparse.ArgumentParser, epilog: str) -> None:
+    parser.epilog = epilog
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
 
 
 SOURCE_HELP = (

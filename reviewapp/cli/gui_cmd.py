@@ -7,7 +7,15 @@ import re
 import sys
 from pathlib import Path
 
-from reviewapp.cli.common import add_source_argument
+from reviewapp.cli.common import add_exit_codes, add_source_argument, exit_codes_epilog
+
+WINDOW_EXIT_CODES = exit_codes_epilog(
+    ok="the window was closed, or the screenshot was written",
+    wrong="no window can be opened here: no display, a system library Qt needs is missing (named), PySide6\n"
+    "     is missing, or the logbook did not load in time for a screenshot",
+    usage="bad usage, not a logbook, or no such claim (--claim)",
+    cannot_write="the screenshot could not be written",
+)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -32,6 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("open", help="open a logbook in the review window")
     add_source_argument(parser)
     add_window_options(parser)
+    add_exit_codes(parser, WINDOW_EXIT_CODES)
     parser.set_defaults(handler=lambda args: run_window(args, source=args.source))
 
 

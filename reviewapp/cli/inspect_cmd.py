@@ -6,7 +6,15 @@ import argparse
 from typing import Any
 
 from reviewapp.cli import inspect_judge
-from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit, print_json
+from reviewapp.cli.common import (
+    CommandError,
+    add_exit_codes,
+    add_source_argument,
+    exit_codes_epilog,
+    fail,
+    load_or_exit,
+    print_json,
+)
 from reviewapp.core.logbook.model import Logbook
 
 
@@ -15,6 +23,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_source_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     inspect_judge.add_options(parser)
+    add_exit_codes(
+        parser,
+        exit_codes_epilog(ok="the folder is a logbook (problems with its pages are listed, with file and line)"),
+    )
     parser.set_defaults(handler=run)
 
 

@@ -20,7 +20,9 @@ from typing import Any
 from reviewapp.cli.common import (
     CommandError,
     add_annotator_options,
+    add_exit_codes,
     add_source_argument,
+    exit_codes_epilog,
     fail,
     load_or_exit,
     print_json,
@@ -48,12 +50,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     listing = commands.add_parser("list", help="list a logbook's pair sets and the problems of their pairs")
     add_source_argument(listing)
     listing.add_argument("--json", action="store_true", help="print one JSON object")
+    add_exit_codes(listing, exit_codes_epilog(ok="listed (pairs that cannot be shown are listed with their problem)"))
     listing.set_defaults(handler=run_list)
 
     rate = commands.add_parser("rate", help="open the blinded rating window for a pair set")
     add_source_argument(rate)
     rate.add_argument("--set", dest="set_name", metavar="NAME", help="the pair set (needed when there are several)")
     add_annotator_options(rate)
+    add_exit_codes(
+        rate,
+        exit_codes_epilog(
+            ok="the rating window was closed (every answer is saved as it is given)",
+            wrong="no window can be opened here: no display, or a system library Qt needs is missing (named)",
+            usage="bad usage, not a logbook, no annotator name, or no such pair set",
+        ),
+    )
     rate.set_defaults(handler=run_rate)
 
     check = commands.add_parser("check", help="validate a results CSV against its protocol and print the summary")
@@ -64,6 +75,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=_fraction,
         metavar="X",
         help="also fail when the rater's consistency on control trials is below X (0..1)",
+    )
+    add_exit_codes(
+        check,
+        exit_codes_epilog(
+            ok="the results are valid",
+            wrong="invalid, altered, missing their protocol, or consistency below --min-consistency",
+            usage="bad usage, or the results file cannot be read",
+        ),
     )
     check.set_defaults(handler=run_check)
 

@@ -108,7 +108,7 @@ def _screenshot(app: QApplication, window: MainWindow, out: Path, claim: str | N
     out.parent.mkdir(parents=True, exist_ok=True)
     if not window.grab().save(str(out)):
         _say(f"error: could not write {out}")
-        return 1
+        return 3
     window.close()
     sys.stdout.write(f"wrote {out}\n")
     return 0

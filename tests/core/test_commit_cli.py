@@ -98,7 +98,7 @@ def test_git_commit_and_push_prints_the_commit_id(
     assert out.strip() == git(work, "rev-parse", "HEAD") == git(remote, "rev-parse", "main")
     assert git(remote, "log", "-1", "--format=%s", "main") == "Review of claim 3 by Ada Lovelace: 1 override"
     code, out, err = _run(capsys, str(work))
-    assert (code, out) == (1, "") and "nothing to commit" in err
+    assert (code, out) == (0, "") and "nothing to commit" in err  # nothing to do is not an error
 
 
 def test_the_message_can_be_given(checkout: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
@@ -123,7 +123,7 @@ def test_no_git_identity_and_secrets_have_their_own_exit_codes(
     path = work / REVIEWS / "ada-lovelace.jsonl"
     path.write_bytes(path.read_bytes().replace(b'"ok"', b'"ok ghp_' + b"x1" * 18 + b'"'))
     code, out, err = _run(capsys, str(work))
-    assert (code, out) == (3, "") and "GitHub token" in err and "nothing was committed" in err
+    assert (code, out) == (1, "") and "GitHub token" in err and "nothing was committed" in err
 
 
 def test_hub_pull_request_prints_its_url(
@@ -173,3 +173,61 @@ def test_hub_commit_in_a_separate_process_reads_the_endpoint_and_token_from_the_
     assert hub_server.history(SPACE, repo_type="space")[0].title == "Review of claim 2 by Ada Lovelace: 1 note"
     assert token not in done.stdout + done.stderr
     assert hub_server.requests_exposing(token) == []
+
+
+def test_hub_dry_run_works_offline_against_the_files_as_downloaded(
+    hub_server: HubServer, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token = hub_server.add_user("alice")
+    hub_server.create_repo(SPACE, repo_type="space", files=published_files(tmp_path, SPACE))
+    local = tmp_path / "downloaded"
+    snapshot_download(SPACE, repo_type="space", local_dir=local, endpoint=hub_server.endpoint,
+                      cache_dir=tmp_path / "hf-cache", token=token)  # fmt: skip
+    open_session(local).set_verdict(1, "verified", "ok")
+    monkeypatch.setenv("HF_TOKEN", token)
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # the network is gone: nothing answers there
+
+    code, out, err = _run(capsys, str(local), "--dry-run")
+    assert code == 0, err
+    assert f"to: Space {SPACE}" in out and "offline: the Hub could not be reached" in out
+    assert "Claim 1: verdict verified (agrees with the agent) — ok" in out
+    assert "offline (could not reach" in err and "as downloaded at" in err
+
+    code, out, err = _run(capsys, str(local), "--yes")
+    assert (code, out) == (5, "") and "could not reach" in err  # a real commit needs the network: exit 5
+
+
+def test_hub_dry_run_offline_with_nothing_known_shows_every_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace = small_logbook(tmp_path)
+    open_session(workspace).set_verdict(2, "toy", "tiny")
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # nothing listens there
+    code, out, err = _run(capsys, str(workspace), "--repo", "alice/x", "--repo-type", "space", "--dry-run")
+    assert code == 0, err
+    assert "against: (nothing known); offline" in out and "ada-lovelace.jsonl" in out
+    assert "nothing is known here about what Space alice/x holds" in err
+
+
+def test_every_command_lists_its_exit_codes(tmp_path: Path) -> None:
+    commands = [[], ["open"], ["inspect"], ["annotate"], ["annotations"], ["pairs", "list"], ["pairs", "rate"],
+                ["pairs", "check"], ["commit"]]  # fmt: skip
+    for command in commands:
+        done = subprocess.run(
+            [sys.executable, "-m", "reviewapp", *command, "--help"],
+            env=subprocess_env(tmp_path), capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, (command, done.stderr)
+        codes = done.stdout.split("exit codes:", 1)
+        assert len(codes) == 2, f"reviewapp {' '.join(command)} --help lists no exit codes"
+        assert "  0  " in codes[1] and "  2  " in codes[1] and "  6  cancelled" in codes[1], command
+
+
+def test_the_demo_is_never_committed_to_its_made_up_space(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from reviewapp.core.logbook.demo import write_demo
+
+    write_demo(tmp_path / "demo")
+    open_session(tmp_path / "demo").set_verdict(1, "partial", "one seed")
+    code, out, err = _run(capsys, str(tmp_path / "demo"), "--dry-run")
+    assert (code, out) == (2, "")
+    assert "built-in demo" in err and "--repo OWNER/NAME" in err and "demo-user" not in err

@@ -187,3 +187,50 @@ def test_a_wrong_repository_is_reported_and_can_be_corrected(
     assert done.args[0].status == "committed"
     assert done.args[0].url in dialog.outcome_label.text()
     assert hub_server.read_file(SPACE, "reviews/ada-lovelace.jsonl", repo_type="space")
+
+
+def _visible_text(dialog: CommitDialog) -> str:
+    texts = [dialog.repo_hint.text(), dialog.status.text(), dialog.error_label.text(), dialog.notes.text(),
+             dialog.target_box.git_where.text()]  # fmt: skip
+    return "\n".join(texts)
+
+
+def test_the_demo_names_no_made_up_repository(qtbot: QtBot, tmp_path: Path, screenshots: Screenshots) -> None:
+    from reviewapp.core.logbook.demo import write_demo
+
+    write_demo(tmp_path / "demo")
+    open_session(tmp_path / "demo").set_verdict(1, "partial", "only one seed")
+    logbook = read_logbook(tmp_path / "demo")
+    dialog = CommitDialog(logbook, service=CommitService(logbook, endpoint="http://127.0.0.1:9"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.target is not None and not dialog.is_busy(), timeout=WAIT_MS)
+    assert dialog.repo_edit.text() == ""  # not demo-user/repro-sparse-widgets
+    assert "built-in demo" in dialog.repo_hint.text() and "under Hub repository" in dialog.repo_hint.text()
+    assert "Enter the Space or dataset" in dialog.status.text()
+    assert dialog.error == "" and not dialog.commit_button.isEnabled()
+    assert "--" not in _visible_text(dialog)  # dialog terms, never command-line flags
+    screenshots.take(dialog, "commit-dialog-demo")
+
+
+def test_offline_the_dialog_previews_against_the_download(
+    qtbot: QtBot, hub_server: HubServer, tmp_path: Path, screenshots: Screenshots
+) -> None:
+    token = hub_server.add_user("alice")
+    hub_server.create_repo(SPACE, repo_type="space", files=published_files(tmp_path, SPACE), writers=["alice"])
+    local = tmp_path / "downloaded"
+    snapshot_download(SPACE, repo_type="space", local_dir=local, endpoint=hub_server.endpoint,
+                      cache_dir=tmp_path / "hf-cache", token=token)  # fmt: skip
+    open_session(local).set_verdict(1, "verified", "ok")
+    logbook = read_logbook(local)
+    offline = CommitService(logbook, endpoint="http://127.0.0.1:9", token=token)  # nothing answers there
+    dialog = _open(qtbot, CommitDialog(logbook, service=offline))
+    assert dialog.plan is not None and dialog.plan.offline, dialog.error
+    assert _file_rows(dialog)[0] == ("ada-lovelace.jsonl", "1 new record (new file)")
+    assert "Offline" in dialog.status.text() and "as downloaded at" in dialog.notes.text()
+    assert dialog.error == "" and not dialog.commit_button.isEnabled()
+    screenshots.take(dialog, "commit-dialog-offline")
+    dialog.repo_edit.setText("alice/bad name")
+    dialog.repo_edit.editingFinished.emit()
+    _wait_planned(qtbot, dialog)
+    assert dialog.error.startswith("Hub repository: ") and "--repo" not in dialog.error

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from reviewapp.core.commit.errors import CommitError
+from reviewapp.core.commit.errors import CommitError, NetworkUnavailable
 from reviewapp.core.commit.files import is_record_file, keeps_all_lines, schema_version, union
 from reviewapp.core.commit.git_commit import NETWORK_TIMEOUT, GitCheckout, GitRepo, redact_urls
 from reviewapp.core.progress import ProgressCallback
@@ -56,6 +56,23 @@ class PushResult:
     notes: list[str] = field(default_factory=list)
 
 
+_UNREACHABLE = (
+    "could not resolve host",
+    "connection refused",
+    "connection timed out",
+    "network is unreachable",
+    "operation timed out",
+    "failed to connect",
+    "temporary failure in name resolution",
+)
+
+
+def _unreachable(git_message: str) -> bool:
+    """git's own words for a remote it could not reach (as opposed to one that answered no)."""
+    text = git_message.lower()
+    return any(phrase in text for phrase in _UNREACHABLE)
+
+
 def upstream_of(repo: GitRepo, checkout: GitCheckout) -> Upstream:
     if checkout.branch is None:
         raise CommitError(
@@ -91,9 +108,8 @@ def push(checkout: GitCheckout, annotator_slug: str, progress: ProgressCallback 
                 result.notes.append(f"the push also sent {others} earlier {noun} of your branch that were not reviews")
             return result
         if status != "rejected":
-            raise CommitError(
-                f"push to {upstream.describe()} failed: {redact_urls(summary)}; the commit is kept locally"
-            )
+            error = NetworkUnavailable if _unreachable(summary) else CommitError
+            raise error(f"push to {upstream.describe()} failed: {redact_urls(summary)}; the commit is kept locally")
         _report(progress, attempt, f"{upstream.describe()} has new commits: fetching and replaying the review")
         try:
             new_head = _replay_onto_remote(repo, checkout, head, upstream)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reviewapp import __version__
-from reviewapp.core.commit.errors import CommitError
+from reviewapp.core.commit.errors import CommitError, NetworkUnavailable
 from reviewapp.core.commit.hub_repo import HubRepo
 from reviewapp.core.commit.plan import CommitPlan
 from reviewapp.core.progress import ProgressCallback
@@ -202,7 +202,9 @@ class HubCommitter:
                     continue
                 if status == 403:
                     raise NoWriteAccess(
-                        f"you cannot commit to {self.repo.describe()} directly; open a pull request instead (--pr)"
+                        f"you cannot commit to {self.repo.describe()} directly",
+                        cli_hint="open a pull request instead (--pr)",
+                        dialog_hint="choose “Open a pull request on the Hub” instead",
                     ) from None
                 if status >= 500 and create_pr:
                     raise CommitError(
@@ -215,9 +217,9 @@ class HubCommitter:
                     _report(progress, attempt, f"{self.repo.describe()} changed: planning again")
                     plan = replan(self.head())
                     continue
-                raise CommitError(_describe_http_error(exc, self.repo, status)) from None
+                raise _http_error(exc, self.repo, status) from None
             except Exception as exc:
-                raise CommitError(_describe_failure(exc, self.endpoint)) from None
+                raise NetworkUnavailable(_describe_failure(exc, self.endpoint)) from None
             if info.oid == before and not info.pr_url:
                 notes.append(f"{self.repo.describe()} already has these review files")
                 return HubResult(None, None, None, None, attempt, notes)
@@ -235,11 +237,11 @@ class HubCommitter:
             return action()
         except HfHubHTTPError as exc:
             status = exc.response.status_code if exc.response is not None else 0
-            raise CommitError(_describe_http_error(exc, self.repo, status)) from None
+            raise _http_error(exc, self.repo, status) from None
         except CommitError:
             raise
         except Exception as exc:
-            raise CommitError(_describe_failure(exc, self.endpoint)) from None
+            raise NetworkUnavailable(_describe_failure(exc, self.endpoint)) from None
 
 
 def git_blob_id(data: bytes) -> str:
@@ -258,17 +260,19 @@ def _moved_note(status: int, repo: HubRepo) -> str:
     return f"the Hub answered {status}; checked {repo.describe()} again before retrying"
 
 
-def _describe_http_error(exc: Exception, repo: HubRepo, status: int) -> str:
+def _http_error(exc: Exception, repo: HubRepo, status: int) -> CommitError:
     server = getattr(exc, "server_message", None) or ""
     detail = f" ({server.strip()})" if server.strip() else ""
     if status == 401:
-        return f"the Hub did not accept your credentials for {repo.describe()}{detail}: {HOW_TO_LOG_IN}"
+        return CommitError(f"the Hub did not accept your credentials for {repo.describe()}{detail}: {HOW_TO_LOG_IN}")
     if status == 404:
-        return (
+        return CommitError(
             f"{repo.describe()} was not found{detail}. Check the repository (a logbook's space_id is sometimes "
-            "wrong or cut short) and pass it with --repo OWNER/NAME --repo-type space|dataset"
+            "wrong or cut short)",
+            cli_hint="pass it with --repo OWNER/NAME --repo-type space|dataset",
+            dialog_hint="enter the right one under Hub repository",
         )
-    return f"the Hub refused the request for {repo.describe()}: HTTP {status}{detail}"
+    return CommitError(f"the Hub refused the request for {repo.describe()}: HTTP {status}{detail}")
 
 
 def _describe_failure(exc: Exception, endpoint: str) -> str:

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from reviewapp.core.commit.errors import CommitError
+from reviewapp.core.logbook.demo_marker import is_demo
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook.revision import download_folder
 
@@ -56,25 +57,40 @@ def check_repo_id(text: str, where: str = "--repo") -> str:
     return value
 
 
-def hub_repo(logbook: Logbook, repo: str | None = None, repo_type: str | None = None) -> HubRepo:
-    """The repository to commit to: `repo` when given (confirmed), else the logbook's space_id (to confirm)."""
+def hub_repo(
+    logbook: Logbook, repo: str | None = None, repo_type: str | None = None, *, field: str = "--repo"
+) -> HubRepo:
+    """The repository to commit to: `repo` when given (confirmed), else the logbook's space_id (to confirm).
+
+    `field` names where `repo` was typed, in error messages ("--repo", or the dialog's field).
+    """
     if repo_type is not None and repo_type not in REPO_TYPES:
         raise RepoIdError(f"--repo-type: {repo_type!r} is not one of {', '.join(REPO_TYPES)}")
     path = logbook_path_in_repo(logbook)
     if repo:
-        return HubRepo(check_repo_id(repo), repo_type or "space", path, inferred=False)
+        return HubRepo(check_repo_id(repo, field), repo_type or "space", path, inferred=False)
     downloaded = repo_of_logbook_id(logbook.logbook_id)
     if downloaded is not None:  # opened from the Hub: where it came from is known, not guessed from metadata
         return downloaded
+    if is_demo(logbook.metadata, logbook.root):
+        raise CommitError(
+            "this is the built-in demo: it is published nowhere, and its space_id is made up",
+            cli_hint="to try committing, pass a repository of your own with --repo OWNER/NAME --repo-type TYPE",
+            dialog_hint="to try committing, enter a Space or dataset of your own under Hub repository; "
+            "File > Export Reviews keeps the review as a file",
+        )
     if not logbook.space_id:
         raise CommitError(
-            "the logbook does not say which Space it belongs to (no space_id in its metadata); "
-            "pass --repo OWNER/NAME --repo-type space|dataset"
+            "the logbook does not say which Space it belongs to (no space_id in its metadata)",
+            cli_hint="pass --repo OWNER/NAME --repo-type space|dataset",
+            dialog_hint="enter the Space or dataset to commit to under Hub repository",
         )
     try:
         repo_id = check_repo_id(logbook.space_id, "the logbook's space_id")
     except RepoIdError as exc:
-        raise RepoIdError(f"{exc}; pass the right one with --repo OWNER/NAME") from None
+        raise RepoIdError(
+            str(exc), cli_hint="pass the right one with --repo OWNER/NAME", dialog_hint="enter the right one above"
+        ) from None
     return HubRepo(repo_id, repo_type or "space", path, inferred=True)
 
 

@@ -123,6 +123,7 @@ class CommitPlan:
     message: str
     base_revision: str | None  # the commit the plan was made against
     notes: list[str] = field(default_factory=list)
+    offline: bool = False  # made without reaching the remote, against the last state known here: a preview only
 
     @property
     def changed_files(self) -> list[PlannedFile]:

@@ -16,14 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from reviewapp.core.commit.errors import CommitError
+from reviewapp.core.commit.errors import CommitError, NetworkUnavailable
 from reviewapp.core.commit.git_commit import GitCheckout, GitRepo, commit_plan, find_checkout
 from reviewapp.core.commit.git_sync import push
 from reviewapp.core.commit.hub_commit import HubCommitter
 from reviewapp.core.commit.hub_repo import HubRepo, hub_repo
 from reviewapp.core.commit.plan import CommitPlan, Target, build_plan
 from reviewapp.core.logbook.model import Logbook
-from reviewapp.core.logbook.revision import space_sha
+from reviewapp.core.logbook.revision import downloaded_files, space_sha
 from reviewapp.core.progress import ProgressCallback
 from reviewapp.core.review.identity import annotator_slug
 from reviewapp.core.review.secret_scan import known_secrets
@@ -98,8 +98,8 @@ class CommitService:
     def default_target(self) -> Target:
         return "git" if self.checkout() is not None else "hub"
 
-    def hub_repo(self, repo: str | None = None, repo_type: str | None = None) -> HubRepo:
-        return hub_repo(self.logbook, repo, repo_type)
+    def hub_repo(self, repo: str | None = None, repo_type: str | None = None, *, field: str = "--repo") -> HubRepo:
+        return hub_repo(self.logbook, repo, repo_type, field=field)
 
     def hub(self, repo: HubRepo) -> HubCommitter:
         return HubCommitter(repo, endpoint=self.endpoint, token=self._token)
@@ -123,18 +123,62 @@ class CommitService:
             list_committed=lambda folder: repo.files_under(checkout.head, folder),
         )
 
-    def plan_hub(self, repo: HubRepo, revision: str | None = None) -> CommitPlan:
-        """Plan against `revision`, else the commit the logbook was downloaded at, else the repository's head."""
+    def plan_hub(self, repo: HubRepo, revision: str | None = None, *, offline_ok: bool = False) -> CommitPlan:
+        """Plan against `revision`, else the commit the logbook was downloaded at, else the repository's head.
+
+        With `offline_ok` (a dry run, the dialog's preview) an unreachable Hub is no error: the plan is made
+        against the last remote state known here (the files as downloaded) and its notes say so.
+        """
+        try:
+            return self._plan_hub_online(repo, revision)
+        except NetworkUnavailable as exc:
+            if not offline_ok:
+                raise
+            return self._plan_hub_offline(repo, str(exc))
+
+    def _plan_hub_offline(self, repo: HubRepo, why: str) -> CommitPlan:
+        known = downloaded_files(self.logbook.root)
+        sha = space_sha(self.logbook.root) if known is not None else None
+        plan = build_plan(
+            self.logbook,
+            target="hub",
+            prefix=repo.path_in_repo,
+            read_base=known.base_reader if known is not None else lambda local: dict.fromkeys(local),
+            destination=repo.describe(),
+            base_revision=sha,
+            keep_remote_lines=True,
+            list_committed=known.files_under if known is not None else None,
+        )
+        plan.offline = True
+        if sha is not None:
+            plan.notes.insert(
+                0,
+                f"offline ({why}): compared with the files as downloaded at {sha[:12]}, the last state of "
+                f"{repo.describe()} known here; files changed since the download are shown whole",
+            )
+        else:
+            plan.notes.insert(
+                0,
+                f"offline ({why}): nothing is known here about what {repo.describe()} holds, so every review "
+                "file is shown as it would be uploaded",
+            )
+        return plan
+
+    def _plan_hub_online(self, repo: HubRepo, revision: str | None) -> CommitPlan:
         committer = self.hub(repo)
         downloaded = space_sha(self.logbook.root)  # the Hub cache snapshot's commit, or a --local-dir download's
-        parent = revision or downloaded or committer.head()
+        # One request without the client's retries first: an unreachable Hub is known in a moment, not after the
+        # backoff of the listing calls (tens of seconds).
+        head = committer.head()
+        parent = revision or downloaded or head
         try:
             return self._hub_plan(repo, committer, parent)
+        except NetworkUnavailable:
+            raise
         except CommitError:
             if parent != downloaded:
                 raise
-        head = committer.head()  # the download's commit is not in this repository: plan against its head
-        plan = self._hub_plan(repo, committer, head)
+        plan = self._hub_plan(repo, committer, head)  # the download's commit is not in this repository
         plan.notes.append(f"the commit the logbook was downloaded at ({parent[:12]}) is not in {repo.describe()}")
         return plan
 

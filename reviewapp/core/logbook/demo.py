@@ -18,6 +18,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFilter
 
 from reviewapp.core.io.paths import user_data_dir
+from reviewapp.core.logbook.demo_marker import DEMO_FLAG
 from reviewapp.core.logbook.writer import LogbookDraft, png_bytes, write_trace
 
 DEMO_VERSION = 3
@@ -43,7 +44,8 @@ def write_demo(workspace: Path) -> Path:
     draft = LogbookDraft(
         "Reproduction: Sparse Widgets Are All You Need",
         metadata={
-            "space_id": "demo-user/repro-sparse-widgets",
+            "space_id": "demo-user/repro-sparse-widgets",  # made up, as a real logbook's would be; never committed to
+            DEMO_FLAG: True,
             "emoji": "🎯",
             "created_at": "2026-07-20T09:14:02+00:00",
             "paper": {"openreview_id": "DemoWidg01", "title": "Sparse Widgets Are All You Need"},

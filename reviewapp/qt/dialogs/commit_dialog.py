@@ -167,7 +167,7 @@ class CommitDialog(QDialog):
     def _set_idle(self, text: str = "") -> None:
         self.progress.hide()
         self.status.setText(text)
-        plan_ready = self.plan is not None and not self.plan.empty
+        plan_ready = self.plan is not None and not self.plan.empty and not self.plan.offline
         self.commit_button.setEnabled(plan_ready and not self._committing and self._opened_pr != self._planned_for)
 
     def _show_error(self, text: str) -> None:
@@ -184,7 +184,7 @@ class CommitDialog(QDialog):
             repo: HubRepo | None = self.service.hub_repo()
             hub_reason = None
         except CommitError as exc:
-            repo, hub_reason = None, str(exc)
+            repo, hub_reason = None, exc.for_dialog()
         can_write = self.service.hub(repo).can_write() if repo is not None and git_reason is not None else None
         return Places(git_reason, checkout.describe() if checkout else "", repo, hub_reason, can_write)
 
@@ -194,12 +194,12 @@ class CommitDialog(QDialog):
 
     def _places_failed(self, exc: BaseException) -> None:
         if alive(self):
-            self._show_error(f"Cannot tell where this logbook's reviews can go: {exc}")
+            self._show_error(f"Cannot tell where this logbook's reviews can go: {_for_dialog(exc)}")
             self._set_idle()
 
     def _hub_repo(self) -> HubRepo:
         repo_type = self.target_box.repo_type.currentText()
-        return self.service.hub_repo(self.repo_edit.text().strip() or None, repo_type)
+        return self.service.hub_repo(self.repo_edit.text().strip() or None, repo_type, field="Hub repository")
 
     # -- planning --------------------------------------------------------------------------------------------------
 
@@ -212,6 +212,10 @@ class CommitDialog(QDialog):
         self._planned_for = self.target_box.plan_key()
         self.plan = None
         self._show_error("")
+        if target in (HUB_COMMIT, HUB_PR) and not self.repo_edit.text().strip():
+            self.changes.show_plan(None)  # nothing to plan against yet: the hint under the field says what to do
+            self._set_idle("Enter the Space or dataset to commit to under Hub repository.")
+            return
         self._set_busy("Reading the review files and the last commit…")
         repo: HubRepo | None = None
         if target in (HUB_COMMIT, HUB_PR):
@@ -222,7 +226,8 @@ class CommitDialog(QDialog):
                 return
 
         def work(_progress: ProgressCallback) -> CommitPlan:
-            return self.service.plan_git() if repo is None else self.service.plan_hub(repo)
+            # a preview needs no network: offline it is made against the last state known here, and says so
+            return self.service.plan_git() if repo is None else self.service.plan_hub(repo, offline_ok=True)
 
         self._runner.submit(
             work, lambda plan: self._planned(request, plan), lambda exc: self._planned_failed(request, exc)
@@ -243,6 +248,8 @@ class CommitDialog(QDialog):
         summary = "Nothing to commit." if plan.empty else f"{changed} file{'s' if changed != 1 else ''} to commit"
         if not plan.empty and self._opened_pr == self._planned_for:
             summary = "The pull request holds these changes until it is merged"
+        if plan.offline:
+            summary = "Offline: this is what would be committed. Commit once the Hub can be reached"
         self._set_idle(f"{summary} — {plan.destination}")
         if self.commit_button.isEnabled():
             self.commit_button.setFocus()
@@ -251,7 +258,7 @@ class CommitDialog(QDialog):
         if not alive(self) or request != self._request:
             return
         self.changes.show_plan(None)
-        self._show_error(str(exc) if isinstance(exc, CommitError) else f"Unexpected error: {exc}")
+        self._show_error(_for_dialog(exc))
         self._set_idle()
 
     def _message_changed(self) -> None:
@@ -310,7 +317,7 @@ class CommitDialog(QDialog):
             return
         self._committing = False
         self._enable_inputs(True)
-        self._show_error(str(exc) if isinstance(exc, CommitError) else f"Unexpected error: {exc}")
+        self._show_error(_for_dialog(exc))
         self._set_idle()
 
     def _enable_inputs(self, enabled: bool) -> None:
@@ -328,6 +335,11 @@ class CommitDialog(QDialog):
     def reject(self) -> None:
         if not self._committing:
             super().reject()
+
+
+def _for_dialog(exc: BaseException) -> str:
+    """An error in the dialog's terms: fields and buttons, never command-line flags."""
+    return exc.for_dialog() if isinstance(exc, CommitError) else f"Unexpected error: {exc}"
 
 
 def _result_html(outcome: CommitOutcome) -> str:
