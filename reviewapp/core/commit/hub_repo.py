@@ -23,7 +23,7 @@ _SEGMENT = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")
 
 
 class RepoIdError(CommitError):
-    """Not a usable OWNER/NAME."""
+    """No usable repository: not OWNER/NAME, or none named (bad usage on the command line)."""
 
 
 @dataclass(frozen=True)
@@ -73,14 +73,14 @@ def hub_repo(
     if downloaded is not None:  # opened from the Hub: where it came from is known, not guessed from metadata
         return downloaded
     if is_demo(logbook.metadata, logbook.root):
-        raise CommitError(
+        raise RepoIdError(
             "this is the built-in demo: it is published nowhere, and its space_id is made up",
             cli_hint="to try committing, pass a repository of your own with --repo OWNER/NAME --repo-type TYPE",
             dialog_hint="to try committing, enter a Space or dataset of your own under Hub repository; "
             "File > Export Reviews keeps the review as a file",
         )
     if not logbook.space_id:
-        raise CommitError(
+        raise RepoIdError(
             "the logbook does not say which Space it belongs to (no space_id in its metadata)",
             cli_hint="pass --repo OWNER/NAME --repo-type space|dataset",
             dialog_hint="enter the Space or dataset to commit to under Hub repository",
