@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit
+from reviewapp.cli.common import CommandError, add_annotator_options, add_source_argument, fail, load_or_exit
 from reviewapp.core.review.roles import ROLES
 
 EXIT_CODES = (
@@ -39,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     score.add_argument("--comment", metavar="TEXT", help="a comment on the whole score")
     score.add_argument("--blind", action="store_true", help="record that you scored without seeing who made it")
     score.add_argument("--role", choices=ROLES, default="judge", help="your role (default: judge)")
-    score.add_argument("--annotator", metavar="NAME", help="your name as annotator")
+    add_annotator_options(score)
     score.set_defaults(handler=run_score)
 
     flag = subparsers.add_parser(
@@ -53,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     flag.add_argument("--reason", metavar="TEXT", help="why (required to raise)")
     flag.add_argument("--clear", action="store_true", help="clear the flag instead of raising it")
     flag.add_argument("--role", choices=ROLES, default="judge", help="your role (default: judge)")
-    flag.add_argument("--annotator", metavar="NAME", help="your name as annotator")
+    add_annotator_options(flag)
     flag.set_defaults(handler=run_flag)
 
 
@@ -124,7 +124,7 @@ def _write(args: argparse.Namespace, action, what: str) -> int:  # type: ignore[
 
     try:
         logbook = load_or_exit(args.source)
-        identity = identity_or_exit(args.annotator, logbook.root)
+        identity = identity_or_exit(args.annotator, logbook.root, remember=args.remember)
         review = LogbookReview.open(logbook, identity, args.role)
         warn_about(review.loaded)
         record = action(review)

@@ -12,7 +12,15 @@ import sys
 from pathlib import Path
 
 from reviewapp.cli.annotate_cmd import identity_or_exit, warn_about
-from reviewapp.cli.common import CommandError, add_source_argument, fail, load_or_exit, print_json
+from reviewapp.cli.common import (
+    CommandError,
+    add_annotator_options,
+    add_source_argument,
+    fail,
+    load_or_exit,
+    print_json,
+    say_who,
+)
 
 EXIT_USAGE = 2
 EXIT_WRITE_FAILED = 3
@@ -39,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_source_argument(attach)
     attach.add_argument("file", metavar="FILE", type=Path, help="the transcript (JSON lines)")
     attach.add_argument("--session", metavar="ID", help="the session it is (default: the id the file names)")
-    attach.add_argument("--annotator", metavar="NAME", help="your name as annotator (saved for next time)")
+    add_annotator_options(attach)
     attach.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
     attach.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
     attach.set_defaults(handler=run_attach)
@@ -56,7 +64,7 @@ def run_attach(args: argparse.Namespace) -> int:
         if not args.file.is_file():
             raise CommandError(f"error: {args.file}: no such transcript file", EXIT_USAGE)
         logbook = load_or_exit(args.source)
-        identity = identity_or_exit(args.annotator, logbook.root)
+        identity = identity_or_exit(args.annotator, logbook.root, remember=args.remember)
         review = LogbookReview.open(logbook, identity, load_preferences().role)
         warn_about(review.loaded)
         attached = attach_transcript(review, args.file, args.session)
@@ -71,6 +79,7 @@ def run_attach(args: argparse.Namespace) -> int:
         return fail(CommandError(f"error: nothing linked: {exc}", EXIT_WRITE_FAILED))
     except OSError as exc:
         return fail(CommandError(f"error: {args.file}: {exc.strerror or exc}", EXIT_USAGE))
+    say_who("linked", identity.name, review.role)
     for problem in attached.index.problems:
         print(f"warning: {problem}", file=sys.stderr)
     payload = attached.record.payload
