@@ -183,7 +183,7 @@ def test_hub_dry_run_works_offline_against_the_files_as_downloaded(
     local = tmp_path / "downloaded"
     snapshot_download(SPACE, repo_type="space", local_dir=local, endpoint=hub_server.endpoint,
                       cache_dir=tmp_path / "hf-cache", token=token)  # fmt: skip
-    open_session(local).set_verdict(1, "verified", "ok")
+    open_review(local).set_verdict(1, "verified", "ok")
     monkeypatch.setenv("HF_TOKEN", token)
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # the network is gone: nothing answers there
 
@@ -201,7 +201,7 @@ def test_hub_dry_run_offline_with_nothing_known_shows_every_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     workspace = small_logbook(tmp_path)
-    open_session(workspace).set_verdict(2, "toy", "tiny")
+    open_review(workspace).set_verdict(2, "toy", "tiny")
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # nothing listens there
     code, out, err = _run(capsys, str(workspace), "--repo", "alice/x", "--repo-type", "space", "--dry-run")
     assert code == 0, err
@@ -227,7 +227,7 @@ def test_the_demo_is_never_committed_to_its_made_up_space(tmp_path: Path, capsys
     from reviewapp.core.logbook.demo import write_demo
 
     write_demo(tmp_path / "demo")
-    open_session(tmp_path / "demo").set_verdict(1, "partial", "one seed")
+    open_review(tmp_path / "demo").set_verdict(1, "partial", "one seed")
     code, out, err = _run(capsys, str(tmp_path / "demo"), "--dry-run")
     assert (code, out) == (2, "")
     assert "built-in demo" in err and "--repo OWNER/NAME" in err and "demo-user" not in err

@@ -199,7 +199,7 @@ def test_the_demo_names_no_made_up_repository(qtbot: QtBot, tmp_path: Path, scre
     from reviewapp.core.logbook.demo import write_demo
 
     write_demo(tmp_path / "demo")
-    open_session(tmp_path / "demo").set_verdict(1, "partial", "only one seed")
+    open_review(tmp_path / "demo").set_verdict(1, "partial", "only one seed")
     logbook = read_logbook(tmp_path / "demo")
     dialog = CommitDialog(logbook, service=CommitService(logbook, endpoint="http://127.0.0.1:9"))
     qtbot.addWidget(dialog)
@@ -221,7 +221,7 @@ def test_offline_the_dialog_previews_against_the_download(
     local = tmp_path / "downloaded"
     snapshot_download(SPACE, repo_type="space", local_dir=local, endpoint=hub_server.endpoint,
                       cache_dir=tmp_path / "hf-cache", token=token)  # fmt: skip
-    open_session(local).set_verdict(1, "verified", "ok")
+    open_review(local).set_verdict(1, "verified", "ok")
     logbook = read_logbook(local)
     offline = CommitService(logbook, endpoint="http://127.0.0.1:9", token=token)  # nothing answers there
     dialog = _open(qtbot, CommitDialog(logbook, service=offline))
