@@ -158,8 +158,9 @@ def open_or_exit(source: str) -> OpenedSource:
         print(banner, file=sys.stderr)
     for note in opened.notes:
         print(f"note: {note}", file=sys.stderr)
-    for proposal in opened.proposed_reviews:
-        print(f"note: reviews {proposal.label()}: {proposal.url}", file=sys.stderr)
+    proposals = opened.proposals_line()
+    if proposals:
+        print(f"note: {proposals}", file=sys.stderr)
     return opened
 
 

@@ -109,7 +109,10 @@ class LogbookController(QObject):
 
     def source_banner(self) -> str | None:
         """What copy is shown, for a logbook from the Hub or a URL (`Showing a cached copy of … at revision …`)."""
-        return self.opened_source.banner() if self.opened_source is not None else None
+        if self.opened_source is None:
+            return None
+        lines = [self.opened_source.banner(), self.opened_source.proposals_line()]
+        return "\n".join(line for line in lines if line) or None
 
     def open_demo(self) -> None:
         def load(progress: ProgressCallback, token: CancelToken) -> Logbook:

@@ -219,6 +219,7 @@ def test_reviews_proposed_in_open_pull_requests_are_downloaded(
     assert (proposal.folder / "bob.jsonl").read_bytes() == line
     assert not (opened.folder / "reviews" / "bob.jsonl").exists()  # not merged: not in the logbook itself
     assert "not merged" in proposal.label()
+    assert opened.proposals_line() == "Reviews proposed in open pull requests, not merged: #1 by bob (1 review file)."
     hub_server.stop()
     assert open_source(SPACE, limits=limits).proposed_reviews == opened.proposed_reviews  # offline too
 

@@ -290,7 +290,7 @@ class HubRepoClient:
                     token=self._token,
                     library_name="reviewapp",
                     library_version=__version__,
-                    tqdm_class=reporter,  # type: ignore[arg-type]
+                    tqdm_class=reporter,
                 )
             meter.finished(remote)
         return self.snapshot_folder(commit)

@@ -52,6 +52,21 @@ class OpenedSource:
             return f"Showing a cached copy of {name}{revision}{when}{why}."
         return f"Showing {name}{revision}{when}."
 
+    def proposals_line(self) -> str | None:
+        """Reviews other reviewers proposed in open pull requests, which are not part of the logbook (yet)."""
+        if not self.proposed_reviews:
+            return None
+        listed = ", ".join(f"#{p.num} by {p.author} ({_count(p.folder)})" for p in self.proposed_reviews)
+        return f"Reviews proposed in open pull requests, not merged: {listed}."
+
+
+def _count(folder: Path) -> str:
+    try:
+        files = sum(1 for f in folder.iterdir() if f.name.endswith(".jsonl"))
+    except OSError:
+        files = 0
+    return f"{files} review file{'s' if files != 1 else ''}"
+
 
 def _when(stamp: str) -> str:
     return stamp.replace("T", " ").replace("+00:00", " UTC")

@@ -95,9 +95,9 @@ class OpenSourceDialog(QDialog):
 
         self.buttons.accepted.connect(self.open_source)
         self.buttons.rejected.connect(self.reject)
-        self.find_button.clicked.connect(self.find)
-        self.orid.returnPressed.connect(self.find)
-        self.author.returnPressed.connect(self.find)
+        self.find_button.clicked.connect(self.find_logbooks)
+        self.orid.returnPressed.connect(self.find_logbooks)
+        self.author.returnPressed.connect(self.find_logbooks)
         self.source.returnPressed.connect(self.open_source)
         self.results.currentItemChanged.connect(self._picked)
         self.results.itemActivated.connect(lambda *_: self.open_source())
@@ -114,12 +114,12 @@ class OpenSourceDialog(QDialog):
         self.open_requested.emit(text)
         self.accept()
 
-    def find(self) -> None:
+    def find_logbooks(self) -> None:
         orid = self.orid.text().strip()
         if not orid:
             self.find_status.setText("Type the paper's OpenReview id first.")
             return
-        from reviewapp.core.sources.find import find_logbooks
+        from reviewapp.core.sources.find import find_logbooks as list_paper_logbooks
 
         if self._find_token is not None:
             self._find_token.cancel()
@@ -130,7 +130,7 @@ class OpenSourceDialog(QDialog):
         self.find_button.setEnabled(False)
         self.find_status.setText(f"Listing the Spaces on paper {orid}…")
         self._runner.submit(
-            lambda progress: find_logbooks(orid, author=author, cancel=token, progress=progress),
+            lambda progress: list_paper_logbooks(orid, author=author, cancel=token, progress=progress),
             lambda found: self._found(token, orid, found),
             lambda exc: self._find_failed(token, exc),
             lambda done, total, label: self._find_progress(token, label),
@@ -158,8 +158,9 @@ class OpenSourceDialog(QDialog):
             if found
             else f"No public Space tagged icml2026-repro carries the tag paper-{orid}."
         )
-        if found:
-            self.results.setCurrentItem(self.results.topLevelItem(0))
+        first = self.results.topLevelItem(0)
+        if first is not None:
+            self.results.setCurrentItem(first)
             self.results.setFocus()
 
     def _find_failed(self, token: CancelToken, exc: BaseException) -> None:
