@@ -148,7 +148,7 @@ def open_or_exit(source: str) -> OpenedSource:
         opened = open_source(ref, limits=limits, progress=progress)
     except SourceUnavailable as exc:
         raise CommandError(f"error: {exc}", exc.exit_code) from exc
-    except Cancelled as exc:
+    except (Cancelled, KeyboardInterrupt) as exc:  # Ctrl+C during a download: what is complete stays cached
         raise CommandError(f"cancelled: {ref.describe()}", EXIT_CANCELLED) from exc
     finally:
         if progress is not None:
