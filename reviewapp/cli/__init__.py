@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "reviewapp.cli.trace_cmd",
     "reviewapp.cli.find_cmd",
     "reviewapp.cli.paper_cmd",
+    "reviewapp.cli.doctor_cmd",
 )
 
 
