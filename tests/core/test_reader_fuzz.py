@@ -103,3 +103,41 @@ def test_mangled_json_files_never_raise(manifest, metadata, traces, session, wor
         (root / "workspace.json").write_bytes(workspace)
         logbook = read_logbook(Path(tmp))
         assert [c.key for c in logbook.claims] == ["claim-1-a#1"]
+
+
+DISK = ["claim-1-a", "claim-2b-b", "historical-claim-1", "current-index", "notes"]
+NODE_SLUGS = st.sampled_from([*DISK, "missing-page", "group", "index"])
+TITLES = st.sampled_from(["Claim 1: A", "Historical: Claim 2", "Archive", "Current verification", "", "Old claims"])
+
+
+def manifest_nodes(depth: int = 0):
+    children = st.lists(st.deferred(lambda: manifest_nodes(depth + 1)), max_size=3) if depth < 3 else st.just([])
+    return st.fixed_dictionaries(
+        {"slug": NODE_SLUGS, "title": TITLES},
+        optional={
+            "file": st.sampled_from([*(f"pages/{s}/page.md" for s in DISK), "pages/missing/page.md", "pages/index.md"]),
+            "children": children,
+        },
+    )
+
+
+@SETTINGS
+@given(tree=manifest_nodes())
+def test_any_manifest_tree_keeps_every_page_on_disk_exactly_once(tree) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / ".trackio" / "logbook"
+        for slug in DISK:
+            (root / "pages" / slug).mkdir(parents=True)
+            (root / "pages" / slug / "page.md").write_text(f"# {slug}\n\nVerdict: verified.\n", encoding="utf-8")
+        (root / "pages" / "index.md").write_text("# T\n", encoding="utf-8")
+        (root / "logbook.json").write_text(json.dumps({"schema_version": 2, "root": tree}), encoding="utf-8")
+        logbook = read_logbook(Path(tmp))
+        files = sorted(p.file for p in logbook.pages)
+        assert files == sorted(["pages/index.md", *(f"pages/{s}/page.md" for s in DISK)])  # none lost, none twice
+        assert len({p.slug for p in logbook.pages}) == len(logbook.pages)
+        assert all(p.status in ("current", "superseded", "orphan") for p in logbook.pages)
+        assert all(p.status == "orphan" for p in logbook.pages if not p.in_manifest)
+        assert len({c.key for c in logbook.claims}) == len(logbook.claims)
+        assert all(logbook.claim(c.key) is c for c in logbook.claims)
+        made_up = ("pages/missing-page/page.md", "pages/group/page.md")  # only ever implied, never named
+        assert not [p for p in logbook.problems if any(path in p.message for path in made_up)]

@@ -25,7 +25,7 @@ _V1_SLUG_NUMBER = re.compile(r"(?:^|[-_])claim[-_]?(\d{1,3})(?:[-_]|$)", re.IGNO
 # Written claim numbers: "Claim 3", "Claim #3", "Claim no. 3", "Claim C3", "Claim 3a", "Claim 3.2", "C3: …",
 # "Claim B: …"; in slugs "claim-3a-…", "claim3-…", "c3-…". A sub-claim keeps its letter in its label ("3a").
 _TITLE_NUMBER = re.compile(
-    r"\bclaims?\s*(?:#|no\.?|number)?\s*C?(?P<num>\d{1,3})(?:(?P<sub>[a-z])|\.(?P<dot>\d{1,2}))?(?![\w.])"
+    r"\bclaims?\s*(?:(?:#|no\.?|number)\s*)?C?(?P<num>\d{1,3})(?:(?P<sub>[a-z])|\.(?P<dot>\d{1,2}))?(?![\w.])"
     r"|^\W{0,3}C(?P<cnum>\d{1,3})(?P<csub>[a-z])?(?:\W|$)"
     r"|\bclaim\s+(?P<letter>[A-H])(?=\s*[:.)\]—–-]|\s*$)",
     re.IGNORECASE,
@@ -35,7 +35,7 @@ _SLUG_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _CLAIM_HEADING = re.compile(
-    r"^(#{1,4})\s*(?:\*\*)?\s*claim\s*#?\s*(\d{1,3})([a-z])?\b[^\n]*$", re.IGNORECASE | re.MULTILINE
+    r"^(#{1,4})[ \t]*(?:\*\*[ \t]*)?claim[ \t]*(?:#[ \t]*)?(\d{1,3})([a-z])?\b[^\n]*$", re.IGNORECASE | re.MULTILINE
 )
 _TABLE_LINK = re.compile(r"\]\(\s*#/(?P<slug>[^)\s#?]+)\s*\)")
 _LIST_ITEM = re.compile(r"^\s{0,3}(\d{1,3})[.)]\s+(\S[^\n]*)$", re.MULTILINE)
@@ -48,7 +48,7 @@ _NOT_CLAIM = re.compile(
 )
 _ROW_CLAIM = re.compile(r"^\s*(?:\*\*)?\s*(?:claim\s*|c)?#?\s*(\d{1,3})\b", re.IGNORECASE)
 _LINE_CLAIMS = re.compile(
-    r"\bclaim(?:\s*#?\s*(\d{1,3})|s\s*(\d{1,3})\s*(?:[-–]{1,2}|to|and|&)\s*(\d{1,3}))\b"
+    r"\bclaim(?:\s*(?:#\s*)?(\d{1,3})|s\s*(\d{1,3})\s*(?:[-–]{1,2}|to|and|&)\s*(\d{1,3}))\b"
     r"[^:\n—–.;!?]{0,60}?(?:\*\*)?\s*(?::+|\s[-—–]{1,2}\s|[—–])\s*",
     re.IGNORECASE,
 )
@@ -139,8 +139,8 @@ def _apply_history(claims: list[Claim], old_pages: list[Page]) -> None:
 
 def _page_number(page: Page) -> tuple[int, str] | None:
     """(number, label) as written in the page's title or slug: (3, "3a") for "Claim 3a"."""
-    title = page.title.replace("**", "")
-    return _label_of(_TITLE_NUMBER.search(title)) or _label_of(_SLUG_NUMBER.search(page.slug))
+    title = page.title[:300].replace("**", "")  # titles are untrusted; a claim number is near the start
+    return _label_of(_TITLE_NUMBER.search(title)) or _label_of(_SLUG_NUMBER.search(page.slug[:300]))
 
 
 def _label_of(match: re.Match[str] | None) -> tuple[int, str] | None:

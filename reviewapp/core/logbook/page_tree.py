@@ -146,9 +146,11 @@ def manifest_pages(
         return None
     refs: list[PageRef] = []
     seen: set[str] = {"index"}
+    files: set[str] = {INDEX_FILE}
     root_ref = _manifest_root(root, tree, problems, verified)
     if root_ref is not None:
         seen.add(root_ref.slug)
+        files.add(root_ref.file)
         refs.append(root_ref)
 
     def walk(node: dict[str, Any], depth: int, parent: str | None, superseded: bool) -> None:
@@ -173,9 +175,11 @@ def manifest_pages(
                     if depth < _MAX_DEPTH:
                         walk(child, depth, parent, marked)
                     continue
-            if slug in seen:
-                problems.append(Problem("logbook.json", None, f"page '{slug}' is listed twice; the first is kept"))
+            if slug in seen or file in files:
+                if file != INDEX_FILE:  # the root page listed again among its children is no news
+                    problems.append(Problem("logbook.json", None, f"page '{slug}' is listed twice; the first is kept"))
             elif _manifest_file_ok(root, slug, file, problems, verified):
+                files.add(file)
                 seen.add(slug)
                 status = SUPERSEDED if marked else CURRENT
                 refs.append(PageRef(slug, file, manifest_title, depth, parent, True, verified[file], status))
@@ -191,9 +195,13 @@ def _manifest_root(
 ) -> PageRef | None:
     """The manifest's root page when it is not pages/index.md (e.g. `current-index` after a rewrite)."""
     slug, file = tree.get("slug"), tree.get("file")
+    if not isinstance(slug, str) or not slug or slug == "index":
+        return None
     if not isinstance(file, str) or not file:
-        file = f"pages/{slug}/page.md" if isinstance(slug, str) and slug and slug != "index" else INDEX_FILE
-    if file == INDEX_FILE or not isinstance(slug, str) or not slug or slug == "index":
+        file = f"pages/{slug}/page.md"
+        if file not in verified:  # a root named without a page of its own: pages/index.md stays the root
+            return None
+    if file == INDEX_FILE:
         return None
     if not _manifest_file_ok(root, slug, file, problems, verified):
         return None
@@ -234,16 +242,21 @@ def build_tree(root: Path, manifest: dict[str, Any] | None, index_text: str, pro
         slugs = sorted(disk, key=lambda s: (order.get(s, len(order)), s))
         return PageTree([_disk_ref(s, disk[s], verified[disk[s]]) for s in slugs], None, True)
     index_listed = not (listed and listed[0].depth == 0)
-    known = {ref.slug for ref in listed} | {ref.file for ref in listed}
+    # A page file is known when a listed page reads it; a file nobody reads is an orphan, never lost. When the
+    # manifest gave the orphan's slug to another file, the orphan is shown under its folder path instead.
+    read_files = {ref.file for ref in listed}
+    taken = {ref.slug for ref in listed} | {"index"}
     order = {slug: i for i, (slug, _) in enumerate(links)}
-    extra = sorted(
-        (s for s in disk if s not in known and disk[s] not in known), key=lambda s: (order.get(s, len(order)), s)
-    )
+    extra = sorted((s for s in disk if disk[s] not in read_files), key=lambda s: (order.get(s, len(order)), s))
     for slug in extra:
         problems.append(
             Problem(disk[slug], None, "page is on disk but not in logbook.json; shown after the listed pages")
         )
-    refs = listed + [PageRef(s, disk[s], None, 1, "index", False, verified[disk[s]], ORPHAN) for s in extra]
+    refs = listed + [
+        PageRef(s if s not in taken else disk[s][: -len("/page.md")], disk[s], None, 1, "index", False,
+                verified[disk[s]], ORPHAN)
+        for s in extra
+    ]  # fmt: skip
     return PageTree(refs, manifest_title if index_listed else None, index_listed)
 
 

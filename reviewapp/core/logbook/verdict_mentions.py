@@ -26,7 +26,7 @@ _LABEL = re.compile(
     r"(?P<qual>\b(?:final|overall|claim|scope|scientific|component|sub|partial|preliminary|interim|initial|"
     r"previous|old|earlier|legacy|historical|current|updated|revised)[\s-]+)?"
     r"\b(?P<label>verdict|outcome|status|result|conclusion|assessment|finding|rating)s?\b(?!-\w)"
-    r"(?P<extra>[^:\n|]{0,40}?)\s*(?:\*\*|__)?(?:\s*[:：]|\s[-–—]{1,2}\s)\s*(?:\*\*|__)?",
+    r"(?P<extra>[^:\n|]{0,40}?)(?:\s*(?:\*\*|__))?(?:\s*[:：]|\s[-–—]{1,2}\s)\s*(?:\*\*|__)?",
     re.IGNORECASE,
 )
 # "Verdict:" is the surest label; "Result:" and "Conclusion:" often introduce a finding rather than a verdict.
@@ -42,7 +42,8 @@ _LABEL_CONFIDENCE = {
 }
 _LABEL_WORDS = ("verdict", "outcome", "status", "result", "conclusion", "assessment", "finding", "rating")
 _HEADING_LABEL = re.compile(
-    r"^#{1,6}\s*(?:\*\*)?\s*(?P<qual>final\s+|overall\s+)?(?:verdict|outcome|status|conclusion)s?\s*(?:\*\*)?\s*[:：]?\s*$",
+    r"^#{1,6}\s*(?:\*\*\s*)?(?P<qual>final\s+|overall\s+)?(?:verdict|outcome|status|conclusion)s?\s*"
+    r"(?:\*\*\s*)?(?:[:：]\s*)?$",
     re.IGNORECASE,
 )
 _NEGATION = re.compile(
