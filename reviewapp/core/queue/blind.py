@@ -17,6 +17,10 @@ import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reviewapp.core.logbook.model import Logbook
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 MIN_NAME = 3
@@ -127,3 +131,19 @@ class Blinder:
         if owner.lower() not in known and (name is None or name.lower() not in known):
             return match.group(0)
         return f"{match.group('lead')}{self.slug}" + ("/logbook" if name else "")
+
+
+def blinder_for(logbook_id: str, logbook: Logbook | None, authors: Iterable[str] = ()) -> Blinder:
+    """The blinder of one logbook: every name its id, its metadata and manifest Space ids and `authors` give."""
+    spaces: list[str | None] = []
+    if logbook is not None:
+        spaces = [
+            logbook.space_id,
+            _text(logbook.metadata.get("space_id")),
+            _text((logbook.manifest or {}).get("space_id")),
+        ]
+    return Blinder.for_logbook(logbook_id, identity_names(logbook_id, spaces, authors))
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None

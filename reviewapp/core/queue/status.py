@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reviewapp.core.logbook.locate import NotALogbookError
+from reviewapp.core.logbook.logbook_id import logbook_id_for
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook.parse_cache import read_logbook_cached
 from reviewapp.core.progress import CancelToken, ProgressCallback
@@ -52,6 +53,7 @@ class QueueRow:
     scores: dict[str, RubricScoreRecord] = field(default_factory=dict)  # every judge's current rubric score
     problem: str | None = None  # why the logbook could not be read
     logbook: Logbook | None = None
+    logbook_id: str = ""
     claim_keys: list[str] = field(default_factory=list)  # in claim order
     unreviewed: list[str] = field(default_factory=list)  # claim keys without my verdict, in claim order
 
@@ -100,9 +102,10 @@ def _row(
         row.problem = f"{entry.source}: {exc.strerror or exc}"
         return row
     row.logbook = logbook
+    row.logbook_id = logbook_id_for(logbook.root)
     row.title = logbook.title
     row.paper = entry.paper or logbook.paper_id or ""
-    loaded = AnnotationStore(logbook.root, writable=False).load(repair=False)
+    loaded = AnnotationStore(logbook.root, writable=False, logbook_id=row.logbook_id).load(repair=False)
     state = AnnotationState(logbook.claims)
     state.add_all(loaded.records)
     claims = state.effective_claims()

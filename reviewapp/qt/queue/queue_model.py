@@ -1,0 +1,131 @@
+"""The queue as a table: one row per logbook, sortable and filterable, with pseudonyms in blind mode."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+
+from reviewapp.core.queue.blind import Blinder, blinder_for
+from reviewapp.core.queue.status import FLAGGED, QueueRow
+
+COLUMNS = ("Logbook", "Paper", "Claims", "Reviewed by me", "My score", "Logbook Judge points", "Status", "Disputed")
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class QueueTableModel(QAbstractTableModel):
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[QueueRow] = []
+        self.blind = False
+        self._blinders: dict[int, Blinder] = {}
+
+    def set_rows(self, rows: list[QueueRow]) -> None:
+        self.beginResetModel()
+        self.rows = rows
+        self._blinders = {i: blinder_for(r.logbook_id or r.entry.location, r.logbook) for i, r in enumerate(rows)}
+        self.endResetModel()
+
+    def set_blind(self, blind: bool) -> None:
+        self.blind = blind
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(COLUMNS) - 1))
+
+    def replace_row(self, number: int, row: QueueRow) -> None:
+        self.rows[number] = row
+        self._blinders[number] = blinder_for(row.logbook_id or row.entry.location, row.logbook)
+        self.dataChanged.emit(self.index(number, 0), self.index(number, len(COLUMNS) - 1))
+
+    def label(self, number: int) -> str:
+        """How the logbook is named on screen: its title and source, or only a pseudonym in blind mode."""
+        row = self.rows[number]
+        if self.blind:
+            blinder = self._blinders[number]
+            return f"{blinder.alias} — {blinder.scrub(row.title)}" if row.title else blinder.alias
+        return f"{row.title} ({row.entry.source})" if row.title else row.entry.source
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row = self.rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(index.row(), row, column)
+        if role == SORT_ROLE:
+            return self._sort_key(index.row(), row, column)
+        if role == Qt.ItemDataRole.ToolTipRole and column == 6 and row.flag_reason:
+            reason = self._blinders[index.row()].scrub(row.flag_reason) if self.blind else row.flag_reason
+            return f"Flagged: {reason}"
+        if role == Qt.ItemDataRole.ToolTipRole and row.problem:
+            return self._blinders[index.row()].scrub(row.problem) if self.blind else row.problem
+        if role == Qt.ItemDataRole.TextAlignmentRole and column >= 2 and column != 6:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _display(self, number: int, row: QueueRow, column: int) -> str:
+        if column == 0:
+            return self.label(number)
+        if row.problem:
+            return "cannot be read" if column == 6 else ""
+        values = (
+            None,
+            row.paper,
+            str(row.claims),
+            f"{row.reviewed_by_me} of {row.claims}",
+            "" if row.my_score is None else f"{row.my_score:.2f}",
+            "" if row.points is None else f"{row.points[0]} / {row.points[1]}",
+            row.status + (" ⚑" if row.status == FLAGGED else ""),
+            str(row.disagreements) if row.disagreements else "",
+        )
+        return values[column] or ""
+
+    def _sort_key(self, number: int, row: QueueRow, column: int) -> Any:
+        keys: tuple[Any, ...] = (
+            self.label(number).lower(),
+            row.paper.lower(),
+            row.claims,
+            row.reviewed_by_me / row.claims if row.claims else 0.0,
+            -1.0 if row.my_score is None else row.my_score,
+            -1.0 if row.points is None else row.points[0] / max(1, row.points[1]),
+            ("flagged", "in progress", "not started", "done", "").index(row.status) if not row.problem else 9,
+            row.disagreements,
+        )
+        return keys[column]
+
+
+class QueueFilter(QSortFilterProxyModel):
+    """Filters by status and by paper (or any text in the logbook's label); sorts by the sort role."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.status = ""  # "" all
+        self.text = ""
+        self.setSortRole(SORT_ROLE)
+
+    def set_status(self, status: str) -> None:
+        self.status = status
+        self.invalidateFilter()
+
+    def set_text(self, text: str) -> None:
+        self.text = text.strip().lower()
+        self.invalidateFilter()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
+        model = self.sourceModel()
+        assert isinstance(model, QueueTableModel)
+        row = model.rows[source_row]
+        if self.status and row.status != self.status:
+            return False
+        return not self.text or self.text in row.paper.lower() or self.text in model.label(source_row).lower()

@@ -1,0 +1,311 @@
+"""The queue window: every logbook of a queue with where you stand on it; open one, go to the next claim you
+have not reviewed (crossing logbooks), score a logbook on the rubric, raise or clear a flag.
+
+Reading the queue, scoring and flagging run off the GUI thread; logbooks are read through the parse cache, so
+reopening a big queue does not parse it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QTableView,
+    QToolBar,
+    QWidget,
+)
+
+from reviewapp.core.progress import ProgressCallback
+from reviewapp.core.queue.queue_file import Queue, read_queue
+from reviewapp.core.queue.rubric import DEFAULT_RUBRIC, Rubric
+from reviewapp.core.queue.status import DONE, FLAGGED, IN_PROGRESS, NOT_STARTED, QueueRow, next_unreviewed, queue_status
+from reviewapp.qt.queue.queue_model import COLUMNS, QueueFilter, QueueTableModel
+from reviewapp.qt.queue.score_dialog import ScoreDialog
+from reviewapp.qt.workers import TaskRunner, alive
+
+OpenClaim = Callable[[Path, str | None], None]
+STATUSES = ("", NOT_STARTED, IN_PROGRESS, DONE, FLAGGED)
+
+
+class QueueWindow(QMainWindow):
+    def __init__(
+        self,
+        queue_path: Path,
+        me: str,
+        open_claim: OpenClaim,
+        *,
+        rubric: Rubric = DEFAULT_RUBRIC,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.queue_path = queue_path
+        self.me = me
+        self.rubric = rubric
+        self._open_claim = open_claim
+        self.queue: Queue | None = None
+        self.last_opened: tuple[int, str] | None = None
+        self.runner = TaskRunner(2, self)
+        self.setWindowTitle(f"Queue — {queue_path.name}")
+        self.model = QueueTableModel()
+        self.proxy = QueueFilter()
+        self.proxy.setSourceModel(self.model)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().setDefaultSectionSize(26)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in range(1, len(COLUMNS)):
+            self.table.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.doubleClicked.connect(lambda _index: self.open_selected())
+        self.table.setAccessibleName("Logbooks in the queue")
+        self.setCentralWidget(self.table)
+        self._build_toolbar()
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.progress.hide()
+        self.summary = QLabel()
+        self.statusBar().addWidget(self.summary, 1)
+        self.statusBar().addPermanentWidget(self.progress)
+        self.resize(1100, 600)
+        self.reload()
+
+    # -- building --------------------------------------------------------------------------------------------
+
+    def _build_toolbar(self) -> None:
+        bar = QToolBar("Queue")
+        bar.setMovable(False)
+        self.addToolBar(bar)
+        self.status_filter = QComboBox()
+        self.status_filter.addItems(["Every status", *STATUSES[1:]])
+        self.status_filter.setAccessibleName("Filter by status")
+        self.status_filter.currentIndexChanged.connect(lambda i: self.proxy.set_status(STATUSES[i]))
+        bar.addWidget(self.status_filter)
+        self.paper_filter = QLineEdit()
+        self.paper_filter.setPlaceholderText("Filter by paper or logbook (Ctrl+F)")
+        self.paper_filter.setClearButtonEnabled(True)
+        self.paper_filter.setMaximumWidth(280)
+        self.paper_filter.textChanged.connect(self.proxy.set_text)
+        bar.addWidget(self.paper_filter)
+        self.blind_box = QCheckBox("Blind")
+        self.blind_box.setToolTip("Hide who made each logbook: a stable pseudonym stands in (Ctrl+B)")
+        self.blind_box.toggled.connect(self.model.set_blind)
+        bar.addWidget(self.blind_box)
+        bar.addSeparator()
+        self.actions_by_name: dict[str, QAction] = {}
+        for name, text, keys, slot in (
+            ("open", "Open", ("Return", "Enter"), self.open_selected),
+            ("next", "Next Unreviewed Claim", ("N", "Ctrl+J"), self.next_unreviewed),
+            ("score", "Score…", ("S",), self.score_selected),
+            ("flag", "Flag…", ("F",), self.flag_selected),
+            ("disputed", "Disagreements First", ("D",), self.disagreements_first),
+            ("reload", "Reload", ("F5",), self.reload),
+        ):
+            action = QAction(text, self)
+            action.setShortcuts([QKeySequence(k) for k in keys])
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            action.setToolTip(f"{text} ({' or '.join(keys)})")
+            action.triggered.connect(slot)
+            bar.addAction(action)
+            self.actions_by_name[name] = action
+        find = QAction(self)
+        find.setShortcut(QKeySequence("Ctrl+F"))
+        find.triggered.connect(lambda: self.paper_filter.setFocus(Qt.FocusReason.ShortcutFocusReason))
+        self.addAction(find)
+        blind = QAction(self)
+        blind.setShortcut(QKeySequence("Ctrl+B"))
+        blind.triggered.connect(self.blind_box.toggle)
+        self.addAction(blind)
+
+    # -- loading ---------------------------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        self.summary.setText("Reading the queue…")
+        path, me = self.queue_path, self.me
+
+        def work(progress: ProgressCallback) -> tuple[Queue, list[QueueRow]]:
+            queue = read_queue(path)
+            return queue, queue_status(queue, me, progress=progress)
+
+        self.runner.submit(work, self._loaded, self._failed, self._progressed)
+
+    def _progressed(self, done: int, total: int, _label: str) -> None:
+        if alive(self):
+            self.progress.setRange(0, total)
+            self.progress.setValue(done)
+
+    def _loaded(self, result: tuple[Queue, list[QueueRow]]) -> None:
+        if not alive(self):
+            return
+        self.queue, rows = result
+        selected = self.selected_row()
+        self.model.set_rows(rows)
+        self.progress.hide()
+        self._summarize()
+        if self.proxy.rowCount():
+            self.table.selectRow(0 if selected is None else self._view_row(selected))
+        self.table.setFocus()
+
+    def _failed(self, exc: BaseException) -> None:
+        if alive(self):
+            self.progress.hide()
+            self.summary.setText(f"The queue cannot be read: {exc}")
+
+    def _summarize(self) -> None:
+        rows = self.model.rows
+        claims = sum(r.claims for r in rows)
+        mine = sum(r.reviewed_by_me for r in rows)
+        done = sum(r.status == DONE for r in rows)
+        problems = len(self.queue.problems) if self.queue else 0
+        unreadable = sum(1 for r in rows if r.problem)
+        text = f"{mine} of {claims} claims reviewed by you · {done} of {len(rows)} logbooks done"
+        if problems or unreadable:
+            text += f" · {problems + unreadable} row(s) cannot be used (see their tool tips)"
+        self.summary.setText(text)
+
+    # -- actions ---------------------------------------------------------------------------------------------
+
+    def selected_row(self) -> int | None:
+        index = self.table.currentIndex()
+        return self.proxy.mapToSource(index).row() if index.isValid() else None
+
+    def _view_row(self, source_row: int) -> int:
+        return self.proxy.mapFromSource(self.model.index(source_row, 0)).row()
+
+    def open_selected(self) -> None:
+        number = self.selected_row()
+        if number is None:
+            return
+        row = self.model.rows[number]
+        if row.logbook is None:
+            QMessageBox.information(self, "Cannot open", self._safe(number, row.problem or "not readable"))
+            return
+        key = row.unreviewed[0] if row.unreviewed else None
+        self.last_opened = (number, key) if key else None
+        self._open_claim(row.logbook.root, key)
+
+    def next_unreviewed(self) -> None:
+        after = self.last_opened
+        if after is None:
+            number = self.selected_row()
+            if number is not None and self.model.rows[number].claim_keys:
+                after = (number, self.model.rows[number].claim_keys[0])
+                if after[1] in self.model.rows[number].unreviewed:
+                    self._go(after)
+                    return
+        found = next_unreviewed(self.model.rows, after)
+        if found is None:
+            self.summary.setText("Every claim in the queue has your verdict.")
+            return
+        self._go(found)
+
+    def _go(self, found: tuple[int, str]) -> None:
+        number, key = found
+        self.last_opened = found
+        self.table.selectRow(self._view_row(number))
+        row = self.model.rows[number]
+        assert row.logbook is not None
+        self._open_claim(row.logbook.root, key)
+
+    def disagreements_first(self) -> None:
+        self.table.sortByColumn(len(COLUMNS) - 1, Qt.SortOrder.DescendingOrder)
+
+    def score_selected(self) -> None:
+        number = self.selected_row()
+        if number is None or self.model.rows[number].logbook is None:
+            return
+        if not self.me:
+            QMessageBox.information(self, "Who is scoring?", "Set your name first (open a logbook to be asked).")
+            return
+        row = self.model.rows[number]
+        current = row.scores.get(self.me)
+        dialog = ScoreDialog(self.rubric, self.model.label(number), current, self)
+        if dialog.exec() != ScoreDialog.DialogCode.Accepted:
+            return
+        values, comments = dialog.scores(), dialog.criterion_comments()
+        comment = dialog.comment.toPlainText()
+        blind = self.model.blind
+        self._write(number, lambda review: _score(review, self.rubric, values, comments, comment, blind), "Score")
+
+    def flag_selected(self) -> None:
+        number = self.selected_row()
+        if number is None or self.model.rows[number].logbook is None or not self.me:
+            return
+        row = self.model.rows[number]
+        if row.status == FLAGGED:
+            answer = QMessageBox.question(self, "Clear the flag?", f"Flagged: {self._safe(number, row.flag_reason)}")
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+            self._write(number, lambda review: _flag(review, False, None), "Flag")
+            return
+        reason, ok = QInputDialog.getText(self, "Flag this logbook", "Why does it need a second look?")
+        if ok and reason.strip():
+            self._write(number, lambda review: _flag(review, True, reason), "Flag")
+
+    def _write(self, number: int, action: Callable[[object], object], what: str) -> None:
+        row = self.model.rows[number]
+        assert row.logbook is not None
+        logbook, me, entry = row.logbook, self.me, row.entry
+
+        def work(_progress: ProgressCallback) -> QueueRow:
+            from reviewapp.core.queue.queue_file import Queue as QueueOf
+            from reviewapp.core.review.identity import Identity
+            from reviewapp.core.review.logbook_review import LogbookReview
+
+            review = LogbookReview.open(logbook, Identity(me, "window"), "judge")
+            action(review)
+            return queue_status(QueueOf(self.queue_path, [entry], []), me)[0]
+
+        def done(fresh: QueueRow) -> None:
+            if alive(self):
+                self.model.replace_row(number, fresh)
+                self._summarize()
+                self.summary.setText(f"{what} saved. " + self.summary.text())
+
+        def failed(exc: BaseException) -> None:
+            if alive(self):
+                QMessageBox.warning(self, f"{what} not saved", self._safe(number, str(exc)))
+
+        self.runner.submit(work, done, failed)
+
+    def _safe(self, number: int, text: str | None) -> str:
+        text = text or ""
+        if self.model.blind:
+            return self.model._blinders[number].scrub(text)
+        return text
+
+    def current_index(self) -> QModelIndex:
+        return self.table.currentIndex()
+
+    def closeEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+        self.runner.wait(5000)
+        super().closeEvent(event)
+
+
+def _score(review, rubric: Rubric, values, comments, comment: str, blind: bool) -> object:  # type: ignore[no-untyped-def]
+    from reviewapp.core.queue.scoring import record_rubric_score, score_payload
+
+    return record_rubric_score(review, score_payload(rubric, values, comments, comment, blind=blind))
+
+
+def _flag(review, raised: bool, reason: str | None) -> object:  # type: ignore[no-untyped-def]
+    from reviewapp.core.queue.scoring import set_flag
+
+    return set_flag(review, raised, reason)
