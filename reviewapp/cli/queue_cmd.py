@@ -30,6 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("queue", metavar="LIST", type=Path, help="queue file or folder")
     parser.add_argument("--annotator", metavar="NAME", help="whose progress to show (default: your identity)")
     parser.add_argument("--next", action="store_true", help="print only the next claim you have not reviewed")
+    parser.add_argument("--window", action="store_true", help="open the queue window instead of printing")
     add_format_option(parser)
     parser.set_defaults(handler=run)
 
@@ -40,6 +41,16 @@ def run(args: argparse.Namespace) -> int:
     from reviewapp.core.review.identity import resolve_identity
     from reviewapp.core.review.logbook_judge_matches import stored_logbook_judge_verdicts
 
+    if args.window:
+        from reviewapp.cli.gui_cmd import window_problem_or_none
+        from reviewapp.qt.app import run as run_app
+
+        problem = window_problem_or_none()
+        if problem is not None:
+            return problem
+        if not args.queue.exists():
+            return fail(CommandError(f"error: {args.queue}: no such queue file or folder"))
+        return run_app(source=None, queue=args.queue)
     try:
         try:
             queue = read_queue(args.queue)

@@ -25,6 +25,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ),
     ActionSpec("find_logbooks", "&Find Logbooks on a Paper…", "File", (), "Every published logbook on a paper"),
     ActionSpec("open_demo", "Open &Demo Logbook", "File", (), "Open the built-in demo review"),
+    ActionSpec("open_queue", "Open &Queue…", "File", ("Ctrl+Shift+O",), "Open a queue of logbooks to judge"),
     ActionSpec("cancel_loading", "&Cancel Loading", "File", ("Esc",), "Stop opening the logbook"),
     ActionSpec("show_problems", "Show &Problems…", "File", (), "What the reader could not load"),
     ActionSpec(

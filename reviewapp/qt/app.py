@@ -23,6 +23,7 @@ def run(
     screenshot: Path | None = None,
     claim: str | None = None,
     size: tuple[int, int] = (1600, 1000),
+    queue: Path | None = None,
 ) -> int:
     """Open the window on `source` (the demo when None). With `screenshot`, render offscreen, save, exit 0."""
     if source is not None and not _remote(source):
@@ -59,7 +60,9 @@ def run(
     if screenshot is not None:
         window.resize(*size)
     window.show()
-    if source is None:
+    if queue is not None:
+        window.queue.open_queue(queue)
+    elif source is None:
         controller.open_demo()
     else:
         controller.open(source)

@@ -36,6 +36,7 @@ from reviewapp.qt.models.claim_table import ClaimTableModel
 from reviewapp.qt.models.page_tree_model import PageTreeModel
 from reviewapp.qt.models.trace_events import TraceEventModel
 from reviewapp.qt.plain import PlainLabel
+from reviewapp.qt.queue.feature import QueueFeature
 from reviewapp.qt.resources import resource
 from reviewapp.qt.trace_feature import TraceFeature
 from reviewapp.qt.widgets.artifact_panel import ArtifactPanel
@@ -69,6 +70,7 @@ class MainWindow(QMainWindow):
         self._connect()
         self.review = ReviewFeature(self)  # verdicts, notes, corrections, undo/redo, export, pairs, commit
         self.logbook_judge = LogbookJudgeFeature(self)  # J badges, evidence, disagreements, re-match, agreement
+        self.queue = QueueFeature(self)  # File > Open Queue: many logbooks, scores, flags
         self.traces = TraceFeature(self)  # attached transcripts, pinning, links, the published traces dataset
         self.resize(1600, 1000)
         if remember_state:

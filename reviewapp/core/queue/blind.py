@@ -6,9 +6,9 @@ own title. A `Blinder` is built once per logbook from every name known to identi
 scrubs any text shown to the judge. Home-folder paths are scrubbed whoever they name: a user folder identifies
 someone even when the name is not known.
 
-Names shorter than three characters are not scrubbed as words (they would blank out ordinary text); they still go
-in paths and URLs. Blinding guards against bias, not against a determined reader: a participant who writes their
-name in an image, or in words we were never told, is not hidden.
+One-letter names are not scrubbed as words (they would blank out ordinary text); they still go in paths and URLs.
+Blinding guards against bias, not against a determined reader: a participant who writes their name in an image,
+or in words we were never told, is not hidden.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from reviewapp.core.logbook.model import Logbook
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-MIN_NAME = 3
+MIN_NAME = 2
 _HOME = re.compile(r"(?P<lead>/home/|/Users/|[A-Za-z]:\\Users\\|[A-Za-z]:/Users/)(?P<user>[^/\\\s\"'<>]+)")
 _HANDLE_URL = re.compile(
     r"(?P<lead>(?:https?://)?(?:www\.)?(?:huggingface\.co|hf\.co|github\.com|gitlab\.com)/(?:spaces/|datasets/)?)"

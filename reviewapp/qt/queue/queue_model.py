@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
@@ -9,7 +10,18 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from reviewapp.core.queue.blind import Blinder, blinder_for
 from reviewapp.core.queue.status import FLAGGED, QueueRow
 
-COLUMNS = ("Logbook", "Paper", "Claims", "Reviewed by me", "My score", "Logbook Judge points", "Status", "Disputed")
+COLUMNS = (
+    "#",
+    "Logbook",
+    "Paper",
+    "Claims",
+    "Reviewed by me",
+    "My score",
+    "Logbook Judge points",
+    "Status",
+    "Disputed",
+)
+LOGBOOK, PAPER, STATUS, DISPUTED = 1, 2, 7, 8
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -65,21 +77,24 @@ class QueueTableModel(QAbstractTableModel):
             return self._display(index.row(), row, column)
         if role == SORT_ROLE:
             return self._sort_key(index.row(), row, column)
-        if role == Qt.ItemDataRole.ToolTipRole and column == 6 and row.flag_reason:
+        if role == Qt.ItemDataRole.ToolTipRole and column == STATUS and row.flag_reason:
             reason = self._blinders[index.row()].scrub(row.flag_reason) if self.blind else row.flag_reason
             return f"Flagged: {reason}"
         if role == Qt.ItemDataRole.ToolTipRole and row.problem:
             return self._blinders[index.row()].scrub(row.problem) if self.blind else row.problem
-        if role == Qt.ItemDataRole.TextAlignmentRole and column >= 2 and column != 6:
+        if role == Qt.ItemDataRole.TextAlignmentRole and column not in (LOGBOOK, STATUS, PAPER):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
     def _display(self, number: int, row: QueueRow, column: int) -> str:
         if column == 0:
+            return str(number + 1)
+        if column == LOGBOOK:
             return self.label(number)
         if row.problem:
-            return "cannot be read" if column == 6 else ""
+            return "cannot be read" if column == STATUS else ""
         values = (
+            None,
             None,
             row.paper,
             str(row.claims),
@@ -93,6 +108,7 @@ class QueueTableModel(QAbstractTableModel):
 
     def _sort_key(self, number: int, row: QueueRow, column: int) -> Any:
         keys: tuple[Any, ...] = (
+            number,
             self.label(number).lower(),
             row.paper.lower(),
             row.claims,
@@ -115,12 +131,20 @@ class QueueFilter(QSortFilterProxyModel):
         self.setSortRole(SORT_ROLE)
 
     def set_status(self, status: str) -> None:
-        self.status = status
-        self.invalidateFilter()
+        self._refilter(lambda: setattr(self, "status", status))
 
     def set_text(self, text: str) -> None:
-        self.text = text.strip().lower()
-        self.invalidateFilter()
+        self._refilter(lambda: setattr(self, "text", text.strip().lower()))
+
+    def _refilter(self, change: Callable[[], None]) -> None:
+        incremental = hasattr(self, "beginFilterChange")  # Qt 6.9+; older releases re-filter afterwards
+        if incremental:
+            self.beginFilterChange()
+        change()
+        if incremental:
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            self.invalidateRowsFilter()
 
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
         model = self.sourceModel()

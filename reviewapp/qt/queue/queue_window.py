@@ -32,7 +32,7 @@ from reviewapp.core.progress import ProgressCallback
 from reviewapp.core.queue.queue_file import Queue, read_queue
 from reviewapp.core.queue.rubric import DEFAULT_RUBRIC, Rubric
 from reviewapp.core.queue.status import DONE, FLAGGED, IN_PROGRESS, NOT_STARTED, QueueRow, next_unreviewed, queue_status
-from reviewapp.qt.queue.queue_model import COLUMNS, QueueFilter, QueueTableModel
+from reviewapp.qt.queue.queue_model import COLUMNS, DISPUTED, LOGBOOK, QueueFilter, QueueTableModel
 from reviewapp.qt.queue.score_dialog import ScoreDialog
 from reviewapp.qt.workers import TaskRunner, alive
 
@@ -64,14 +64,15 @@ class QueueWindow(QMainWindow):
         self.proxy.setSourceModel(self.model)
         self.table = QTableView()
         self.table.setModel(self.proxy)
+        self.table.horizontalHeader().setSortIndicator(0, Qt.SortOrder.AscendingOrder)  # the queue's own order
         self.table.setSortingEnabled(True)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in range(1, len(COLUMNS)):
-            self.table.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        for column in range(len(COLUMNS)):
+            mode = QHeaderView.ResizeMode.Stretch if column == LOGBOOK else QHeaderView.ResizeMode.ResizeToContents
+            self.table.horizontalHeader().setSectionResizeMode(column, mode)
         self.table.doubleClicked.connect(lambda _index: self.open_selected())
         self.table.setAccessibleName("Logbooks in the queue")
         self.setCentralWidget(self.table)
@@ -176,9 +177,12 @@ class QueueWindow(QMainWindow):
         problems = len(self.queue.problems) if self.queue else 0
         unreadable = sum(1 for r in rows if r.problem)
         text = f"{mine} of {claims} claims reviewed by you · {done} of {len(rows)} logbooks done"
+        details = [str(p) for p in self.queue.problems] if self.queue else []
+        details += [f"{r.entry.source}: {r.problem}" for r in rows if r.problem]
         if problems or unreadable:
-            text += f" · {problems + unreadable} row(s) cannot be used (see their tool tips)"
+            text += f" · {problems + unreadable} row(s) cannot be used (point here to see why)"
         self.summary.setText(text)
+        self.summary.setToolTip("\n".join(details))
 
     # -- actions ---------------------------------------------------------------------------------------------
 
@@ -225,7 +229,7 @@ class QueueWindow(QMainWindow):
         self._open_claim(row.logbook.root, key)
 
     def disagreements_first(self) -> None:
-        self.table.sortByColumn(len(COLUMNS) - 1, Qt.SortOrder.DescendingOrder)
+        self.table.sortByColumn(DISPUTED, Qt.SortOrder.DescendingOrder)
 
     def score_selected(self) -> None:
         number = self.selected_row()

@@ -1,0 +1,129 @@
+"""The queue window through a queue of three generated logbooks with two judges: progress, the next unreviewed
+claim across logbooks, scoring on the rubric, flags, filters and blind mode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from reviewapp.core.queue.scoring import rubric_scores
+from reviewapp.qt import theme
+from reviewapp.qt.queue.queue_model import LOGBOOK
+from reviewapp.qt.queue.queue_window import QueueWindow
+from reviewapp.qt.queue.score_dialog import ScoreDialog
+from tests.core.annotation_helpers import open_review
+from tests.qt.conftest import OpenWindow, Screenshots, wait_idle
+from tests.support.paper_fixtures import write_team_logbook
+
+QUEUE_TIMEOUT_MS = 60_000
+
+
+@pytest.fixture
+def queue_file(tmp_path: Path) -> Path:
+    for team in ("ada-lovelace", "bob", "cy"):
+        write_team_logbook(tmp_path / "logbooks" / f"{team}-repro", team, [(0, "verified"), (1, "toy"), (2, "toy")])
+    path = tmp_path / "queue.csv"
+    path.write_text(
+        "source,paper\nlogbooks/ada-lovelace-repro,P1\nlogbooks/bob-repro,P2\nlogbooks/cy-repro,P1\nlogbooks/old/gone,P3\n"
+    )
+    return path
+
+
+def open_queue(qtbot: QtBot, path: Path, me: str, opened: list[tuple[Path, str | None]]) -> QueueWindow:
+    window = QueueWindow(path, me, lambda folder, key: opened.append((folder, key)))
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: len(window.model.rows) == 3, timeout=QUEUE_TIMEOUT_MS)
+    return window
+
+
+def test_progress_next_unreviewed_and_filters(qtbot: QtBot, queue_file: Path, screenshots: Screenshots) -> None:
+    root = queue_file.parent / "logbooks"
+    for n in (1, 2, 3):
+        open_review(root / "ada-lovelace-repro", "Grace").set_verdict(n, "verified", "Re-ran it.")
+    open_review(root / "bob-repro", "Grace").set_verdict(1, "toy", "Tiny.")
+    open_review(root / "bob-repro", "Alan").set_verdict(1, "falsified", "Wrong units.")
+    opened: list[tuple[Path, str | None]] = []
+    window = open_queue(qtbot, queue_file, "Grace", opened)
+    rows = {Path(r.entry.location).name: r for r in window.model.rows}
+    assert (rows["ada-lovelace-repro"].reviewed_by_me, rows["ada-lovelace-repro"].status) == (3, "in progress")
+    assert rows["bob-repro"].reviewed_by_me == 1 and rows["bob-repro"].disagreements == 1
+    assert rows["ada-lovelace-repro"].disagreements == 2
+    assert "4 of 9 claims reviewed by you" in window.summary.text()
+    assert "1 row(s) cannot be used" in window.summary.text()
+    window.table.selectRow(0)
+    qtbot.keyClick(window.table, Qt.Key.Key_N)  # ada's logbook has no claim left: go on to bob's claim 2
+    assert "bob-repro" in opened[-1][0].parts and opened[-1][1] is not None and opened[-1][1].endswith("#2")
+    qtbot.keyClick(window.table, Qt.Key.Key_N)
+    qtbot.keyClick(window.table, Qt.Key.Key_N)
+    assert "cy-repro" in opened[-1][0].parts  # crossed into the next logbook
+    window.status_filter.setCurrentIndex(2)  # in progress
+    assert window.proxy.rowCount() == 2
+    window.status_filter.setCurrentIndex(0)
+    qtbot.keyClicks(window.paper_filter, "P1")
+    assert window.proxy.rowCount() == 2
+    window.paper_filter.clear()
+    qtbot.keyClick(window.table, Qt.Key.Key_D)  # disagreements first
+    first = window.proxy.mapToSource(window.proxy.index(0, 0)).row()
+    # ada's agent said toy twice where Grace says verified; bob's once
+    assert Path(window.model.rows[first].entry.location).name == "ada-lovelace-repro"
+    screenshots.take(window, "queue-light")
+    theme.manager().apply(theme.ThemeChoice.DARK)
+    screenshots.take(window, "queue-dark")
+
+
+def test_blind_mode_hides_who_made_each_logbook(qtbot: QtBot, queue_file: Path) -> None:
+    window = open_queue(qtbot, queue_file, "Grace", [])
+    labels = [window.model.label(i) for i in range(3)]
+    assert any("by ada-lovelace" in label for label in labels)
+    qtbot.keyClick(window, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)
+    assert window.model.blind
+    blinded = [window.proxy.index(i, LOGBOOK).data() for i in range(window.proxy.rowCount())]
+    assert all(label.startswith("Participant ") for label in blinded)
+    assert not any("ada" in label.lower() or "bob" in label.lower() for label in blinded), blinded
+    assert all("Reproduction of flat minima by Participant " in label for label in blinded)
+    assert len(set(blinded)) == 3  # a stable pseudonym per logbook
+
+
+def test_scoring_and_flagging_from_the_queue(qtbot: QtBot, queue_file: Path) -> None:
+    window = open_queue(qtbot, queue_file, "Grace", [])
+    window.table.selectRow(0)
+    number = window.selected_row()
+    assert number is not None
+
+    def fill_and_save() -> None:
+        dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, ScoreDialog) and w.isVisible())
+        for name, value in {"rigor": 4, "scale": 2, "honesty": 5, "clarity": 3}.items():
+            dialog.values[name].setValue(value)
+        dialog.comments["scale"].setText("a 10% proxy")
+        assert dialog.overall.text() == "<b>3.50</b>"
+        qtbot.keyClick(dialog, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+
+    QTimer.singleShot(200, fill_and_save)
+    qtbot.keyClick(window.table, Qt.Key.Key_S)
+    qtbot.waitUntil(lambda: window.model.rows[number].my_score is not None, timeout=QUEUE_TIMEOUT_MS)
+    assert window.model.rows[number].my_score == 3.5
+    folder = Path(window.model.rows[number].entry.location)
+    review = open_review(folder, "Alan")
+    score = rubric_scores(review.state)["Grace"]
+    assert score.payload.criteria[1].comment == "a 10% proxy" and not score.payload.blind
+
+
+def test_file_open_queue_takes_the_review_window_to_the_claim(
+    qtbot: QtBot, queue_file: Path, open_window: OpenWindow
+) -> None:
+    main = open_window()
+    queue = main.queue.open_queue(queue_file)
+    qtbot.addWidget(queue)
+    qtbot.waitUntil(lambda: len(queue.model.rows) == 3, timeout=QUEUE_TIMEOUT_MS)
+    queue.table.selectRow(1)
+    target = Path(queue.model.rows[queue.selected_row() or 0].entry.location)
+    with qtbot.waitSignal(main.controller.loaded, timeout=QUEUE_TIMEOUT_MS):
+        qtbot.keyClick(queue.table, Qt.Key.Key_Return)
+    wait_idle(qtbot, main)
+    assert main.controller.logbook is not None and main.controller.logbook.root.parents[1] == target.resolve()
+    assert main.current_claim is not None and main.current_claim.n == 1  # the first claim without my verdict
