@@ -23,6 +23,7 @@ from pathlib import Path
 from PIL import Image, UnidentifiedImageError, features
 
 from reviewapp.core.io.safepath import UnsafeReference, is_contained, read_capped, resolve_inside
+from reviewapp.core.io.svg_budget import svg_budget_refusal
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 MAX_IMAGE_PIXELS = 25_000_000  # 5000 x 5000; decoding more than this would stall the window for seconds
@@ -168,10 +169,11 @@ MAX_SVG_CHARS = 2_000_000
 
 
 def svg_refusal(svg: str) -> str | None:
-    """Why an inline SVG must not be rendered (it names something outside itself, or is too big); None if fine."""
+    """Why an inline SVG must not be rendered (it names something outside itself, is too big, or would take too
+    long to draw); None if fine."""
     if len(svg) > MAX_SVG_CHARS:
         return f"SVG is {len(svg):,} characters, over the {MAX_SVG_CHARS:,} limit"
     match = _SVG_EXTERNAL.search(svg)
     if match:
         return f"SVG refers to content outside itself ({match.group(0).strip()!r})"
-    return None
+    return svg_budget_refusal(svg)  # after the check above: no entities, so parsing cannot expand

@@ -53,6 +53,8 @@ class FigureCard(Card):
                 figure.clicked.connect(partial(self._zoom, figure))
                 self.body.addWidget(figure)
                 self.figures.append(figure)
+                # Qt's SVG renderer cannot be interrupted, so the work is bounded *before* rendering: svg_refusal
+                # counts <use>/pattern expansion and filter pixels (core/io/svg_budget.py) and refuses over budget.
                 refusal = svg_refusal(svg)
                 image = render_svg(svg) if refusal is None else None
                 if image is not None:
