@@ -82,12 +82,12 @@ def run(args: argparse.Namespace) -> int:
         write_table(columns, rows, args.format)
         confusion = report.get("logbook_judge_vs_people")
         if args.format == "markdown" and confusion:
-            columns = list(next(iter(confusion["counts"].values())).keys())
-            rows = [[row, *(counts[c] for c in columns)] for row, counts in confusion["counts"].items()]
-            rows.append(["precision", *(confusion["precision"][c] for c in columns)])
-            rows.append(["recall", *(confusion["recall"][c] for c in columns)])
+            verdicts = list(next(iter(confusion["counts"].values())).keys())
+            matrix: list[list[Any]] = [[row, *(n[c] for c in verdicts)] for row, n in confusion["counts"].items()]
+            matrix.append(["precision", *(confusion["precision"][c] for c in verdicts)])
+            matrix.append(["recall", *(confusion["recall"][c] for c in verdicts)])
             print()
-            write_table(["people \\ Logbook Judge", *columns], rows, "markdown", title="Logbook Judge vs people")
+            write_table(["people \\ Logbook Judge", *verdicts], matrix, "markdown", title="Logbook Judge vs people")
         if args.format == "markdown":
             print()
             print("\n".join(f"- {n}" for n in report["notes"]))

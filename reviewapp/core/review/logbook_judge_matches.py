@@ -47,18 +47,18 @@ def own_rematch(state: AnnotationState, annotator: str, space_id: str, index: in
     return None
 
 
-def rematch(session: LogbookReview, space_id: str, registry_index: int, claim_ref: str | int | None) -> RecordBase:
+def rematch(review: LogbookReview, space_id: str, registry_index: int, claim_ref: str | int | None) -> RecordBase:
     """Say by hand which logbook claim the Logbook Judge's claim `registry_index` is about (None: none of them)."""
     if registry_index < 1:
         raise AnnotationError("a Logbook Judge claim is numbered from 1 (its registry position)")
-    claim = session.claim(claim_ref) if claim_ref is not None else None
-    payload = session._payload(
+    claim = review.claim(claim_ref) if claim_ref is not None else None
+    payload = review._payload(
         LogbookJudgeMatchPayload, space_id=space_id, registry_index=registry_index, claim=claim.key if claim else None
     )
     target = Target.model_validate({"claim": claim.key, "page": claim.page} if claim else {})
-    current = own_rematch(session.state, session.identity.name, space_id, registry_index)
+    current = own_rematch(review.state, review.identity.name, space_id, registry_index)
     where = f"to {claim.label}" if claim else "to no claim"
-    return session._run(
+    return review._run(
         f"re-match of Logbook Judge claim {registry_index} {where}", current, RecordDraft(KIND, target, payload)
     )
 

@@ -30,6 +30,7 @@ class JudgeDetails(QFrame):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._key = ""
         self.setObjectName("judgeDetails")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 2, 0, 2)
@@ -50,7 +51,6 @@ class JudgeDetails(QFrame):
         layout.addWidget(self.overall)
         self.revision = _plain(self, "revisionWarning")
         layout.addWidget(self.revision)
-        self._key = ""
         self.hide()
 
     def show_claim(self, judged: JudgedLogbook | None, claim_key: str) -> None:

@@ -80,8 +80,8 @@ class LogbookJudgeFeature(QObject):
         judged: JudgedLogbook | None = None
         if logbook is not None:
             try:
-                session = self.review.logbook_review
-                judged = judged_logbook(logbook, session.state) if session else judged_from_store(logbook)
+                review = self.review.logbook_review
+                judged = judged_logbook(logbook, review.state) if review else judged_from_store(logbook)
             except (OSError, ValueError) as exc:
                 self.window.statusBar().showMessage(f"Logbook Judge verdicts not shown: {exc}", STATUS_MS)
         self.judged = judged
@@ -198,19 +198,19 @@ class LogbookJudgeFeature(QObject):
         box.addButton(QMessageBox.StandardButton.Cancel)
         self.dialog = box
         box.exec()
-        chosen = buttons.get(box.clickedButton())  # type: ignore[call-overload]
+        chosen = buttons.get(box.clickedButton())
         if chosen:
             self.import_file(path, space=chosen)
 
     def agreement_ratings(self) -> dict[str, dict[str, Any]]:
         """Claim -> rater -> verdict for the open logbook: every reviewer, the agent and the Logbook Judge."""
-        session = self.review.logbook_review
+        review = self.review.logbook_review
         judge = self.judged.verdicts() if self.judged else {}
         ratings: dict[str, dict[str, Any]] = {}
         for claim in self.controller.claims:
             unit: dict[str, Any] = {}
-            if session is not None:
-                unit.update({a: r.payload.verdict for a, r in session.state.verdicts(claim.key).items()})
+            if review is not None:
+                unit.update({a: r.payload.verdict for a, r in review.state.verdicts(claim.key).items()})
             unit[AGENT] = claim.verdict
             if claim.key in judge:
                 unit[LOGBOOK_JUDGE] = judge[claim.key]
