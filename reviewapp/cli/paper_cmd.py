@@ -1,6 +1,7 @@
 """`reviewapp paper`: every logbook on a paper in one matrix, its classes, and the authors' answers.
 
-Exit codes: 0 printed or saved; 2 bad usage, a source that is not a logbook, or nothing to show; 3 cannot write.
+Exit codes: 0 printed or saved; 2 bad usage, a source that is not a logbook, or nothing to show; 3 cannot write;
+4 the Hub refused; 5 the Hub cannot be reached; 6 cancelled.
 """
 
 from __future__ import annotations
@@ -9,11 +10,18 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reviewapp.cli.common import CommandError, add_annotator_options, fail, load_or_exit, say_who
+from reviewapp.cli.common import CommandError, add_annotator_options, fail, open_or_exit, say_who
+
+if TYPE_CHECKING:
+    from reviewapp.core.paper.gather import GatheredPaper
+    from reviewapp.core.paper.view import PaperView
+    from reviewapp.core.verdicts import Verdict
 
 EXIT_CODES = (
-    "exit codes: 0 printed or saved; 2 bad usage, a source that is not a logbook or nothing to show; 3 cannot write"
+    "exit codes: 0 printed or saved; 2 bad usage, a source that is not a logbook or nothing to show; 3 cannot write; "
+    "4 the Hub refused; 5 the Hub cannot be reached (or HF_HUB_OFFLINE is set); 6 cancelled"
 )
 CLASS_RULE = (
     "A cell is decided by a person's verdict over the Logbook Judge's over the agent's (authors never decide). "
@@ -26,12 +34,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "paper",
         help="every logbook on one paper: claims by logbook, classes, and authors' responses",
-        description="Gather the logbooks on one paper (SOURCES, or the logbooks of a --list queue file) and show "
+        description="Gather the logbooks on one paper (SOURCES, the logbooks of a --list queue file, or with "
+        "neither every Space the Hub lists for --orid) and show "
         "the paper's claims by logbook with the agent's, the Logbook Judge's and people's verdicts. " + CLASS_RULE,
         epilog=EXIT_CODES,
     )
     parser.add_argument("sources", nargs="*", metavar="SOURCE", help="logbooks on the paper")
-    parser.add_argument("--orid", metavar="ORID", help="the paper's OpenReview id (default: the one the logbooks name)")
+    parser.add_argument(
+        "--orid",
+        metavar="ORID",
+        help="the paper's OpenReview id (default: the one the logbooks name); alone, "
+        "every logbook the Hub lists for it",
+    )
     parser.add_argument("--list", type=Path, metavar="FILE", help="a queue file (or folder) of the logbooks")
     parser.add_argument("--registry", type=Path, metavar="FILE", help="the challenge's claim registry (rows)")
     parser.add_argument("--paper-index", type=Path, metavar="FILE", help="the challenge's paper index (numeric ids)")
@@ -50,28 +64,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from reviewapp.core.paper.gather import rebuild
+
     try:
-        view, labels = _build(args)
+        gathered = _build(args)
         if args.respond:
-            _respond(args, view, labels)
-            view, labels = _build(args)
+            _respond(args, gathered.view, gathered.labels)
+            gathered = rebuild(gathered)
             if args.format == "text":
                 return 0
-        _print(view, args.format)
+        _print(gathered.view, args.format)
     except CommandError as error:
         return fail(error)
     return 0
 
 
-def _build(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from reviewapp.core.logbook.logbook_id import logbook_id_for
-    from reviewapp.core.logbook_judge.registry import read_paper_index, read_registry
-    from reviewapp.core.logbook_judge.stored import load_import
-    from reviewapp.core.paper.paper_store import PaperIdError, PaperStore
-    from reviewapp.core.paper.view import PaperLogbook, build_paper_view
+def _build(args: argparse.Namespace) -> GatheredPaper:
+    from reviewapp.core.io.source_errors import EXIT_CANCELLED, SourceUnavailable
+    from reviewapp.core.logbook.locate import NotALogbookError
+    from reviewapp.core.paper.gather import PaperGatherError, PaperRequest, find_on_hub, gather_paper
+    from reviewapp.core.progress import Cancelled
     from reviewapp.core.queue.queue_file import QueueError, read_queue
-    from reviewapp.core.review.state import AnnotationState
-    from reviewapp.core.review.store import AnnotationStore
 
     sources = list(args.sources)
     if args.list:
@@ -82,39 +95,28 @@ def _build(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         for problem in queue.problems:
             print(f"warning: {args.list}: {problem}", file=sys.stderr)
         sources += [e.location for e in queue.entries]
-    if not sources:
-        raise CommandError("error: name the logbooks on the paper (SOURCE ..., or --list FILE)")
-    columns = []
-    labels: dict[str, str] = {}
-    for source in sources:
-        logbook = load_or_exit(source)
-        logbook_id = logbook_id_for(logbook.root)
-        if any(c.logbook_id == logbook_id for c in columns):
-            print(f"warning: {source}: the same logbook as an earlier source; shown once", file=sys.stderr)
-            continue
-        state = AnnotationState(logbook.claims)
-        state.add_all(AnnotationStore(logbook.root, writable=False, logbook_id=logbook_id).load(repair=False).records)
-        columns.append(PaperLogbook(logbook_id, source, logbook, state, load_import(logbook_id)))
-        labels[source] = logbook_id
-    orid = args.orid or next((c.logbook.paper_id for c in columns if c.logbook.paper_id), None)
-    registry = None
-    if args.registry:
-        index = read_paper_index(args.paper_index) if args.paper_index else None
-        registry = read_registry(args.registry, index).for_paper(orid)
-        if registry is None:
-            print(
-                f"warning: {args.registry}: no claims for paper {orid}; claims aligned across logbooks", file=sys.stderr
-            )
-    paper_state = AnnotationState()
-    if orid:
-        try:
-            paper_state.add_all(PaperStore(orid).load(repair=False).records)
-        except PaperIdError as exc:
-            raise CommandError(f"error: {exc}") from None
-    return build_paper_view(columns, orid=orid, registry=registry, paper_state=paper_state), labels
+    orid = args.orid.strip() if args.orid else None
+    if args.orid is not None and (not orid or any(c.isspace() for c in orid)):
+        raise CommandError(f"error: --orid {args.orid!r} is not an OpenReview id")
+    if not sources and not orid:
+        raise CommandError("error: name the logbooks on the paper (SOURCE ..., --list FILE, or --orid ORID)")
+    request = PaperRequest(sources, orid, args.registry, args.paper_index)
+    try:
+        gathered = gather_paper(request, open_or_exit, strict=True, find=find_on_hub)
+    except NotALogbookError as exc:
+        raise CommandError(f"error: {exc}") from None
+    except PaperGatherError as exc:
+        raise CommandError(f"error: {exc}") from None
+    except SourceUnavailable as exc:
+        raise CommandError(f"error: {exc}", exc.exit_code) from None
+    except (Cancelled, KeyboardInterrupt):
+        raise CommandError("cancelled", EXIT_CANCELLED) from None
+    for note in gathered.problems:
+        print(f"warning: {note}", file=sys.stderr)
+    return gathered
 
 
-def _respond(args: argparse.Namespace, view, labels: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
+def _respond(args: argparse.Namespace, view: PaperView, labels: dict[str, str]) -> None:
     from reviewapp.cli.annotate_cmd import identity_or_exit
     from reviewapp.core.paper.paper_review import PaperActionError, PaperReview
     from reviewapp.core.review.records import EvidenceLink
@@ -128,7 +130,7 @@ def _respond(args: argparse.Namespace, view, labels: dict[str, str]) -> None:  #
     if row is None:
         known = ", ".join(str(r.number) for r in view.rows)
         raise CommandError(f"error: no claim {args.respond!r} on this paper (claims: {known})")
-    links = []
+    links: list[EvidenceLink] = []
     for text in args.evidence:
         if text.startswith(("http://", "https://")):
             links.append(EvidenceLink(url=text))
@@ -152,7 +154,7 @@ def _respond(args: argparse.Namespace, view, labels: dict[str, str]) -> None:  #
     print(record.id, flush=True)
 
 
-def _print(view, fmt: str) -> None:  # type: ignore[no-untyped-def]
+def _print(view: PaperView, fmt: str) -> None:
     from reviewapp.core.paper.export import response_markdown, view_json
 
     if fmt == "json":
@@ -191,5 +193,5 @@ def _print(view, fmt: str) -> None:  # type: ignore[no-untyped-def]
         out.write(f"note: {note}\n")
 
 
-def _short(verdict) -> str:  # type: ignore[no-untyped-def]
+def _short(verdict: Verdict | None) -> str:
     return "-" if verdict is None else verdict.value[:4]

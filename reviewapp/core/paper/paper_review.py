@@ -68,8 +68,8 @@ class PaperReview:
     def respond(self, row: str, response: str, comment: str = "", evidence: Sequence[EvidenceLink] = ()) -> RecordBase:
         """Record (or change) my response to a finding; undoable."""
         try:
-            payload = AuthorResponsePayload(
-                paper=self.orid, response=response, comment=comment, evidence=list(evidence)
+            payload = AuthorResponsePayload.model_validate(
+                {"paper": self.orid, "response": response, "comment": comment, "evidence": list(evidence)}
             )
         except ValueError as exc:
             raise PaperActionError(_message(exc)) from None

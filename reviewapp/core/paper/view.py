@@ -112,9 +112,9 @@ def build_paper_view(
     counted = [r.id for r in alignment.rows if r.in_registry] if registry else None
     paper_class, all_falsified = classify_paper(claim_classes, counted)
     responses: dict[str, list[AuthorResponseRecord]] = {}
-    for record in records:
-        if isinstance(record, AuthorResponseRecord) and record.target.claim:
-            responses.setdefault(record.target.claim, []).append(record)
+    for response in records:
+        if isinstance(response, AuthorResponseRecord) and response.target.claim:
+            responses.setdefault(response.target.claim, []).append(response)
     return PaperView(
         orid=orid,
         title=_title(logbooks),

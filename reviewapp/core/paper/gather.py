@@ -1,0 +1,171 @@
+"""Gathering every logbook on a paper: from the Hub by paper tag, from folders and sources, or from a list file.
+
+Shared by `reviewapp paper`, File > Open Paper and the benchmark. Logbooks are read through the parse cache, so
+reopening a paper of twenty logbooks does not parse them again; each logbook's reviews, its stored Logbook Judge
+import and the paper's own records (hand alignments, author responses) are loaded beside it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reviewapp.core.io.source_errors import SourceUnavailable
+from reviewapp.core.io.source_ref import SourceError
+from reviewapp.core.logbook.locate import NotALogbookError
+from reviewapp.core.logbook.parse_cache import read_logbook_cached
+from reviewapp.core.logbook_judge.entries import VerdictsFileError
+from reviewapp.core.logbook_judge.registry import RegistryClaim, read_paper_index, read_registry
+from reviewapp.core.logbook_judge.stored import StoredImportError, load_import
+from reviewapp.core.paper.paper_store import PaperIdError, PaperStore
+from reviewapp.core.paper.view import PaperLogbook, PaperView, build_paper_view
+from reviewapp.core.progress import CancelToken, ProgressCallback
+from reviewapp.core.review.state import AnnotationState
+from reviewapp.core.review.store import AnnotationStore
+from reviewapp.core.sources.opened import OpenedSource
+
+Opener = Callable[[str], OpenedSource]
+
+
+class PaperGatherError(ValueError):
+    """The paper cannot be shown as asked (no logbooks, an unreadable registry or list); the message says why."""
+
+
+@dataclass(slots=True)
+class PaperRequest:
+    """What to gather: SOURCES (a list file's sources already among them), or without any, every logbook the
+    Hub lists for `orid`."""
+
+    sources: list[str] = field(default_factory=list)
+    orid: str | None = None
+    registry: Path | None = None
+    paper_index: Path | None = None
+
+
+@dataclass(slots=True)
+class GatheredPaper:
+    view: PaperView
+    labels: dict[str, str]  # source as given -> logbook id
+    problems: list[str] = field(default_factory=list)  # sources left out, list-file rows, registry warnings
+    registry_claims: tuple[RegistryClaim, ...] | None = None
+
+
+def gather_paper(
+    request: PaperRequest,
+    opener: Opener,
+    *,
+    strict: bool = False,
+    find: Callable[[str], list[str]] | None = None,
+    progress: ProgressCallback | None = None,
+    cancel: CancelToken | None = None,
+) -> GatheredPaper:
+    """Open every source with `opener` and build the paper view.
+
+    With `strict` a source that cannot be opened or read raises (the command line stops with its exit code);
+    otherwise it is left out and named in `problems` (the window shows the rest). `find(orid)` lists the Hub's
+    logbooks on the paper when neither sources nor a list are given.
+    """
+    problems: list[str] = []
+    sources = list(request.sources)
+    if not sources and request.orid and find is not None:
+        sources = find(request.orid)
+        if not sources:
+            raise PaperGatherError(f"no logbooks found on the Hub for paper {request.orid}")
+    if not sources:
+        raise PaperGatherError("name the logbooks on the paper (sources, a list file, or a paper id to find)")
+    columns: list[PaperLogbook] = []
+    labels: dict[str, str] = {}
+    for done, source in enumerate(sources):
+        if cancel is not None:
+            cancel.check()
+        if progress is not None:
+            progress(done, len(sources), source)
+        try:
+            column = open_column(source, opener)
+        except (SourceError, SourceUnavailable, NotALogbookError, OSError) as exc:
+            if strict:
+                raise
+            problems.append(f"{source}: {exc}")
+            continue
+        if any(c.logbook_id == column.logbook_id for c in columns):
+            problems.append(f"{source}: the same logbook as an earlier source; shown once")
+            continue
+        columns.append(column)
+        labels[source] = column.logbook_id
+    if progress is not None:
+        progress(len(sources), len(sources), "")
+    if not columns:
+        raise PaperGatherError("none of the logbooks could be opened:\n" + "\n".join(problems))
+    orid = request.orid or next((c.logbook.paper_id for c in columns if c.logbook.paper_id), None)
+    registry = _registry(request, orid, columns, problems)
+    view = build_paper_view(columns, orid=orid, registry=registry, paper_state=paper_records(orid))
+    return GatheredPaper(view, labels, problems, registry)
+
+
+def find_on_hub(orid: str, cancel: CancelToken | None = None) -> list[str]:
+    """The Spaces the Hub lists for the paper (its `paper-<ORID>` tag), as sources."""
+    from reviewapp.core.sources.find import find_logbooks
+
+    return [f.repo_id for f in find_logbooks(orid, cancel=cancel, count_claims=False)]
+
+
+def open_column(source: str, opener: Opener) -> PaperLogbook:
+    """One logbook's column: read through the parse cache, its reviews replayed, its Logbook Judge import."""
+    opened = opener(source)
+    logbook = read_logbook_cached(opened.folder)
+    if opened.logbook_id is not None:
+        logbook = dataclasses.replace(logbook, explicit_id=opened.logbook_id)
+    logbook_id = logbook.logbook_id
+    state = AnnotationState(logbook.claims)
+    store = AnnotationStore(logbook.root, writable=False, logbook_id=logbook_id)
+    state.add_all(store.load(repair=False).records)
+    try:
+        judged = load_import(logbook_id)
+    except StoredImportError:
+        judged = None  # a damaged import shows no J verdicts; `verdicts import` again replaces it
+    return PaperLogbook(logbook_id, source, logbook, state, judged)
+
+
+def paper_records(orid: str | None) -> AnnotationState:
+    """The paper's hand alignments and author responses (everyone's); empty without a paper id."""
+    state = AnnotationState()
+    if orid:
+        try:
+            state.add_all(PaperStore(orid).load(repair=False).records)
+        except PaperIdError as exc:
+            raise PaperGatherError(str(exc)) from None
+    return state
+
+
+def rebuild(gathered: GatheredPaper) -> GatheredPaper:
+    """The same logbooks with the paper's records read again (after a response or a hand alignment)."""
+    view = gathered.view
+    fresh = build_paper_view(
+        view.logbooks, orid=view.orid, registry=gathered.registry_claims, paper_state=paper_records(view.orid)
+    )
+    return GatheredPaper(fresh, gathered.labels, gathered.problems, gathered.registry_claims)
+
+
+def _registry(
+    request: PaperRequest, orid: str | None, columns: Sequence[PaperLogbook], problems: list[str]
+) -> tuple[RegistryClaim, ...] | None:
+    """The rows: the registry named in the request, else the one imported with any logbook's Logbook Judge
+    verdicts for this paper, else None (claims aligned across the logbooks)."""
+    if request.registry is not None:
+        try:
+            index = read_paper_index(request.paper_index) if request.paper_index else None
+            claims = read_registry(request.registry, index).for_paper(orid)
+        except (VerdictsFileError, OSError) as exc:
+            raise PaperGatherError(f"{request.registry}: {exc}") from None
+        if claims is None:
+            problems.append(f"{request.registry}: no claims for paper {orid}; claims aligned across logbooks")
+        return claims
+    for column in columns:
+        if column.logbook_judge is None or column.logbook_judge.entry.orid != orid:
+            continue
+        claims = column.logbook_judge.registry_claims()
+        if claims:
+            return claims
+    return None
