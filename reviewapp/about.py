@@ -19,6 +19,10 @@ from reviewapp.core.logbook_judge.stored import imports_dir
 from reviewapp.core.review.store import REVIEWS_DIR
 from reviewapp.core.trace.transcripts import transcripts_folder
 
+# The desktop entry's and AppStream's id (packaging/linux/<id>.desktop): the window names it so that Wayland
+# desktops match the window to the entry and its icon.
+DESKTOP_ID = "io.github.reviewapp.reviewapp"
+
 
 @dataclass(frozen=True)
 class Place:

@@ -34,13 +34,13 @@ def run(
             return 2
     if screenshot is not None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
+    from reviewapp.about import DESKTOP_ID
     from reviewapp.qt import crash, theme
     from reviewapp.qt.controller import LogbookController
     from reviewapp.qt.main_window import MainWindow
-    from reviewapp.qt.resources import resource
+    from reviewapp.qt.resources import app_icon
     from reviewapp.qt.workers import share_interpreter_with_gui
 
     share_interpreter_with_gui()
@@ -48,7 +48,8 @@ def run(
     assert isinstance(app, QApplication)
     app.setApplicationName("reviewapp")
     app.setOrganizationName("reviewapp")
-    app.setWindowIcon(QIcon(str(resource("icons", "reviewapp.svg"))))
+    app.setWindowIcon(app_icon())
+    app.setDesktopFileName(DESKTOP_ID)
     theme.manager().apply()
     theme.manager().follow_system()
     if screenshot is None:

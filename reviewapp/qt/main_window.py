@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, QSignalBlocker, Qt, QUrl, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QIcon, QImage
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QImage
 from PySide6.QtWidgets import (
     QFileDialog,
     QMainWindow,
@@ -37,7 +37,7 @@ from reviewapp.qt.models.page_tree_model import PageTreeModel
 from reviewapp.qt.models.trace_events import TraceEventModel
 from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.queue.feature import QueueFeature
-from reviewapp.qt.resources import resource
+from reviewapp.qt.resources import app_icon
 from reviewapp.qt.trace_feature import TraceFeature
 from reviewapp.qt.widgets.artifact_panel import ArtifactPanel
 from reviewapp.qt.widgets.card import CardContext
@@ -63,7 +63,7 @@ class MainWindow(QMainWindow):
         self.current_claim: Claim | None = None
         self.dialog: QWidget | None = None  # the last non-modal dialog opened (zoom, problems, help)
         self.setWindowTitle("reviewapp")
-        self.setWindowIcon(QIcon(str(resource("icons", "reviewapp.svg"))))
+        self.setWindowIcon(app_icon())
         self.actions_by_name = build_actions(self)
         self._build_layout()
         self._build_menus()

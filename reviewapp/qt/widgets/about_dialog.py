@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QUrl, qVersion
-from PySide6.QtGui import QDesktopServices, QGuiApplication, QIcon
+from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 
 from reviewapp.about import Place, places, versions
 from reviewapp.qt.plain import PlainLabel, button_text, plain_tooltip
-from reviewapp.qt.resources import resource
+from reviewapp.qt.resources import app_icon
 
 SAFETY = (
     "Logbook content is shown without running scripts, without network access, and without reading files "
@@ -34,7 +34,7 @@ class AboutDialog(QDialog):
         self.places = places()
 
         icon = QLabel(self)
-        icon.setPixmap(QIcon(str(resource("icons", "reviewapp.svg"))).pixmap(64, 64))
+        icon.setPixmap(app_icon().pixmap(64, 64))
         icon.setAlignment(Qt.AlignmentFlag.AlignTop)
         title = PlainLabel(f"reviewapp {self.versions['reviewapp']}", self)
         title.setObjectName("aboutTitle")
