@@ -10,12 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMenu
 
 from reviewapp.core.logbook.model import Logbook
-from reviewapp.core.progress import ProgressCallback
+from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.review.trace_links import (
     excerpt_label,
     link_transcript,
@@ -47,6 +47,8 @@ class TraceFeature(QObject):
         self.logbook: Logbook | None = None
         self.dataset_sessions: list[TraceSession] = []
         self._dataset_state = "none"  # none | wanted | fetching | fetched | failed
+        self._dataset_cancel: CancelToken | None = None
+        self._collapsed = False  # the right pane was collapsed because this logbook has no trace
         self.attach_action = QAction("Attach a &Transcript…", window)
         self.attach_action.setShortcut(QKeySequence("Ctrl+Shift+T"))
         self.attach_action.setStatusTip("Attach an agent's raw transcript to this logbook (kept outside it)")
@@ -61,6 +63,19 @@ class TraceFeature(QObject):
         self.timeline.indexed.connect(self.show_linked_events)
         self.review.changed.connect(self.show_pinned)
         window.side_tabs.currentChanged.connect(lambda _i: self._maybe_fetch_dataset())
+        window.actions_by_name["toggle_side_pane"].toggled.connect(self._pane_toggled)
+        window.actions_by_name["toggle_side_pane"].toggled.connect(lambda _on: self._maybe_fetch_dataset())
+        window.installEventFilter(self)
+        self._offer_in_view_menu()
+
+    def _offer_in_view_menu(self) -> None:
+        """ "Attach a Transcript…" right after View > Full Trace Timeline, where a reviewer looks for the trace."""
+        timeline_action = self.window.actions_by_name["show_timeline"]
+        for menu in timeline_action.associatedObjects():
+            if isinstance(menu, QMenu):
+                actions = menu.actions()
+                at = actions.index(timeline_action) + 1 if timeline_action in actions else len(actions)
+                menu.insertAction(actions[at] if at < len(actions) else None, self.attach_action)
 
     # -- sessions ----------------------------------------------------------------------------------------------
 
@@ -83,9 +98,45 @@ class TraceFeature(QObject):
         self.logbook = logbook
         self.dataset_sessions = []
         self._dataset_state = "wanted" if traces_ref(logbook) else "none"
+        if self._dataset_cancel is not None:
+            self._dataset_cancel.cancel()
         self.refresh_sessions()
+        repo_id = traces_ref(logbook)
+        if repo_id is not None and not self.sessions():
+            self.timeline.say(
+                f"This logbook's agent sessions are published in the traces dataset {repo_id}. "
+                "They are fetched from the Hub when this tab is shown."
+            )
         self.show_pinned()
+        self._fit_pane()
         self._maybe_fetch_dataset()
+
+    # -- the right pane ------------------------------------------------------------------------------------------
+
+    def _fit_pane(self) -> None:
+        """Collapse the right pane for a logbook that lists no trace, names no traces dataset and has no attached
+        transcript; bring it back for the next logbook that has one, unless the reviewer closed it meanwhile.
+
+        View > Full Trace Timeline (or Ctrl+2) shows the pane again, with "Attach a transcript…" in it.
+        """
+        if self.logbook is None:
+            return
+        toggle = self.window.actions_by_name["toggle_side_pane"]
+        nothing = not self.sessions() and traces_ref(self.logbook) is None
+        if nothing and not self.window.side_tabs.isHidden():
+            toggle.setChecked(False)
+            self._collapsed = True  # after the toggle: its handler clears the mark on any other change
+        elif not nothing and self._collapsed:
+            toggle.setChecked(True)
+
+    def _pane_toggled(self, _shown: bool) -> None:
+        self._collapsed = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # A collapse made for one logbook is not the reviewer's choice: the layout saved on close keeps the pane.
+        if watched is self.window and event.type() == QEvent.Type.Close and self._collapsed:
+            self.window.side_tabs.setVisible(True)
+        return super().eventFilter(watched, event)
 
     # -- the published traces dataset ----------------------------------------------------------------------
 
@@ -101,13 +152,19 @@ class TraceFeature(QObject):
         if repo_id is None:
             return
         self._dataset_state = "fetching"
-        self.timeline.info.setText(f"Fetching the traces dataset {repo_id} from the Hub…")
+        self.timeline.say(f"Fetching the traces dataset {repo_id} from the Hub…")
         logbook = self.logbook
+        reference = (logbook.manifest or {}).get("traces_ref") or repo_id
+        cancel = self._dataset_cancel = CancelToken()
 
         def fetch(progress: ProgressCallback) -> list[TraceSession]:
             from reviewapp.core.trace.dataset import fetch_traces_dataset
 
-            return fetch_traces_dataset(repo_id, progress=progress)
+            return fetch_traces_dataset(reference, progress=progress, cancel=cancel)
+
+        def fetching(_done: int, _total: int, label: str) -> None:
+            if alive(self) and logbook is self.logbook and label:
+                self.timeline.say(f"Fetching the traces dataset {repo_id} from the Hub… {label}")
 
         def done(sessions: list[TraceSession]) -> None:
             if not alive(self) or logbook is not self.logbook:
@@ -117,11 +174,11 @@ class TraceFeature(QObject):
             self.refresh_sessions()
 
         def failed(exc: BaseException) -> None:
-            if alive(self) and logbook is self.logbook:
+            if alive(self) and logbook is self.logbook and not isinstance(exc, Cancelled):
                 self._dataset_state = "failed"
-                self.timeline.info.setText(f"The traces dataset could not be fetched: {exc}")
+                self.timeline.say(f"The traces dataset could not be fetched. {exc}")
 
-        self.runner.submit(fetch, done, failed)
+        self.runner.submit(fetch, done, failed, fetching)
 
     # -- attaching -----------------------------------------------------------------------------------------
 
@@ -148,13 +205,15 @@ class TraceFeature(QObject):
                 self.window.show_error("Transcript not attached", str(exc))
                 return
             how = "fills the listed session" if attached.fills_listed else "added as a new session"
-            problems = f"; {len(index.problems)} unreadable lines" if index.problems else ""
+            problems = ""
+            if index.problems:
+                where = ", ".join(f"{p.file}:{p.line}" for p in index.problems[:3])
+                problems = f"; {len(index.problems)} unreadable ({where}{', …' if len(index.problems) > 3 else ''})"
             self.window.statusBar().showMessage(
                 f"Attached {chosen.name}: {index.format}, {index.count:,} events, {how}{problems}", 10_000
             )
             self.refresh_sessions(keep=attached.record.payload.session)
-            self.window.side_tabs.show()
-            self.window.side_tabs.setCurrentWidget(self.timeline)
+            self.window._show_tab(self.timeline)
 
         def failed(exc: BaseException) -> None:
             if alive(self):

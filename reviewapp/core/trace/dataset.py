@@ -1,34 +1,26 @@
-"""The Hub traces dataset a published logbook names in `traces_ref`, fetched only when the trace pane opens.
+"""The Hub traces dataset a published logbook names in `traces_ref`, read as sessions when the trace pane opens.
 
 Trackio publishes one `<session-id>.jsonl` per session at the dataset's root (the raw transcript, or a Pi v3
-conversion) and its normalized copy under `trackio/`. Both are downloaded with the Hub source's client into the
-Hub's own cache; offline, the last complete download is used.
+conversion) and its normalized copy under `trackio/`. The dataset is downloaded by `download_traces`, the same
+download every Hub source uses (limits, progress, cancel, the Hub's own cache, the last complete download
+reopened offline); this module only turns the downloaded folder into sessions.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from reviewapp.core.io.hub_download import (
-    DownloadLimits,
-    DownloadMeter,
-    HubRepoClient,
-    RemoteFile,
-    check_size,
-    offline_mode,
-)
-from reviewapp.core.io.source_errors import SourceOffline, SourceUnavailable
+from reviewapp.core.io.hub_download import DownloadLimits
+from reviewapp.core.io.source_errors import SourceUnavailable
+from reviewapp.core.io.traces_download import TracesRef, download_traces
 from reviewapp.core.progress import CancelToken, ProgressCallback
 from reviewapp.core.trace.sessions import TraceSession, dataset_sessions
 
 
-def trace_files(listing: list[RemoteFile]) -> list[RemoteFile]:
-    """What a trace dataset holds for the viewer: root session files and Trackio's normalized copy."""
-    return [f for f in listing if ("/" not in f.path and f.path.endswith(".jsonl")) or f.path.startswith("trackio/")]
-
-
 def fetch_traces_dataset(
-    repo_id: str,
+    traces_ref: Mapping[str, Any] | str | TracesRef,
     *,
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
@@ -37,28 +29,16 @@ def fetch_traces_dataset(
     cache_dir: Path | None = None,
     limits: DownloadLimits | None = None,
 ) -> list[TraceSession]:
-    """Download (or reuse) the dataset's trace files and return its sessions. Raises SourceOffline (never
-    downloaded and offline) or SourceUnavailable."""
-    limits = limits or DownloadLimits()
-    client = HubRepoClient("dataset", repo_id, endpoint=endpoint, token=token, cache_dir=cache_dir)
-    if offline_mode():
-        return _cached(client, "HF_HUB_OFFLINE is set")
-    try:
-        commit = client.resolve(None)
-    except SourceOffline:
-        return _cached(client, "the Hub cannot be reached")
-    files = trace_files(client.list_files(commit))
-    if not files:
-        raise SourceUnavailable(f"datasets/{repo_id}", "holds no trace files (no <session>.jsonl, no trackio/)")
-    check_size(f"datasets/{repo_id}", files, limits)
-    meter = DownloadMeter(files, source=f"datasets/{repo_id}", limits=limits, progress=progress, cancel=cancel)
-    folder = client.fetch(commit, files, meter)
-    client.remember(None, commit, [f.path for f in files], {"traces": True})
-    return dataset_sessions(folder)
+    """Download (or reopen from the cache) the dataset and return its sessions.
 
-
-def _cached(client: HubRepoClient, because: str) -> list[TraceSession]:
-    snapshot = client.cached_snapshot(None)
-    if snapshot is None:
-        raise SourceOffline(f"datasets/{client.repo_id}", f"{because} and its traces were never downloaded")
-    return dataset_sessions(snapshot.folder)
+    Raises what `download_traces` raises (SourceOffline when it was never downloaded and the Hub cannot be
+    reached, SourceAccessDenied, SourceTooLarge, ...), and SourceUnavailable when it holds no session.
+    """
+    got = download_traces(
+        traces_ref, limits=limits, progress=progress, cancel=cancel, endpoint=endpoint, token=token, cache_dir=cache_dir
+    )
+    viewer = Path(got.viewer_path).parent.as_posix()
+    sessions = dataset_sessions(got.folder, viewer if viewer not in ("", ".") else "trackio")
+    if not sessions:
+        raise SourceUnavailable(f"Traces dataset {got.repo_id}", "holds no session (no <session>.jsonl, no trackio/)")
+    return sessions

@@ -53,7 +53,9 @@ class TraceSession:
     def open_index(self) -> TraceIndex:
         """An unbuilt index over this session (build it in a worker)."""
         if self.transcript is not None:
-            return open_transcript(self.transcript.path)
+            index = open_transcript(self.transcript.path)
+            index.label = self.transcript.file_name  # problems name the file the reviewer attached, not our copy
+            return index
         if self.trace is None or self.root is None:
             raise ValueError(f"session {self.id!r} has no readable trace")
         return TrackioTrace(self.root, self.trace)
@@ -81,15 +83,16 @@ def traces_ref(logbook: Logbook) -> str | None:
     return None
 
 
-def dataset_sessions(folder: Path) -> list[TraceSession]:
-    """Sessions of a downloaded traces dataset: Trackio's normalized copy, else the raw `<session>.jsonl` files."""
+def dataset_sessions(folder: Path, normalized: str = "trackio") -> list[TraceSession]:
+    """Sessions of a downloaded traces dataset: Trackio's normalized copy (in the folder `normalized`), else the
+    raw `<session>.jsonl` files at its root."""
     from reviewapp.core.logbook.metadata import read_json_object
     from reviewapp.core.logbook.model import Problem
     from reviewapp.core.logbook.traces import load_traces
 
     problems: list[Problem] = []
-    root = folder / "trackio"
-    listing = read_json_object(root / "index.json", "trackio/index.json", problems, root=folder)
+    root = folder / normalized
+    listing = read_json_object(root / "index.json", f"{normalized}/index.json", problems, root=folder)
     sessions_listed = listing.get("sessions") if listing else None
     manifest = {"traces": sessions_listed} if isinstance(sessions_listed, list) else None
     normalized = load_traces(root, manifest, problems) if root.is_dir() else []

@@ -333,6 +333,13 @@ class TimelinePanel(QWidget):
         self.attach.setToolTip("Attach an agent's raw transcript (Claude Code, Codex, Pi, opencode JSON lines)")
         top.addWidget(self.attach)
         layout.addLayout(top)
+        self.empty_state = self._empty_state()
+        layout.addWidget(self.empty_state, 1)
+        self.body = QWidget(self)
+        body = QVBoxLayout(self.body)
+        body.setContentsMargins(0, 0, 0, 0)
+        body.setSpacing(6)
+        layout.addWidget(self.body, 1)
         find = QHBoxLayout()
         self.search = QLineEdit(self)
         self.search.setObjectName("traceSearch")
@@ -351,7 +358,7 @@ class TimelinePanel(QWidget):
         self.hit_count.setObjectName("muted")
         self.hit_count.setMinimumWidth(70)
         find.addWidget(self.hit_count)
-        layout.addLayout(find)
+        body.addLayout(find)
         filters = QHBoxLayout()
         self.kind_filter = QComboBox(self)
         self.kind_filter.setObjectName("kindFilter")
@@ -367,7 +374,7 @@ class TimelinePanel(QWidget):
         self.errors_only = QCheckBox("Errors", self)
         self.errors_only.setToolTip("Only failed tool results, aborted turns and unreadable lines")
         filters.addWidget(self.errors_only)
-        layout.addLayout(filters)
+        body.addLayout(filters)
         go = QHBoxLayout()
         self.turn_filter = QLineEdit(self)
         self.turn_filter.setObjectName("turnFilter")
@@ -383,11 +390,11 @@ class TimelinePanel(QWidget):
         for edit, stretch in ((self.turn_filter, 1), (self.time_filter, 1), (self.jump, 2)):
             edit.setMinimumWidth(40)
             go.addWidget(edit, stretch)
-        layout.addLayout(go)
+        body.addLayout(go)
         self.info = PlainLabel(self)
         self.info.setObjectName("muted")
         self.info.setWordWrap(True)
-        layout.addWidget(self.info)
+        body.addWidget(self.info)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setObjectName("timelineSplitter")
         self.view = QListView(splitter)
@@ -422,16 +429,50 @@ class TimelinePanel(QWidget):
         buttons.addStretch(1)
         below_layout.addLayout(buttons)
         splitter.setSizes([420, 220])
-        layout.addWidget(splitter, 1)
+        body.addWidget(splitter, 1)
         self._filter_timer = QTimer(self)
         self._filter_timer.setSingleShot(True)
         self._filter_timer.setInterval(250)
+
+    def _empty_state(self) -> QWidget:
+        """What the pane shows for a logbook with no session at all: why, and the way to attach one."""
+        box = QWidget(self)
+        box.setObjectName("timelineEmpty")
+        column = QVBoxLayout(box)
+        column.setContentsMargins(16, 24, 16, 16)
+        column.setSpacing(12)
+        self.empty_text = PlainLabel(box)
+        self.empty_text.setObjectName("muted")
+        self.empty_text.setWordWrap(True)
+        self.empty_text.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        column.addWidget(self.empty_text)
+        self.attach_empty = QPushButton("Attach a transcript…", box)
+        self.attach_empty.setObjectName("primary")
+        self.attach_empty.setToolTip(
+            "Read the agent's raw transcript (Claude Code, Codex, Pi, opencode JSON lines) beside this logbook; "
+            "it is copied to your data folder, never into the logbook (Ctrl+Shift+T)"
+        )
+        column.addWidget(self.attach_empty, 0, Qt.AlignmentFlag.AlignHCenter)
+        column.addStretch(1)
+        box.hide()
+        return box
+
+    def say(self, text: str) -> None:
+        """A message about the trace, wherever the pane shows it (the empty state has no info line)."""
+        self.info.setText(text)
+        self.empty_text.setText(text)
+
+    def _set_empty(self, empty: bool) -> None:
+        self.empty_state.setVisible(empty)
+        self.body.setVisible(not empty)
+        self.attach.setVisible(not empty)
 
     def _connect(self) -> None:
         self.sessions.currentIndexChanged.connect(self._session_changed)
         self.view.selectionModel().currentChanged.connect(self._current_changed)
         self.view.selectionModel().selectionChanged.connect(lambda *_: self._update_pin())
         self.attach.clicked.connect(self.attach_requested)
+        self.attach_empty.clicked.connect(self.attach_requested)
         self.search.returnPressed.connect(self._search_or_next)
         self.search.textChanged.connect(self._search_edited)
         self.next_hit.clicked.connect(lambda: self.step_hit(1))
@@ -512,9 +553,13 @@ class TimelinePanel(QWidget):
         self.hit_count.clear()
         session = self._sessions[position] if 0 <= position < len(self._sessions) else None
         self.session_shown.emit(session)
+        self._set_empty(session is None)
         if session is None:
             self.model.set_index(None, None)
-            self.info.setText("This logbook has no agent trace. Attach the agent's transcript to read it here.")
+            self.say(
+                "This logbook lists no agent session and names no traces dataset. Attach the agent's raw "
+                "transcript to read the whole session here, linked to the claims and cells it produced."
+            )
             return
         if not session.readable:
             self.model.set_index(session, None)
@@ -798,7 +843,7 @@ class TimelinePanel(QWidget):
         paired = index.event(paired_at) if paired_at >= 0 else None
         links = self._links_of(position)
         text, capped = timeline_detail(event, whole=self._whole, paired=paired, links=links)
-        self.detail.setPlainText(text)
+        self.detail.setPlainText(self.model.scrub(text) if self.model.scrub is not None else text)
         self._set_buttons(event, capped or self._whole, paired_at >= 0, bool(links))
 
     def _links_of(self, position: int) -> list[str]:
