@@ -11,6 +11,7 @@ from reviewapp.core.logbook.locate import NotALogbookError
 from reviewapp.core.logbook.model import Logbook
 
 if TYPE_CHECKING:
+    from reviewapp.core.io.hub_download import DownloadLimits
     from reviewapp.core.sources.opened import OpenedSource
 
 
@@ -65,10 +66,16 @@ def add_source_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", metavar="SOURCE", help=SOURCE_HELP)
     group = parser.add_argument_group("downloading a Space, dataset or URL")
     group.add_argument(
-        "--max-download-mb", type=_positive, metavar="MB", help="stop before downloading more than this (default 500)"
+        "--max-download-mb",
+        type=_positive,
+        metavar="MB",
+        help="stop before downloading more than this (default 500, or the window's setting)",
     )
     group.add_argument(
-        "--download-timeout", type=_positive, metavar="SECONDS", help="give up a download after this (default 600)"
+        "--download-timeout",
+        type=_positive,
+        metavar="SECONDS",
+        help="give up a download after this (default 600, or the window's setting)",
     )
     parser.set_defaults(configure_downloads=_configure_downloads)
 
@@ -84,6 +91,7 @@ def _positive(text: str) -> float:
 
 
 def _configure_downloads(args: argparse.Namespace) -> None:
+    _download_limits.clear()  # one command's options never carry over to the next call of main()
     if getattr(args, "max_download_mb", None):
         _download_limits["max_bytes"] = args.max_download_mb * 1024 * 1024
     if getattr(args, "download_timeout", None):
@@ -130,7 +138,6 @@ def load_or_exit(source: str) -> Logbook:
 
 
 def open_or_exit(source: str) -> OpenedSource:
-    from reviewapp.core.io.hub_download import DownloadLimits
     from reviewapp.core.io.source_errors import EXIT_CANCELLED, SourceUnavailable
     from reviewapp.core.io.source_ref import SourceError, parse_source
     from reviewapp.core.progress import Cancelled
@@ -142,7 +149,7 @@ def open_or_exit(source: str) -> OpenedSource:
         raise CommandError(f"error: {exc}", EXIT_NOT_A_LOGBOOK) from exc
     if ref.kind == "path":
         return open_source(ref)
-    limits = DownloadLimits(**_download_limits)  # type: ignore[arg-type]
+    limits = _limits()
     progress = _TerminalProgress() if sys.stderr.isatty() else None
     try:
         opened = open_source(ref, limits=limits, progress=progress)
@@ -162,6 +169,20 @@ def open_or_exit(source: str) -> OpenedSource:
     if proposals:
         print(f"note: {proposals}", file=sys.stderr)
     return opened
+
+
+def _limits() -> DownloadLimits:
+    """The preferences' limits (500 MB and 10 minutes unless changed), with this command's options over them."""
+    from dataclasses import replace
+
+    from reviewapp.core.review.preferences import load_preferences
+
+    limits = load_preferences().download_limits()
+    if "max_bytes" in _download_limits:
+        limits = replace(limits, max_bytes=int(_download_limits["max_bytes"]))
+    if "max_seconds" in _download_limits:
+        limits = replace(limits, max_seconds=_download_limits["max_seconds"])
+    return limits
 
 
 class _TerminalProgress:

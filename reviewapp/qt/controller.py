@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from reviewapp.core.io.source_errors import SourceUnavailable
+from reviewapp.core.io.source_errors import SourceAccessDenied, SourceUnavailable
 from reviewapp.core.io.source_ref import SourceError, SourceRef, parse_source
 from reviewapp.core.logbook.artifacts import ArtifactEntry, list_artifacts
 from reviewapp.core.logbook.demo import demo_workspace
@@ -84,6 +84,8 @@ class LogbookController(QObject):
         self.source_label = ""
         self.opened_source: OpenedSource | None = None  # where a remote logbook came from (None: a folder)
         self._pending_sources: dict[int, OpenedSource] = {}  # by load token: set on the worker, taken when loaded
+        self.failure: BaseException | None = None  # why the last open failed (the window offers a login for some)
+        self.failed_source: str | None = None
         self.review = ReviewController(self)
         self.review.changed.connect(self._review_changed)
         self._claims: list[Claim] = []
@@ -93,15 +95,18 @@ class LogbookController(QObject):
     def open(self, source: Path | str) -> None:
         """Open a folder, or any other SOURCE form (a Space, dataset or URL: downloaded, or its cached copy)."""
         ref = None if isinstance(source, Path) else _remote_ref(source)
+        self.failed_source = None if ref is None else str(source)
         if ref is None:
             path = Path(source).expanduser()
             self._start(path.name or str(path), lambda progress, token: read_logbook(path, progress, token), path)
             return
 
         def load(progress: ProgressCallback, token: CancelToken) -> Logbook:
+            from reviewapp.core.review.preferences import load_preferences
             from reviewapp.core.sources.opener import open_source
 
-            opened = open_source(ref, progress=progress, cancel=token)
+            limits = load_preferences().download_limits()
+            opened = open_source(ref, limits=limits, progress=progress, cancel=token)
             self._pending_sources[id(token)] = opened
             return read_logbook(opened.folder, progress, token, logbook_id=opened.logbook_id)
 
@@ -111,8 +116,13 @@ class LogbookController(QObject):
         """What copy is shown, for a logbook from the Hub or a URL (`Showing a cached copy of … at revision …`)."""
         if self.opened_source is None:
             return None
-        lines = [self.opened_source.banner(), self.opened_source.proposals_line()]
+        notes = [f"Note: {note[:1].upper()}{note[1:]}." for note in self.opened_source.notes]
+        lines = [self.opened_source.banner(), self.opened_source.proposals_line(), *notes]
         return "\n".join(line for line in lines if line) or None
+
+    def login_needed(self) -> bool:
+        """The last open failed because the Hub wants a login (private or gated), so the window offers one."""
+        return isinstance(self.failure, SourceAccessDenied) and self.failed_source is not None
 
     def open_demo(self) -> None:
         def load(progress: ProgressCallback, token: CancelToken) -> Logbook:
@@ -191,6 +201,7 @@ class LogbookController(QObject):
         if token is not self._load_token:
             return
         self._load_token = None
+        self.failure = exc
         if isinstance(exc, Cancelled):
             self.load_cancelled.emit()
         elif isinstance(exc, NotALogbookError | SourceUnavailable):

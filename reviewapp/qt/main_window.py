@@ -236,7 +236,19 @@ class MainWindow(QMainWindow):
         self.status_label.setText("The logbook could not be opened.")
         if self.context is None:
             self.evidence.show_message("Nothing is open. Use File > Open Logbook Folder… or open the demo.")
+        if self.controller.login_needed() and self.controller.failed_source:
+            self._offer_login(self.controller.failed_source, message)
+            return
         self.show_error("Could not open the logbook", message)
+
+    def _offer_login(self, source: str, message: str) -> None:
+        """Private or gated: huggingface_hub's login, then Try Again (never a token field of ours)."""
+        from reviewapp.qt.dialogs.hub_login import HubLoginDialog
+
+        self.error_shown.emit(message)
+        dialog = HubLoginDialog(source, message, self)
+        dialog.retry_requested.connect(self.controller.open)
+        self._open_dialog(dialog)
 
     def _load_cancelled(self) -> None:
         self._loading_done()

@@ -91,3 +91,28 @@ def test_hub_sources_on_the_command_line_and_their_exit_codes(
     assert "cached copy" in capsys.readouterr().err
     assert main(["inspect", "alice/elsewhere"]) == 5
     assert main(["find", "--orid", ORID]) == 5
+
+
+def test_find_says_when_to_retry_a_rate_limited_listing(
+    hub_server: HubServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _challenge(hub_server, tmp_path)
+    hub_server.fail_next("list", 429, headers={"Retry-After": "120"})
+
+    assert main(["find", "--orid", ORID]) == 4
+
+    err = capsys.readouterr().err
+    assert "the Hub's list of icml2026-repro Spaces" in err and "retry in 120 s" in err
+
+
+def test_download_limits_come_from_the_preferences_and_an_option_overrides_them(
+    hub_server: HubServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reviewapp.core.review.preferences import Preferences, save_preferences
+
+    hub_server.create_repo("alice/repro-x", repo_type="space", files=published_files(tmp_path, "alice/repro-x"))
+    save_preferences(Preferences(download_max_mb=0.001))
+
+    assert main(["inspect", "alice/repro-x"]) == 2
+    assert "over the 1 KB limit" in capsys.readouterr().err
+    assert main(["inspect", "alice/repro-x", "--max-download-mb", "5"]) == 0

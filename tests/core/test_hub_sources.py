@@ -265,3 +265,30 @@ def test_containment_allows_the_repositorys_blobs_and_nothing_else(
             resolve_inside(root, name)
     with pytest.raises(UnsafeReference):  # a sibling snapshot is outside the root even though its links are blobs
         resolve_inside(root / "pages", "../../" + (root.name[:-1] + "0") + "/logbook.json")
+
+
+def test_a_refusal_names_the_source_and_offers_the_login_only_when_logged_out(
+    hub_server: HubServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _publish(hub_server, tmp_path)
+    hub_server.fail_next("info", 403)
+    with pytest.raises(SourceAccessDenied) as anonymous:
+        open_source(SPACE)
+    assert str(anonymous.value).startswith(f"Space {SPACE}: access refused (403)")
+    assert "hf auth login" in str(anonymous.value) and anonymous.value.exit_code == 4
+
+    monkeypatch.setenv("HF_TOKEN", hub_server.add_user("mallory"))
+    hub_server.fail_next("info", 401)
+    with pytest.raises(SourceAccessDenied) as logged_in:
+        open_source(SPACE)
+    assert str(logged_in.value).startswith(f"Space {SPACE}: access refused (401)")
+    assert "your account has no access" in str(logged_in.value) and "hf auth login" not in str(logged_in.value)
+
+
+def test_a_rate_limit_without_retry_after_still_says_when(hub_server: HubServer, tmp_path: Path) -> None:
+    _publish(hub_server, tmp_path)
+    hub_server.fail_next("info", 429, headers={"RateLimit": '"api";r=0;t=95', "RateLimit-Policy": '"api";q=500;w=300'})
+    with pytest.raises(SourceRateLimited) as limited:
+        open_source(SPACE)
+    assert limited.value.retry_after == 95 and f"Space {SPACE}: " in str(limited.value)
+    assert "retry in 95 s" in str(limited.value)

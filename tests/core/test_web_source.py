@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core.io.source_errors import NotALogbookSource, SourceOffline, SourceRateLimited
+from reviewapp.core.io.source_errors import (
+    NotALogbookSource,
+    SourceAccessDenied,
+    SourceOffline,
+    SourceRateLimited,
+    SourceRefused,
+)
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.sources.opener import open_source
 from tests.core.commit_helpers import published_files
@@ -66,3 +72,38 @@ def test_a_url_without_a_manifest_or_rate_limited_says_so(site: StaticServer) ->
     site.fail("/book/logbook.json", 429, {"Retry-After": "7"})
     with pytest.raises(SourceRateLimited, match="retry in 7 s"):
         open_source(site.url + "book/")
+
+
+@pytest.mark.parametrize("status", [401, 403])
+def test_a_url_that_refuses_access_names_the_url_and_the_file(site: StaticServer, status: int) -> None:
+    site.fail("/book/logbook.json", status)
+    with pytest.raises(SourceAccessDenied) as refused:
+        open_source(site.url + "book/")
+    assert str(refused.value) == f"{site.url}book/: the server refused access to logbook.json ({status})"
+    assert refused.value.exit_code == 4
+
+
+def test_a_server_error_on_a_page_keeps_the_last_complete_download(site: StaticServer) -> None:
+    first = open_source(site.url + "book/")
+    site.fail("/book/pages/index.md", 503)
+    with pytest.raises(SourceRefused, match=r"answered 503 for pages/index\.md"):
+        open_source(site.url + "book/")
+    assert len(read_logbook(first.folder).claims) == 3  # the earlier download is untouched
+
+
+def test_every_command_opens_a_url_and_reviews_never_go_into_its_download(
+    site: StaticServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reviewapp.cli import main
+    from reviewapp.core.review.store import AnnotationStore
+
+    url = site.url + "book/"
+    assert main(["inspect", url, "--json"]) == 0
+    captured = capsys.readouterr()
+    assert len(json.loads(captured.out)["claims"]) == 3
+    assert f"Showing {url}" in captured.err and "orphan pages" in captured.err
+
+    opened = open_source(url)
+    location = AnnotationStore(opened.folder, logbook_id=opened.logbook_id).location
+    assert location.fallback and "replaced by the next download" in (location.reason or "")
+    assert not location.folder.is_relative_to(opened.folder)

@@ -4,6 +4,7 @@
                                    explicitly by whoever downloaded it
     git:HOST/OWNER/REPO/PATH       a git checkout whose origin is that remote; PATH is the logbook's folder inside
                                    the repository (absent when the logbook is the repository's root)
+    url:https://host/folder/       a published logbook read through its manifest at that URL
     path:/resolved/folder          anything else
 
 Never from metadata (two corpus logbooks carry the same `space_id`, one names two Spaces): metadata says what a
@@ -63,7 +64,9 @@ def check_logbook_id(value: str) -> LogbookId:
         return hub_logbook_id(kind, f"{owner}/{name}", inside)
     if scheme in ("git", "path") and rest.strip() and rest == rest.strip() and "\n" not in rest:
         return value
-    raise LogbookIdError(f"not a logbook id (hf:space/OWNER/NAME, git:REMOTE/PATH or path:FOLDER): {value!r}")
+    if scheme == "url" and rest.startswith(("http://", "https://")) and rest == rest.strip() and "\n" not in rest:
+        return value  # a published URL: its download folder is a cache, the URL is where it came from
+    raise LogbookIdError(f"not a logbook id (hf:space/OWNER/NAME, git:REMOTE/PATH, url:URL or path:FOLDER): {value!r}")
 
 
 def hub_cache_id(root: Path) -> LogbookId | None:

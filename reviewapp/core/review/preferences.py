@@ -1,4 +1,4 @@
-"""The user's preferences: who they are as an annotator, their role, their own tags.
+"""The user's preferences: who they are as an annotator, their role, their own tags, their download limits.
 
 (Recently opened logbooks are kept by reviewapp.core.logbook.recent.)
 
@@ -16,6 +16,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from reviewapp.core.io.durable import atomic_write
+from reviewapp.core.io.hub_download import DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, MB, DownloadLimits
 from reviewapp.core.io.paths import user_config_dir
 from reviewapp.core.review.roles import Role
 from reviewapp.core.review.tags import normalize_tag, unique_tags
@@ -31,6 +32,12 @@ class Preferences(BaseModel):
     annotator_source: str | None = Field(None, description="how it was found: huggingface, git, asked, command line")
     role: Role = "judge"
     extra_tags: list[str] = Field(default_factory=list)
+    download_max_mb: float = Field(DEFAULT_MAX_BYTES / MB, gt=0, description="per logbook from the Hub or a URL")
+    download_max_minutes: float = Field(DEFAULT_MAX_SECONDS / 60, gt=0, description="per logbook, wall clock")
+
+    def download_limits(self) -> DownloadLimits:
+        """The limits every download of a logbook (window and commands) starts from."""
+        return DownloadLimits(max_bytes=int(self.download_max_mb * MB), max_seconds=self.download_max_minutes * 60)
 
     def with_tag(self, tag: str) -> Preferences:
         return self.model_copy(update={"extra_tags": unique_tags([*self.extra_tags, normalize_tag(tag)])})

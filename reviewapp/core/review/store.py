@@ -214,6 +214,8 @@ def locate_reviews(
 def _unwritable_reason(root: Path) -> str | None:
     if hub_repo_folder(root) is not None:  # writable, but shared with other tools and replaced by the next download
         return "a downloaded copy in the Hugging Face cache is never written to"
+    if root.is_relative_to((user_data_dir() / "downloads").resolve()):  # a published URL's copy (sources.web_source)
+        return "a downloaded copy of a published URL is replaced by the next download, so it is never written to"
     reviews = root / REVIEWS_DIR
     if reviews.is_symlink():
         return f"{reviews} is a symbolic link; annotations are not written through links"

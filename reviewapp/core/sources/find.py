@@ -97,11 +97,12 @@ def find_logbooks(
 
 
 def _probe(base: str) -> None:
-    """One request without retries, so that a network that is down says so at once: the listing itself retries
-    connection errors with growing sleeps (about half a minute in all)."""
-    from huggingface_hub.utils import get_session
+    """One request without retries, so that a network that is down, a rate limit or a refusal says so at once:
+    the listing itself retries connection errors with growing sleeps (about half a minute in all)."""
+    from huggingface_hub.utils import get_session, hf_raise_for_status
 
-    get_session().get(f"{base}/api/spaces", params={"filter": CHALLENGE_TAG, "limit": 1}, timeout=20)
+    response = get_session().get(f"{base}/api/spaces", params={"filter": CHALLENGE_TAG, "limit": 1}, timeout=20)
+    hf_raise_for_status(response)
 
 
 def _with_claims(found: FoundLogbook, endpoint: str, token: str | None, cache_dir: Path | None) -> FoundLogbook:

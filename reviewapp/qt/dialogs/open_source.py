@@ -2,16 +2,21 @@
 
 The source field takes every SOURCE form the command line takes (OWNER/NAME, datasets/OWNER/NAME, a Space URL,
 a published logbook's URL, @REV to pin). The find section lists the challenge's Spaces on a paper (the same
-listing as `reviewapp find`), off the GUI thread; picking one fills the source field, double-clicking opens it.
+listing as `reviewapp find`, with its owner and tag filters), off the GUI thread; picking one fills the source
+field, double-clicking opens it. The download limits are the preferences' (also used by every command), saved
+when a source is opened.
 Private and gated Spaces need huggingface_hub's own login: the dialog says so and never asks for a token.
 """
 
 from __future__ import annotations
 
+import logging
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -25,10 +30,12 @@ from PySide6.QtWidgets import (
 
 from reviewapp.core.io.source_ref import SourceError, parse_source
 from reviewapp.core.progress import CancelToken
+from reviewapp.core.review.preferences import load_preferences, update_preferences
 from reviewapp.core.sources.find import FoundLogbook
 from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.workers import TaskRunner, alive
 
+log = logging.getLogger(__name__)
 SOURCE_HINT = (
     "A Space (OWNER/NAME or its URL), a dataset (datasets/OWNER/NAME) or the URL of a published logbook; add "
     "@REVISION to open exactly that revision. Private or gated Spaces need you to log in with `hf auth login` "
@@ -61,6 +68,9 @@ class OpenSourceDialog(QDialog):
         self.orid.setAccessibleName("Paper OpenReview id")
         self.author = QLineEdit()
         self.author.setPlaceholderText("optional: only this owner")
+        self.tags = QLineEdit()
+        self.tags.setPlaceholderText("optional: only Spaces with these tags too, comma-separated")
+        self.tags.setAccessibleName("Tags")
         self.find_button = QPushButton("&Find")
         self.results = QTreeWidget()
         self.results.setHeaderLabels(["Space", "Last modified", "Claims"])
@@ -78,6 +88,7 @@ class OpenSourceDialog(QDialog):
         row.addWidget(self.find_button)
         form.addRow("Paper:", row)
         form.addRow("Owner:", self.author)
+        form.addRow("Tags:", self.tags)
         find_layout = QVBoxLayout(find_box)
         find_layout.addLayout(form)
         find_layout.addWidget(self.results, 1)
@@ -89,6 +100,7 @@ class OpenSourceDialog(QDialog):
         source_form.addRow("Source:", self.source)
         layout.addLayout(source_form)
         layout.addWidget(hint)
+        layout.addWidget(self._limits_row())
         layout.addWidget(self.problem)
         layout.addWidget(find_box, 1)
         layout.addWidget(self.buttons)
@@ -98,6 +110,7 @@ class OpenSourceDialog(QDialog):
         self.find_button.clicked.connect(self.find_logbooks)
         self.orid.returnPressed.connect(self.find_logbooks)
         self.author.returnPressed.connect(self.find_logbooks)
+        self.tags.returnPressed.connect(self.find_logbooks)
         self.source.returnPressed.connect(self.open_source)
         self.results.currentItemChanged.connect(self._picked)
         self.results.itemActivated.connect(lambda *_: self.open_source())
@@ -111,8 +124,46 @@ class OpenSourceDialog(QDialog):
             self.problem.setText(str(exc))
             self.problem.show()
             return
+        self._save_limits()
         self.open_requested.emit(text)
         self.accept()
+
+    def _limits_row(self) -> QWidget:
+        preferences = load_preferences()
+        self.max_mb = QDoubleSpinBox()
+        self.max_mb.setRange(1, 1_000_000)
+        self.max_mb.setDecimals(0)
+        self.max_mb.setSuffix(" MB")
+        self.max_mb.setValue(preferences.download_max_mb)
+        self.max_mb.setAccessibleName("Largest download per logbook, in megabytes")
+        self.max_minutes = QDoubleSpinBox()
+        self.max_minutes.setRange(0.5, 24 * 60)
+        self.max_minutes.setDecimals(1)
+        self.max_minutes.setSuffix(" minutes")
+        self.max_minutes.setValue(preferences.download_max_minutes)
+        self.max_minutes.setAccessibleName("Longest download per logbook, in minutes")
+        row = QWidget()
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(PlainLabel("Stop a download at"))
+        layout.addWidget(self.max_mb)
+        layout.addWidget(PlainLabel("or after"))
+        layout.addWidget(self.max_minutes)
+        layout.addWidget(PlainLabel("per logbook"), 1)
+        row.setToolTip("Kept in your preferences; the command line uses the same limits unless given others.")
+        return row
+
+    def _save_limits(self) -> None:
+        megabytes, minutes = self.max_mb.value(), self.max_minutes.value()
+        preferences = load_preferences()
+        if (preferences.download_max_mb, preferences.download_max_minutes) == (megabytes, minutes):
+            return
+        try:
+            update_preferences(
+                lambda p: p.model_copy(update={"download_max_mb": megabytes, "download_max_minutes": minutes})
+            )
+        except OSError as exc:  # an unwritable config folder: the saved limits stay in force
+            log.warning("could not save the download limits: %s", exc)
 
     def find_logbooks(self) -> None:
         orid = self.orid.text().strip()
@@ -126,11 +177,12 @@ class OpenSourceDialog(QDialog):
         token = CancelToken()
         self._find_token = token
         author = self.author.text().strip() or None
+        tags = [t.strip() for t in self.tags.text().split(",") if t.strip()]
         self.results.clear()
         self.find_button.setEnabled(False)
         self.find_status.setText(f"Listing the Spaces on paper {orid}…")
         self._runner.submit(
-            lambda progress: list_paper_logbooks(orid, author=author, cancel=token, progress=progress),
+            lambda progress: list_paper_logbooks(orid, author=author, tags=tags, cancel=token, progress=progress),
             lambda found: self._found(token, orid, found),
             lambda exc: self._find_failed(token, exc),
             lambda done, total, label: self._find_progress(token, label),
