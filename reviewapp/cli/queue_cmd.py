@@ -1,6 +1,7 @@
 """`reviewapp queue LIST`: where you stand on every logbook of a queue, and the next claim to look at.
 
-Exit codes: 0 printed; 2 bad usage or a queue that cannot be read.
+Exit codes: 0 printed; 2 bad usage or a queue that cannot be read; 3 the queue could not be saved; 5 the Hub's
+listing could not be reached (--orid).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from reviewapp.cli.common import CommandError, fail
 from reviewapp.cli.output import add_format_option, write_table
 
 if TYPE_CHECKING:
+    from reviewapp.core.queue.queue_file import Queue
     from reviewapp.core.queue.status import QueueRow
 
 
@@ -23,11 +25,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "queue",
         help="show a queue of logbooks: claims reviewed by you, your rubric score, status, disagreements",
         description="LIST is a text file of sources (one a line), a CSV file with a `source` column (optional "
-        "`paper`, `notes`), or a folder holding many logbooks. Sources in a file are relative to it.",
+        "`paper`, `notes`), or a folder holding many logbooks. Sources in a file are relative to it. Instead of "
+        "LIST, --orid ORID queues every published logbook on a paper and --from-verdicts every Space with a "
+        "stored Logbook Judge import; --save FILE writes the queue as a CSV file the team can commit and share.",
         epilog="Status: flagged, done (every claim has your verdict and your rubric score is saved), in progress, "
-        "not started. Exit codes: 0 printed; 2 bad usage or a queue that cannot be read.",
+        "not started. Hub and URL sources are downloaded (or their cached copy used); one that cannot be reached "
+        "is reported on its row. Exit codes: 0 printed; 2 bad usage or a queue that cannot be read; 3 --save "
+        "could not write; 5 the Hub's listing could not be reached.",
     )
-    parser.add_argument("queue", metavar="LIST", type=Path, help="queue file or folder")
+    parser.add_argument("queue", metavar="LIST", type=Path, nargs="?", help="queue file or folder")
+    parser.add_argument("--orid", metavar="ORID", help="every published logbook on this paper (from the Hub)")
+    parser.add_argument("--from-verdicts", action="store_true", help="every Space with a stored Logbook Judge import")
+    parser.add_argument("--verdict", metavar="WORD", help="with --from-verdicts: only Spaces with a claim judged so")
+    parser.add_argument(
+        "--min-points", type=float, metavar="N", help="with --from-verdicts: only Spaces with at least N points"
+    )
+    parser.add_argument("--save", type=Path, metavar="FILE", help="write the queue to FILE (CSV) as well")
+    parser.add_argument("--rubric", type=Path, metavar="FILE", help="with --window: the rubric to score on")
     parser.add_argument("--annotator", metavar="NAME", help="whose progress to show (default: your identity)")
     parser.add_argument("--next", action="store_true", help="print only the next claim you have not reviewed")
     parser.add_argument("--window", action="store_true", help="open the queue window instead of printing")
@@ -36,11 +50,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reviewapp.core.queue.queue_file import QueueError, read_queue
-    from reviewapp.core.queue.status import next_unreviewed, queue_status
+    from reviewapp.core.queue.status import download_entry, next_unreviewed, queue_status
     from reviewapp.core.review.identity import resolve_identity
     from reviewapp.core.review.logbook_judge_matches import stored_logbook_judge_verdicts
 
+    try:
+        queue = _queue(args)
+        if args.save is not None:
+            from reviewapp.core.queue.queue_file import write_queue
+
+            try:
+                write_queue(args.save, queue.entries)
+            except OSError as exc:
+                raise CommandError(f"error: {args.save}: cannot write the queue: {exc.strerror or exc}", 3) from None
+            print(f"saved the queue of {len(queue.entries)} logbooks to {args.save}", file=sys.stderr)
+    except CommandError as error:
+        return fail(error)
     if args.window:
         from reviewapp.cli.gui_cmd import window_problem_or_none
         from reviewapp.qt.app import run as run_app
@@ -48,23 +73,17 @@ def run(args: argparse.Namespace) -> int:
         problem = window_problem_or_none()
         if problem is not None:
             return problem
-        if not args.queue.exists():
-            return fail(CommandError(f"error: {args.queue}: no such queue file or folder"))
-        return run_app(source=None, queue=args.queue)
-    try:
-        try:
-            queue = read_queue(args.queue)
-        except QueueError as exc:
-            raise CommandError(f"error: {exc}") from None
-    except CommandError as error:
-        return fail(error)
+        shown = args.save or args.queue
+        if shown is None:
+            return fail(CommandError("error: --window with --orid or --from-verdicts needs --save FILE"))
+        return run_app(source=None, queue=shown, rubric=args.rubric)
     identity = None if args.annotator else resolve_identity(cwd=Path.cwd())
     me = args.annotator or (identity.name if identity else "")
     if not me:
         print("note: no annotator identity set; progress columns count nobody's verdicts", file=sys.stderr)
-    for problem in queue.problems:
-        print(f"warning: {args.queue}: {problem}", file=sys.stderr)
-    rows = queue_status(queue, me, judge_verdicts=stored_logbook_judge_verdicts)
+    for queue_problem in queue.problems:
+        print(f"warning: {args.queue}: {queue_problem}", file=sys.stderr)
+    rows = queue_status(queue, me, judge_verdicts=stored_logbook_judge_verdicts, open_remote=download_entry)
     if args.next:
         found = next_unreviewed(rows)
         if found is None:
@@ -94,6 +113,74 @@ def run(args: argparse.Namespace) -> int:
         )  # fmt: skip
     write_table(columns, table, args.format)
     return 0
+
+
+def _queue(args: argparse.Namespace) -> Queue:
+    """The queue named by LIST, --orid or --from-verdicts (exactly one); CommandError with the exit code."""
+    from reviewapp.core.queue.queue_file import QueueError, read_queue
+
+    given = [
+        name
+        for name, on in (("LIST", args.queue), ("--orid", args.orid), ("--from-verdicts", args.from_verdicts))
+        if on
+    ]
+    if len(given) != 1:
+        raise CommandError(
+            "error: give one of LIST, --orid ORID or --from-verdicts" + (f" (got {', '.join(given)})" if given else "")
+        )
+    if (args.verdict or args.min_points is not None) and not args.from_verdicts:
+        raise CommandError("error: --verdict and --min-points filter --from-verdicts")
+    where = args.save or Path.cwd() / "queue.csv"
+    if args.orid:
+        return _paper_queue(args.orid.strip(), where)
+    if args.from_verdicts:
+        return _judged_queue(args, where)
+    try:
+        return read_queue(args.queue)
+    except QueueError as exc:
+        raise CommandError(f"error: {exc}") from None
+
+
+def _paper_queue(orid: str, where: Path) -> Queue:
+    from reviewapp.core.io.source_errors import EXIT_CANCELLED, SourceUnavailable
+    from reviewapp.core.progress import Cancelled
+    from reviewapp.core.queue.queue_sources import queue_of_spaces
+    from reviewapp.core.sources.find import find_logbooks
+
+    if not orid or any(c.isspace() for c in orid):
+        raise CommandError(f"error: --orid {orid!r} is not an OpenReview id")
+    try:
+        found = find_logbooks(orid, count_claims=False)
+    except SourceUnavailable as exc:
+        raise CommandError(f"error: {exc}", exc.exit_code) from None
+    except Cancelled:
+        raise CommandError("cancelled", EXIT_CANCELLED) from None
+    if not found:
+        print(f"note: no logbooks found for paper {orid}", file=sys.stderr)
+    return queue_of_spaces(where, [f.repo_id for f in found], paper=orid)
+
+
+def _judged_queue(args: argparse.Namespace, where: Path) -> Queue:
+    from reviewapp.core.queue.queue_sources import judged_spaces, queue_of_spaces, select_judged
+    from reviewapp.core.verdicts import parse_verdict
+
+    try:
+        verdict = parse_verdict(args.verdict) if args.verdict else None
+    except ValueError as exc:
+        raise CommandError(f"error: --verdict: {exc}") from None
+    spaces, problems = judged_spaces()
+    for problem in problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    chosen = select_judged(spaces, verdict=verdict, min_points=args.min_points)
+    if not chosen:
+        print(
+            "note: no stored Logbook Judge import matches; import some with `reviewapp verdicts import`",
+            file=sys.stderr,
+        )
+    queue = queue_of_spaces(where, [s.space_id for s in chosen])
+    for entry, space in zip(queue.entries, chosen, strict=True):
+        object.__setattr__(entry, "paper", space.orid or "")
+    return queue
 
 
 def _json_row(row: QueueRow) -> dict[str, object]:

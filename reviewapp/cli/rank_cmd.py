@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewapp.core.queue.ranking import JudgeScore, rank_logbooks
     from reviewapp.core.queue.rubric import RubricError, load_rubric
     from reviewapp.core.queue.status import queue_status
+    from reviewapp.core.review.records import RubricScoreRecord
 
     try:
         try:
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"warning: {args.queue}: {problem}", file=sys.stderr)
     rows = queue_status(queue, me="")
     titles: dict[str, str] = {}
-    records = []
+    records: list[tuple[str, RubricScoreRecord]] = []
     for row in rows:
         if row.problem:
             print(f"warning: {row.entry.source}: {row.problem}", file=sys.stderr)

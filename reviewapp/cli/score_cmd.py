@@ -8,10 +8,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reviewapp.cli.common import CommandError, add_annotator_options, add_source_argument, fail, load_or_exit
 from reviewapp.core.review.roles import ROLES
+
+if TYPE_CHECKING:
+    from reviewapp.core.review.logbook_review import LogbookReview
+    from reviewapp.core.review.records import RecordBase
 
 EXIT_CODES = (
     "exit codes: 0 saved; 2 bad usage, not a logbook, no annotator, a score off the rubric or a secret in the "
@@ -117,7 +123,7 @@ def run_flag(args: argparse.Namespace) -> int:
     return _write(args, lambda review: set_flag(review, not args.clear, args.reason), what)
 
 
-def _write(args: argparse.Namespace, action, what: str) -> int:  # type: ignore[no-untyped-def]
+def _write(args: argparse.Namespace, action: Callable[[LogbookReview], RecordBase], what: str) -> int:
     from reviewapp.cli.annotate_cmd import identity_or_exit, warn_about
     from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
     from reviewapp.core.review.store import SecretInRecord, StoreError

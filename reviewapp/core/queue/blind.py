@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 MIN_NAME = 2
+MIN_NAME_PART = 3
 _HOME = re.compile(r"(?P<lead>/home/|/Users/|[A-Za-z]:\\Users\\|[A-Za-z]:/Users/)(?P<user>[^/\\\s\"'<>]+)")
 _HANDLE_URL = re.compile(
     r"(?P<lead>(?:https?://)?(?:www\.)?(?:huggingface\.co|hf\.co|github\.com|gitlab\.com)/(?:spaces/|datasets/)?)"
@@ -54,11 +55,14 @@ def names_from_repo_id(repo_id: str) -> set[str]:
 
 
 def names_from_author(author: str) -> set[str]:
-    """A git author `Name <mail@host>`: the name as written, the address and its local part."""
+    """A git author `Name <mail@host>`: the name as written and each of its words, the address and its local
+    part."""
     match = re.match(r"^\s*(?P<name>[^<]*?)\s*(?:<(?P<mail>[^>]*)>)?\s*$", author)
     if match is None:
         return {author.strip()} if author.strip() else set()
     names = {match.group("name")} if match.group("name") else set()
+    # a first name or surname alone identifies someone too ("Hopper's notes"); very short parts would blank words
+    names |= {part for part in re.split(r"[\s.]+", match.group("name") or "") if len(part) >= MIN_NAME_PART}
     mail = match.group("mail") or (author.strip() if "@" in author and " " not in author.strip() else "")
     if mail:
         names |= {mail, mail.split("@", 1)[0]}

@@ -86,8 +86,11 @@ def _looks_like_csv(path: Path, text: str) -> bool:
     return "," in first and "source" in [c.strip().lower() for c in first.split(",")]
 
 
-def _text_rows(text: str) -> list[tuple[int, str, str, str, dict[str, str]]]:
-    rows = []
+_Row = tuple[int, str, str, str, dict[str, str]]  # line, source, paper, notes, other columns
+
+
+def _text_rows(text: str) -> list[_Row]:
+    rows: list[_Row] = []
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
@@ -95,10 +98,10 @@ def _text_rows(text: str) -> list[tuple[int, str, str, str, dict[str, str]]]:
     return rows
 
 
-def _csv_rows(text: str) -> list[tuple[int, str, str, str, dict[str, str]]]:
+def _csv_rows(text: str) -> list[_Row]:
     reader = csv.reader(io.StringIO(text))
     header: list[str] | None = None
-    rows = []
+    rows: list[_Row] = []
     for record in reader:
         number = reader.line_num
         if header is None:

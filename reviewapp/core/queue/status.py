@@ -10,6 +10,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reviewapp.core.io.source_errors import SourceUnavailable
+from reviewapp.core.io.source_ref import SourceError
 from reviewapp.core.logbook.locate import NotALogbookError
 from reviewapp.core.logbook.logbook_id import logbook_id_for
 from reviewapp.core.logbook.model import Logbook
@@ -27,6 +29,19 @@ NOT_STARTED, IN_PROGRESS, DONE, FLAGGED = "not started", "in progress", "done", 
 
 #: The challenge's points per Logbook Judge verdict; a logbook's maximum is 2 x its judged claims.
 POINTS = {Verdict.VERIFIED: 2, Verdict.FALSIFIED: 2, Verdict.TOY: 1, Verdict.INCONCLUSIVE: 0}
+
+
+#: Where a remote queue entry's files are: (folder, logbook id).
+OpenRemote = Callable[[QueueEntry], tuple[Path, str | None]]
+
+
+def download_entry(entry: QueueEntry, cancel: CancelToken | None = None) -> tuple[Path, str | None]:
+    """A Hub or URL entry's folder: downloaded within the default limits, or its cached copy when offline.
+    Raises SourceUnavailable / SourceError, which `queue_status` reports on the entry's row."""
+    from reviewapp.core.sources.opener import open_source
+
+    opened = open_source(entry.location, cancel=cancel)
+    return opened.folder, opened.logbook_id
 
 
 def logbook_judge_points(verdicts: Mapping[str, Verdict]) -> tuple[int, int] | None:
@@ -63,7 +78,7 @@ def queue_status(
     me: str,
     *,
     judge_verdicts: Callable[[Logbook], Mapping[str, Verdict]] | None = None,
-    open_remote: Callable[[QueueEntry], Path] | None = None,
+    open_remote: OpenRemote | None = None,
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
 ) -> list[QueueRow]:
@@ -83,26 +98,29 @@ def _row(
     entry: QueueEntry,
     me: str,
     judge_verdicts: Callable[[Logbook], Mapping[str, Verdict]] | None,
-    open_remote: Callable[[QueueEntry], Path] | None,
+    open_remote: OpenRemote | None,
 ) -> QueueRow:
     row = QueueRow(entry=entry, paper=entry.paper)
+    known_id: str | None = None
     try:
         if entry.remote:
             if open_remote is None:
-                row.problem = "a Hub source: open it once with `reviewapp open` to download it"
+                row.problem = "a Hub or web source: open the queue with downloads allowed to read it"
                 return row
-            folder = open_remote(entry)
+            folder, known_id = open_remote(entry)
         else:
             folder = Path(entry.location)
         logbook = read_logbook_cached(folder)
-    except NotALogbookError as exc:
-        row.problem = str(exc)
+    except (NotALogbookError, SourceUnavailable, SourceError) as exc:
+        row.problem = str(exc)  # an unreachable Space is this row's problem; the rest of the queue is usable
         return row
     except OSError as exc:
         row.problem = f"{entry.source}: {exc.strerror or exc}"
         return row
+    if known_id:
+        logbook.explicit_id = known_id  # a Hub snapshot's folder does not say which Space it is
     row.logbook = logbook
-    row.logbook_id = logbook_id_for(logbook.root)
+    row.logbook_id = known_id or logbook_id_for(logbook.root)
     row.title = logbook.title
     row.paper = entry.paper or logbook.paper_id or ""
     loaded = AnnotationStore(logbook.root, writable=False, logbook_id=row.logbook_id).load(repair=False)
