@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import Any
 
-from reviewapp.cli.common import CommandError, fail, load_or_exit, print_json
+from reviewapp.cli.common import SOURCE_HELP, CommandError, fail, load_or_exit, print_json
 from reviewapp.cli.output import add_format_option, write_table
 
 EXIT_CODES = """exit codes:
@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("sources", metavar="SOURCE", nargs="+", help="logbook folder(s)")
+    parser.add_argument("sources", metavar="SOURCE", nargs="+", help=f"one or more logbooks: {SOURCE_HELP}")
     parser.add_argument(
         "--logbook-judge", action="store_true", help="add the Logbook Judge as a rater (stored imports)"
     )
@@ -48,7 +48,9 @@ def collect_ratings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     for source in args.sources:
         logbook = load_or_exit(source)
         state = AnnotationState(logbook.claims)
-        state.add_all(AnnotationStore(logbook.root).load().records)
+        # read-only and by logbook id: a Hub or URL logbook's reviews are in the data folder, not its download
+        store = AnnotationStore(logbook.root, writable=False, logbook_id=logbook.logbook_id)
+        state.add_all(store.load(repair=False).records)
         judge = judged_logbook(logbook, state) if args.logbook_judge else None
         if args.logbook_judge and judge is None:
             print(f"warning: {source}: no Logbook Judge verdicts imported (reviewapp verdicts import)", file=sys.stderr)

@@ -55,7 +55,8 @@ def judge_summary(logbook: Logbook, args: argparse.Namespace) -> tuple[dict[str,
         k: getattr(entry, k)
         for k in ("key", "space_id", "orid", "paper_title", "sha", "judged_at", "model", "overall", "quality")
     }
-    top["notes"] = judged.result.notes
+    missing = registry.missing_note(entry.orid) if registry is not None else None
+    top["notes"] = [*judged.result.notes, *([missing] if missing else [])]
     top["revision_warning"] = judged.revision.warning
     for m in judged.result.matches:
         if m.claim_key is None:

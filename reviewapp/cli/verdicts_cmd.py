@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from reviewapp.cli.common import CommandError, fail, load_or_exit, print_json
+from reviewapp.cli.common import SOURCE_HELP, CommandError, fail, load_or_exit, print_json
 from reviewapp.cli.output import add_format_option, write_table
 
 EXIT_NOT_LINKED = 1
@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     imp.add_argument("file", metavar="FILE", type=Path, help="verdicts.json, or our CSV / JSON Lines form")
-    imp.add_argument("sources", metavar="SOURCE", nargs="+", help="logbook folder(s)")
+    imp.add_argument("sources", metavar="SOURCE", nargs="+", help=f"one or more logbooks: {SOURCE_HELP}")
     imp.add_argument("--registry", metavar="FILE", type=Path, help="the claim registry (claims_anchored.json)")
     imp.add_argument("--paper-index", metavar="FILE", type=Path, help="the paper index (index.json), for numeric ids")
     imp.add_argument("--space", metavar="OWNER/NAME", help="take this Space's entry (one SOURCE only)")

@@ -270,3 +270,61 @@ def test_annotations_export_and_queue_read_the_stored_import(tmp_path, capsys):
     assert main(["queue", str(queue), "--json"]) == 0
     (row,) = json.loads(capsys.readouterr().out)
     assert (row["logbook_judge_points"], row["logbook_judge_max"]) == (5, 8)  # 2 + 2 + 1 + 0 of 2 x 4
+
+
+def test_inspect_with_a_registry_fills_claim_texts_and_names_unsupported_numeric_papers(tmp_path, workspace, capsys):
+    verdicts = write_verdicts(tmp_path / "verdicts.json", {SPACE: entry(VERDICTS)})  # claims carry no text
+    registry = write_registry(tmp_path / "claims_anchored.json")
+    assert main(["inspect", str(workspace), "--verdicts", str(verdicts), "--registry", str(registry), "--json"]) == 0
+    out = _json(capsys)
+    first = next(c for c in out["claims"] if "90% sparsity" in c["title"])
+    assert first["judge_claim"] == {"index": 1, "text": REGISTRY_TEXTS[0]}
+    assert first["judge_match"]["method"] == "by text" and "statement" in first["judge_match"]["why"]
+    assert first["judge_verdict"] == "verified" and first["judge_evidence"] == "Evidence for registry claim 1."
+    assert all(c["judge_verdict"] for c in out["claims"]) and out["logbook_judge"]["unmatched_judge_claims"] == []
+    assert any("taken from the claim registry" in n for n in out["logbook_judge"]["notes"])
+
+    # The same registry keyed by the paper's numeric ICML id: unsupported without the paper index, and said so.
+    numeric = write_registry(tmp_path / "numeric.json", key="71132")
+    args = ["inspect", str(workspace), "--verdicts", str(verdicts), "--registry", str(numeric), "--json"]
+    assert main(args) == 0
+    out = _json(capsys)
+    notes = " ".join(out["logbook_judge"]["notes"])
+    assert "no claims for paper GenPaper01" in notes and "--paper-index" in notes
+    assert {c["judge_match"]["method"] for c in out["claims"] if c["judge_match"]} == {"by position"}
+    index = tmp_path / "index.json"
+    index.write_text(json.dumps({"papers": [{"pid": 71132, "orid": "GenPaper01"}]}), "utf-8")
+    assert main([*args, "--paper-index", str(index)]) == 0
+    out = _json(capsys)
+    assert {c["judge_match"]["method"] for c in out["claims"]} == {"by text"}
+    assert not any("no claims for paper" in n for n in out["logbook_judge"]["notes"])
+
+
+def test_import_and_agreement_for_a_space_with_reviews_kept_in_the_data_folder(tmp_path, capsys, monkeypatch):
+    from reviewapp.core.sources.opener import open_source
+    from tests.core.commit_helpers import published_files
+    from tests.support.hub_server import HubServer
+
+    with HubServer() as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.endpoint)
+        hub.create_repo("alice/repro-x", repo_type="space", files=published_files(tmp_path / "pub", "alice/repro-x"))
+        opened = open_source("alice/repro-x")
+        values = {"alice/repro-x": entry(["verified", "toy", "toy"], sha=opened.revision)}
+        verdicts = write_verdicts(tmp_path / "verdicts.json", values)
+        assert main(["verdicts", "import", str(verdicts), "alice/repro-x", "--format", "json"]) == 0
+    (report,) = _json(capsys)["imports"]
+    assert report["logbook_id"] == "hf:space/alice/repro-x" and report["link"]["strength"] == "strong"
+    assert report["revision_warning"] is None  # the revision judged is the one downloaded
+    logbook = read_logbook(opened.folder, logbook_id=opened.logbook_id)
+    ada = LogbookReview.open(logbook, Identity("Ada", "cli"))
+    for n, verdict in ((1, "verified"), (2, "falsified"), (3, "toy")):
+        ada.set_verdict(n, verdict, "looked")
+    assert not (opened.folder / "reviews").exists()  # never written into the Hub cache
+
+    # the Hub is gone now: the cached copy, the stored import and the reviews in the data folder are enough
+    assert main(["agreement", "alice/repro-x", "--logbook-judge", "--json"]) == 0
+    out = _json(capsys)
+    assert out["raters"] == ["Ada", "Logbook Judge"]
+    pair = out["cohen_kappa"][0]
+    assert pair["claims"] == 3 and out["percent_agreement"]["value"] == pytest.approx(2 / 3)
+    assert out["logbook_judge_vs_people"]["counts"]["falsified"]["toy"] == 1

@@ -76,7 +76,8 @@ def import_verdicts(
         )
         report["stored"] = str(path)
         report["revision_warning"] = judged.revision.warning
-        report["notes"] = judged.result.notes
+        missing = registry.missing_note(entry.orid) if registry is not None else None
+        report["notes"] = [*judged.result.notes, *([missing] if missing else [])]
         report["claims"] = [
             {
                 "index": m.judge.index,

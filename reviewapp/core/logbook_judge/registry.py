@@ -46,6 +46,16 @@ class Registry:
             found = next((v for k, v in self.claims.items() if k.lower() == lowered), None)
         return found
 
+    def missing_note(self, orid: str | None) -> str | None:
+        """Why the registry gives no claims for paper `orid` (None when it does): said, never silently ignored."""
+        if self.for_paper(orid) is not None:
+            return None
+        note = f"The claim registry has no claims for paper {orid or '(the entry names none)'}"
+        if self.unsupported:
+            reason = next(iter(self.unsupported.values()))
+            note += f"; {len(self.unsupported)} paper(s) in it are unsupported: {reason}"
+        return note + "."
+
     def to_json(self) -> dict[str, Any]:
         return {
             "claims": {k: [{"text": c.text, "status": c.status} for c in v] for k, v in self.claims.items()},
