@@ -27,7 +27,7 @@ from reviewapp.core.review.slots import VerdictSlots, slots_for
 from reviewapp.core.sources.opened import OpenedSource
 from reviewapp.core.trace.excerpts import Excerpt, ExcerptIndex, index_excerpts
 from reviewapp.core.verdicts import Verdict
-from reviewapp.qt.annotations.corrected_claims import as_claim
+from reviewapp.core.review.corrected_claims import as_claim
 from reviewapp.qt.annotations.opening import ReviewOpening, prepare_review
 from reviewapp.qt.annotations.review_controller import ReviewController
 from reviewapp.qt.image_loader import ImageLoader

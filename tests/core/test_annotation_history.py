@@ -209,7 +209,7 @@ def test_records_carry_revision_and_page_hash(workspace: Path) -> None:
 def test_listeners_hear_every_change(workspace: Path) -> None:
     review = open_review(workspace)
     heard: list[str | None] = []
-    review.history.listeners.append(lambda: heard.append(review.history.undo_label))
+    review.history.listeners.append(lambda _change: heard.append(review.history.undo_label))
     review.set_verdict(1, "toy", "x")
     review.history.undo()
     review.history.redo()

@@ -26,7 +26,7 @@ from reviewapp.core.pairs.protocol import (
 )
 from reviewapp.core.pairs.results import RESPONSES, Rating, SessionInfo, results_paths, write_results
 from reviewapp.core.pairs.sets import Pair, PairSet
-from reviewapp.core.review.history import RecordDraft
+from reviewapp.core.review.history import Change, Command, RecordDraft
 from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.review.records import (
     PairControlsPayload,
@@ -34,7 +34,6 @@ from reviewapp.core.review.records import (
     PairRatingRecord,
     PairSessionPayload,
     PairSessionRecord,
-    RetractionPayload,
     Target,
 )
 from reviewapp.core.review.review_files import PAIR_RESULTS_DIR
@@ -212,7 +211,11 @@ class PairRatingRound:
             comment=(comment or "").strip() or None,
             response_ms=max(0, int(response_ms)),
         )
-        record = self.annotations.append(RecordDraft("pair_rating", self.start.target, payload))
+        # Through the history like every action, so that windows hear of it; undone by `undo` below, not Edit > Undo.
+        draft = RecordDraft("pair_rating", self.start.target, payload)
+        command = Command(f"rating of trial {trial.index + 1}", [Change(None, draft, None)], "rate_pair", False)
+        head = self.annotations.history.execute(command).head
+        record = self.annotations.state.record(head) if head else None
         assert isinstance(record, PairRatingRecord)
         self._ratings[trial.index] = record
         if self.complete:
@@ -225,7 +228,10 @@ class PairRatingRound:
         if not latest:
             return None
         record = latest[0]
-        self.annotations.append(RecordDraft("retraction", record.target, RetractionPayload()), supersedes=record.id)
+        change = Change(RecordDraft.of(record), None, record.id)
+        self.annotations.history.execute(
+            Command(f"rating of trial {record.payload.trial + 1}", [change], "retract_pair_rating", False)
+        )
         del self._ratings[record.payload.trial]
         if self.results is not None or self._results_exist():
             for path in results_paths(self.results_folder, self.start.payload.set, self.annotations.identity.slug):

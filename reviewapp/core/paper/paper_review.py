@@ -75,7 +75,7 @@ class PaperReview:
             raise PaperActionError(_message(exc)) from None
         current = self.response(row)
         label = f"response to claim {row.split(':')[-1]}"
-        return self._run(label, current, RecordDraft("author_response", Target(claim=row), payload))
+        return self._run(label, current, RecordDraft("author_response", Target(claim=row), payload), "author_response")
 
     def align(self, logbook_id: str, claim_key: str, row: str | None) -> RecordBase:
         """Say by hand which paper claim a logbook's claim is about (None: a row of its own); undoable."""
@@ -92,7 +92,7 @@ class PaperReview:
         )
         payload = ClaimAlignmentPayload(paper=self.orid, logbook=logbook_id, row=row)
         draft = RecordDraft("claim_alignment", Target(claim=claim_key), payload)
-        return self._run("alignment of a claim", current, draft)
+        return self._run("alignment of a claim", current, draft, "align_claim")
 
     # -- the Transitions protocol History drives --------------------------------------------------------------
 
@@ -127,9 +127,9 @@ class PaperReview:
         self.state.add(record, "")
         return record
 
-    def _run(self, label: str, current: RecordBase | None, draft: RecordDraft) -> RecordBase:
+    def _run(self, label: str, current: RecordBase | None, draft: RecordDraft, kind: str) -> RecordBase:
         before = RecordDraft.of(current) if current is not None else None
-        command = self.history.execute(Command(label, [Change(before, draft, current.id if current else None)]))
+        command = self.history.execute(Command(label, [Change(before, draft, current.id if current else None)], kind))
         produced = self.state.record(command.head) if command.head else None
         if produced is None:
             raise PaperActionError(f"the {label} was not recorded")

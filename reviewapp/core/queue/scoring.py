@@ -80,7 +80,11 @@ def record_rubric_score(review: LogbookReview, payload: RubricScorePayload) -> R
     before = RecordDraft.of(mine) if mine is not None else None
     label = "rubric score" if mine is None else "change of rubric score"
     command = review.history.execute(
-        Command(label, [Change(before, RecordDraft("rubric_score", LOGBOOK, payload), mine.id if mine else None)])
+        Command(
+            label,
+            [Change(before, RecordDraft("rubric_score", LOGBOOK, payload), mine.id if mine else None)],
+            kind="rubric_score",
+        )
     )
     produced = review.state.record(command.head) if command.head else None
     if not isinstance(produced, RubricScoreRecord):
@@ -92,7 +96,8 @@ def set_flag(review: LogbookReview, raised: bool, reason: str | None) -> FlagRec
     """Raise or clear the logbook's flag: a record of this reviewer's own, undoable (undo retracts it)."""
     payload = FlagPayload(raised=raised, reason=(reason or "").strip() or None)
     label = "flag" if raised else "clearing of the flag"
-    command = review.history.execute(Command(label, [Change(None, RecordDraft("flag", LOGBOOK, payload), None)]))
+    change = Change(None, RecordDraft("flag", LOGBOOK, payload), None)
+    command = review.history.execute(Command(label, [change], kind="raise_flag" if raised else "clear_flag"))
     produced = review.state.record(command.head) if command.head else None
     if not isinstance(produced, FlagRecord):
         raise RubricError("the flag was not recorded")

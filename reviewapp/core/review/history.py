@@ -5,6 +5,10 @@ Every action changes one or more annotation chains from one content to another (
 the chain's head: undo writes the earlier content again (or a retraction when there was none), redo writes the
 later content again. Nothing in the files is ever rewritten, so undo survives a crash like any other action.
 
+Every mutation is a named `Command` (`kind` "set_verdict", "add_note", "split_claim", ...), executed here by the
+window and the command line alike. Each execute, undo and redo hands its listeners a `ChangeRecord` saying which
+claims and records changed, so that a window updates those rows instead of rebuilding everything.
+
 The GUI binds its undo/redo actions to `History`: `undo_label`/`redo_label` for menu text, `can_undo`/
 `can_redo` for enabling, `listeners` to hear about changes.
 """
@@ -17,6 +21,7 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
+from reviewapp.core.review.changes import RESTRUCTURING_KINDS, ChangeRecord, Direction, claim_keys_of, unique
 from reviewapp.core.review.records import RecordBase, Target
 
 
@@ -60,6 +65,8 @@ class Change:
 class Command:
     label: str  # "override of claim 3"; shown as "Undo override of claim 3"
     changes: list[Change] = field(default_factory=list)
+    kind: str = "change"  # the command's name: "set_verdict", "add_note", "split_claim", ...
+    undoable: bool = True  # False: done, reported, but not offered by Undo (nothing to go back to)
 
     @property
     def head(self) -> str | None:
@@ -72,15 +79,17 @@ class HistoryConflict(Exception):
 
 
 class History:
-    def __init__(self, transitions: Transitions, limit: int = 1000) -> None:
+    def __init__(self, transitions: Transitions, limit: int = 1000, *, logbook_id: str = "") -> None:
         self._transitions = transitions
+        self.logbook_id = logbook_id  # named in every change record
         self._limit = limit
         self._undo: list[Command] = []
         self._redo: list[Command] = []
         # chain id -> the head this history last wrote; several commands can share a chain (two overrides of
         # one claim), so a command's own record is not necessarily the head when its turn to be undone comes
         self._written: dict[str, str] = {}
-        self.listeners: list[Callable[[], None]] = []
+        self.listeners: list[Callable[[ChangeRecord], None]] = []
+        self.last_change: ChangeRecord | None = None
 
     @property
     def can_undo(self) -> bool:
@@ -99,7 +108,8 @@ class History:
         return f"Redo {self._redo[-1].label}" if self._redo else None
 
     def execute(self, command: Command) -> Command:
-        """Do the command (each change's `head` must be the chain's current head, or None for a new chain)."""
+        """Do the command (each change's `head` must be the chain's current head, or None for a new chain).
+        What changed is in `last_change` afterwards, and told to every listener."""
         done: list[Change] = []
         try:
             for change in command.changes:
@@ -107,10 +117,12 @@ class History:
                 done.append(change)
         finally:
             if done:  # even a partly done command can be undone as far as it went
-                self._undo.append(Command(command.label, done))
-                del self._undo[: -self._limit]
-                self._redo.clear()
-                self._notify()
+                performed = Command(command.label, done, command.kind, command.undoable)
+                if command.undoable:
+                    self._undo.append(performed)
+                    del self._undo[: -self._limit]
+                    self._redo.clear()
+                self._notify(performed, "do")
         return command
 
     def undo(self) -> Command | None:
@@ -122,7 +134,7 @@ class History:
         for change in reversed(command.changes):
             self._apply(change, heads[id(change)], change.before)
         self._redo.append(self._undo.pop())
-        self._notify()
+        self._notify(command, "undo")
         return command
 
     def redo(self) -> Command | None:
@@ -133,14 +145,15 @@ class History:
         for change in command.changes:
             self._apply(change, heads[id(change)], change.after)
         self._undo.append(self._redo.pop())
-        self._notify()
+        self._notify(command, "redo")
         return command
 
     def clear(self) -> None:
+        """Forget what can be undone (the files were read again, or changed elsewhere)."""
         self._undo.clear()
         self._redo.clear()
         self._written.clear()
-        self._notify()
+        self._notify(None, "reload")
 
     def _apply(self, change: Change, head: str | None, draft: RecordDraft | None) -> None:
         written = self._transitions.transition(head, draft)
@@ -168,6 +181,19 @@ class History:
             heads[id(change)] = head
         return heads
 
-    def _notify(self) -> None:
+    def change_record(self, command: Command, direction: Direction) -> ChangeRecord:
+        keys: list[str] = []
+        restructures = False
+        for change in command.changes:
+            for draft in (change.before, change.after):
+                if draft is not None:
+                    keys.extend(claim_keys_of(draft.kind, draft.target.claim, draft.payload))
+                    restructures = restructures or draft.kind in RESTRUCTURING_KINDS
+        heads = unique(c.head for c in command.changes if c.head is not None)
+        return ChangeRecord(command.kind, command.label, self.logbook_id, unique(keys), heads, direction, restructures)
+
+    def _notify(self, command: Command | None, direction: Direction) -> None:
+        record = self.change_record(command, direction) if command is not None else ChangeRecord.reload(self.logbook_id)
+        self.last_change = record
         for listener in list(self.listeners):
-            listener()
+            listener(record)

@@ -59,7 +59,10 @@ def rematch(review: LogbookReview, space_id: str, registry_index: int, claim_ref
     current = own_rematch(review.state, review.identity.name, space_id, registry_index)
     where = f"to {claim.label}" if claim else "to no claim"
     return review._run(
-        f"re-match of Logbook Judge claim {registry_index} {where}", current, RecordDraft(KIND, target, payload)
+        f"re-match of Logbook Judge claim {registry_index} {where}",
+        current,
+        RecordDraft(KIND, target, payload),
+        kind="rematch_logbook_judge_claim",
     )
 
 

@@ -70,7 +70,7 @@ class LogbookReview:
         self.state = AnnotationState(logbook.claims)
         self.loaded = LoadResult()
         self.repairs: list[TailRepair] = []  # torn lines set aside while appending, for the GUI to report
-        self.history = History(self)
+        self.history = History(self, logbook_id=str(logbook.logbook_id))
         self._revision_source = revision or (lambda: logbook_revision(logbook.root))
         self._revision: tuple[float, LogbookRevision] | None = None
 
@@ -152,18 +152,18 @@ class LogbookReview:
         )
         current = self.state.verdict(claim.key, self.identity.name)
         draft = RecordDraft("verdict", targets.claim_target(claim), payload)
-        return self._run(f"override of {targets.claim_label(claim)}", current, draft)
+        return self._run(f"override of {targets.claim_label(claim)}", current, draft, kind="set_verdict")
 
     def clear_verdict(self, claim_ref: str | int) -> None:
         claim = self.claim(claim_ref)
         current = self.state.verdict(claim.key, self.identity.name)
         if current is None:
             raise AnnotationError(f"you have no verdict on {targets.claim_label(claim)}")
-        self._run(f"removal of override of {targets.claim_label(claim)}", current, None)
+        self._run(f"removal of override of {targets.claim_label(claim)}", current, None, kind="clear_verdict")
 
     def add_note(self, target: Target, text: str, tags: Iterable[str] = ()) -> RecordBase:
         payload = self._payload(NotePayload, text=text, tags=list(tags))
-        return self._run(f"note on {self.label(target)}", None, RecordDraft("note", target, payload))
+        return self._run(f"note on {self.label(target)}", None, RecordDraft("note", target, payload), kind="add_note")
 
     def edit_note(self, record_id: str, text: str | None = None, tags: Iterable[str] | None = None) -> RecordBase:
         current = self._own(record_id, "note")
@@ -173,12 +173,12 @@ class LogbookReview:
             NotePayload, text=old.text if text is None else text, tags=old.tags if tags is None else list(tags)
         )
         draft = RecordDraft("note", current.target, payload)
-        return self._run(f"edit of note on {self.label(current.target)}", current, draft)
+        return self._run(f"edit of note on {self.label(current.target)}", current, draft, kind="edit_note")
 
     def delete(self, record_id: str) -> None:
         """Delete one of this reviewer's annotations (a note, a verdict, a claim correction)."""
         current = self._own(record_id, None)
-        self._run(_deletion_label(current, self.label(current.target)), current, None)
+        self._run(_deletion_label(current, self.label(current.target)), current, None, kind=f"delete_{current.kind}")
 
     def correct_agent_verdict(self, claim_ref: str | int, verdict: Verdict | str, rationale: str) -> RecordBase:
         """The reader mis-read the agent's verdict for this claim; record what the agent actually said."""
@@ -190,7 +190,9 @@ class LogbookReview:
         payload = self._payload(AgentVerdictPayload, verdict=value, rationale=rationale)
         current = claim.correction if claim.correction and claim.correction.annotator == self.identity.name else None
         draft = RecordDraft("agent_verdict", targets.claim_target(claim), payload)
-        return self._run(f"correction of agent verdict of {targets.claim_label(claim)}", current, draft)
+        return self._run(
+            f"correction of agent verdict of {targets.claim_label(claim)}", current, draft, kind="correct_agent_verdict"
+        )
 
     def add_claim(
         self,
@@ -216,7 +218,7 @@ class LogbookReview:
             rationale=rationale,
         )
         draft = RecordDraft("claim_add", target.model_copy(update={"claim": None}), payload)
-        return self._run(f"addition of claim “{title}”", None, draft)
+        return self._run(f"addition of claim “{title}”", None, draft, kind="add_claim")
 
     def split_claim(
         self, claim_ref: str | int, parts: Sequence[ClaimPart | dict[str, Any]], rationale: str
@@ -231,7 +233,7 @@ class LogbookReview:
             made.append(self._payload(ClaimPart, **data))
         payload = self._payload(ClaimSplitPayload, parts=made, rationale=rationale)
         draft = RecordDraft("claim_split", targets.claim_target(claim), payload)
-        return self._run(f"split of {targets.claim_label(claim)}", None, draft)
+        return self._run(f"split of {targets.claim_label(claim)}", None, draft, kind="split_claim")
 
     def merge_claims(
         self,
@@ -259,7 +261,7 @@ class LogbookReview:
             rationale=rationale,
         )
         draft = RecordDraft("claim_merge", targets.claim_target(claims[0]), payload)
-        return self._run(f"merge of {_claims_label(claims)}", None, draft)
+        return self._run(f"merge of {_claims_label(claims)}", None, draft, kind="merge_claims")
 
     # -- appending (the Transitions protocol History drives) --------------------------------------------------
 
@@ -318,9 +320,12 @@ class LogbookReview:
 
     # -- helpers ----------------------------------------------------------------------------------------------
 
-    def _run(self, label: str, current: RecordBase | None, draft: RecordDraft | None) -> RecordBase:
+    def _run(
+        self, label: str, current: RecordBase | None, draft: RecordDraft | None, *, kind: str = "change"
+    ) -> RecordBase:
         before = RecordDraft.of(current) if current is not None else None
-        command = self.history.execute(Command(label, [Change(before, draft, current.id if current else None)]))
+        change = Change(before, draft, current.id if current else None)
+        command = self.history.execute(Command(label, [change], kind=kind))
         produced = self.state.record(command.head) if command.head else None
         assert produced is not None
         return produced

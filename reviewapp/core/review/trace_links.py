@@ -97,7 +97,7 @@ def link_transcript(
         events=index.count,
     )
     draft = RecordDraft("transcript_link", Target(claim=None, page=None), payload)
-    record = _execute(review, f"attachment of {file_name}", draft)
+    record = _execute(review, f"attachment of {file_name}", draft, "link_transcript")
     assert isinstance(record, TranscriptLinkRecord)
     return Attachment(record, stored, index, fills, False)
 
@@ -157,7 +157,8 @@ def pin_excerpt(
         page=claim.page,
         trace=TraceAnchor(session=trace_session, sequence=index.sequence(first)),
     )
-    record = _execute(review, f"excerpt pinned to {claim.title[:60]}", RecordDraft("trace_excerpt", target, payload))
+    draft = RecordDraft("trace_excerpt", target, payload)
+    record = _execute(review, f"excerpt pinned to {claim.title[:60]}", draft, "pin_excerpt")
     assert isinstance(record, TraceExcerptRecord)
     return record
 
@@ -198,8 +199,8 @@ def locate_excerpt(index: TraceIndex, record: TraceExcerptRecord) -> tuple[int, 
     return first, last
 
 
-def _execute(review: LogbookReview, label: str, draft: RecordDraft) -> RecordBase:
-    command = review.history.execute(Command(label, [Change(None, draft, None)]))
+def _execute(review: LogbookReview, label: str, draft: RecordDraft, kind: str) -> RecordBase:
+    command = review.history.execute(Command(label, [Change(None, draft, None)], kind))
     produced = review.state.record(command.head) if command.head else None
     if produced is None:
         raise AnnotationError(f"the {draft.kind} record was not saved")

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QDialog, QWidget
 
 from reviewapp.core.review.state import EffectiveClaim
 from reviewapp.qt import theme
-from reviewapp.qt.annotations.corrected_claims import claim_mark, correction_lines
+from reviewapp.core.review.corrected_claims import claim_mark, correction_lines
 from reviewapp.qt.annotations.corrections import ClaimCorrections
 from reviewapp.qt.annotations.note_actions import NoteActions
 from reviewapp.qt.annotations.notes_panel import NotesPanel

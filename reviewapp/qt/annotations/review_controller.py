@@ -14,6 +14,7 @@ from typing import TypeVar
 from PySide6.QtCore import QObject, Signal
 
 from reviewapp.core.logbook.model import Logbook, Problem
+from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.history import HistoryConflict
 from reviewapp.core.review.identity import Identity
 from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
@@ -33,6 +34,7 @@ class ActionFailed(Exception):
 
 class ReviewController(QObject):
     changed = Signal()  # annotations changed (an action, undo/redo, reload, a pair rating)
+    change_made = Signal(object)  # the ChangeRecord of that change: which claims and records
     reviewer_changed = Signal()  # a logbook_review was opened for another reviewer (after asking who is reviewing)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -83,7 +85,8 @@ class ReviewController(QObject):
             self.logbook_review.history.listeners.remove(self._history_changed)
         self.logbook_review = None
 
-    def _history_changed(self) -> None:
+    def _history_changed(self, change: ChangeRecord) -> None:
+        self.change_made.emit(change)
         self.changed.emit()
 
     # -- reading ----------------------------------------------------------------------------------------------
