@@ -141,11 +141,12 @@ def test_a_published_url_says_orphan_pages_are_invisible_there(
 
 
 def test_find_filters_by_tag_and_the_download_limits_are_kept(
-    qtbot: QtBot, open_window: OpenWindow, hub_server: HubServer
+    qtbot: QtBot, open_window: OpenWindow, hub_server: HubServer, tmp_path: Path
 ) -> None:
     for i, extra in enumerate((["toy-scale"], [], ["Toy-Scale", "gpu"])):
         tags = ["icml2026-repro", "paper-AbCdEf1234", *extra]
-        hub_server.create_repo(f"team{i}/repro-{i}", repo_type="space", tags=tags)
+        files = published_files(tmp_path, f"team{i}/repro-{i}") if i == 2 else None
+        hub_server.create_repo(f"team{i}/repro-{i}", repo_type="space", tags=tags, files=files)
     window = open_window()
     window.actions_by_name["find_logbooks"].trigger()
     dialog = window.dialog
@@ -161,7 +162,9 @@ def test_find_filters_by_tag_and_the_download_limits_are_kept(
     dialog.max_mb.setValue(50)
     dialog.max_minutes.setValue(2)
     dialog.source.setText("team2/repro-2")
-    dialog.open_source()  # not a logbook: the Space has no pages; what matters here is the kept limits
+    with qtbot.waitSignal(window.controller.loaded, timeout=60_000):
+        qtbot.keyClick(dialog.source, Qt.Key.Key_Return)
+    wait_idle(qtbot, window)
     saved = load_preferences()
     assert (saved.download_max_mb, saved.download_max_minutes) == (50, 2)
     limits = saved.download_limits()

@@ -17,7 +17,7 @@ from reviewapp.core.verdicts import Verdict
 from reviewapp.qt import theme
 from reviewapp.qt.logbook_judge.agreement_dialog import AgreementDialog
 from reviewapp.qt.logbook_judge.disagreement_panel import COLUMNS
-from reviewapp.qt.logbook_judge.rematch_dialog import RematchDialog
+from reviewapp.qt.logbook_judge.rematch_dialog import NONE, RematchDialog
 from reviewapp.qt.models.claim_table import ClaimRole
 from tests.core.commit_helpers import git, isolate_git
 from tests.core.judge_fixtures import SPACE, entry, write_logbook, write_verdicts
@@ -138,3 +138,33 @@ def test_revision_warning_rematch_with_undo_and_agreement(
     dialog.close()
     QApplication.processEvents()
     json.dumps(report)  # the same JSON-ready report the command prints
+
+
+def test_unmatched_claims_on_both_sides_stay_in_view(
+    qtbot: QtBot, open_window: OpenWindow, tmp_path: Path, screenshots: Screenshots
+) -> None:
+    from tests.core.judge_fixtures import REGISTRY_TEXTS
+
+    workspace = tmp_path / "ws"
+    write_logbook(workspace, order=[0, 2, 1])  # the quantized-widgets claim is not in this logbook
+    texts: list[str | None] = list(REGISTRY_TEXTS)
+    values = {SPACE: entry(["verified", "falsified", "toy", "Toy"], texts=texts)}
+    verdicts = write_verdicts(tmp_path / "verdicts.json", values)
+    assert import_verdicts(verdicts, [read_logbook(workspace)]).all_stored
+    window = open_window(workspace)
+    panel = window.logbook_judge.panel
+    text = panel.unmatched.text()
+    assert "Logbook Judge claims matched to no claim here" in text
+    assert "registry claim 4: toy “Theorem 4.3 bounds" in text and "no logbook claim reads like it" in text
+    assert "No Logbook Judge claim for" not in text  # every claim of the logbook found its registry claim
+    assert judge_badges(window) == [Verdict.VERIFIED, Verdict.TOY, Verdict.FALSIFIED]
+    window.actions_by_name["show_disagreements"].trigger()
+    wait_idle(qtbot, window)
+    assert panel.unmatched.isVisible()
+    screenshots.take(window, "44-logbook-judge-unmatched")
+
+    # A registry claim re-matched by hand to nothing leaves the logbook's claim without one: said too.
+    window.logbook_judge.apply_rematch(window.controller.claim(1).key, NONE)
+    wait_idle(qtbot, window)
+    assert "No Logbook Judge claim for: Claim 1" in panel.unmatched.text()
+    assert "registry claim 1: verified" in panel.unmatched.text()

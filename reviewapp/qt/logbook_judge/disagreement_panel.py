@@ -136,6 +136,14 @@ class DisagreementPanel(QFrame):
         self.table.activated.connect(self._activated)
         self.table.clicked.connect(self._activated)
         layout.addWidget(self.table, 1)
+        # Claims on either side that found no partner stay in view: the J slot alone would hide them.
+        self.unmatched = PlainLabel(self)
+        self.unmatched.setObjectName("muted")
+        self.unmatched.setWordWrap(True)
+        self.unmatched.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.unmatched.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.unmatched.hide()
+        layout.addWidget(self.unmatched)
         self._rows: list[Disagreement] = []
         self.set_rows([], judge_imported=False)
 
@@ -147,6 +155,22 @@ class DisagreementPanel(QFrame):
         if not judge_imported:
             text += " · no Logbook Judge verdicts imported (File > Import Logbook Judge Verdicts…)"
         self.summary.setText(text)
+
+    def set_unmatched(self, judge_claims: list[tuple[str, str]], claims_without: list[str]) -> None:
+        """`judge_claims`: (the Logbook Judge's claim as one line, why it is unmatched) for each of its claims that
+        matched no claim here; `claims_without`: labels of the claims here that no claim of its was matched to."""
+        lines: list[str] = []
+        if judge_claims:
+            reasons = {why for _, why in judge_claims}
+            shared = f" ({next(iter(reasons))})" if len(reasons) == 1 else ""
+            lines.append(f"Logbook Judge claims matched to no claim here{shared}:")
+            lines.extend(f"• {claim}" + ("" if shared else f" — {why}") for claim, why in judge_claims)
+        if claims_without:
+            lines.append(f"No Logbook Judge claim for: {', '.join(claims_without)} (their J stays empty).")
+        if lines:
+            lines.append("Select a claim and choose Re-match… (Ctrl+Shift+M) to pair it by hand.")
+        self.unmatched.setText("\n".join(lines))
+        self.unmatched.setVisible(bool(lines))
 
     def _filter(self) -> None:
         wanted = self.pair_filter.currentData()

@@ -99,6 +99,7 @@ class LogbookJudgeFeature(QObject):
             confidence = {m.claim_key: m.confidence for m in self.judged.result.matches if m.claim_key}
         rows = disagreements([(c.key, c.label, c.title) for c in claims], slots, confidence)
         self.panel.set_rows(rows, judge_imported=self.judged is not None)
+        self.panel.set_unmatched(*_unmatched(self.judged, {c.key: c.label for c in claims}))
         self.window.side_tabs.setTabText(self.panel_tab, f"Disagreements ({len(rows)})" if rows else "Disagreements")
 
     def _claim_key(self) -> str | None:
@@ -237,6 +238,23 @@ class LogbookJudgeFeature(QObject):
 
     def shutdown(self, msecs: int = 10_000) -> None:
         self._runner.wait(msecs)
+
+
+def _unmatched(judged: JudgedLogbook | None, labels: dict[str, str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """The Logbook Judge's claims matched to none here (one line each, with why); the claims here it has none for."""
+    if judged is None:
+        return [], []
+    judge: list[tuple[str, str]] = []
+    for m in judged.result.unmatched_judge:
+        verdict = m.judge.verdict.value if m.judge.verdict else (m.judge.verdict_raw or "no verdict")
+        text = f" “{_short(m.judge.text, 100)}”" if m.judge.text else ""
+        judge.append((f"registry claim {m.judge.index}: {verdict}{text}", m.why))
+    return judge, [labels.get(key, key) for key in judged.result.unmatched_claims]
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _is_demo(workspace: Path) -> bool:
