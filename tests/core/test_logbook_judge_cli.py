@@ -312,7 +312,12 @@ def test_import_and_agreement_for_a_space_with_reviews_kept_in_the_data_folder(t
         values = {"alice/repro-x": entry(["verified", "toy", "toy"], sha=opened.revision)}
         verdicts = write_verdicts(tmp_path / "verdicts.json", values)
         assert main(["verdicts", "import", str(verdicts), "alice/repro-x", "--format", "json"]) == 0
-    (report,) = _json(capsys)["imports"]
+        (report,) = _json(capsys)["imports"]
+        # judged at another revision than the one downloaded: said, naming both
+        older = write_verdicts(tmp_path / "older.json", {"alice/repro-x": entry(["verified"] * 3, sha="c" * 40)})
+        assert main(["inspect", "alice/repro-x", "--verdicts", str(older), "--json"]) == 0
+        warning = _json(capsys)["logbook_judge"]["revision_warning"]
+        assert f"judged revision {'c' * 12}, but revision {opened.revision[:12]} is open" in warning
     assert report["logbook_id"] == "hf:space/alice/repro-x" and report["link"]["strength"] == "strong"
     assert report["revision_warning"] is None  # the revision judged is the one downloaded
     logbook = read_logbook(opened.folder, logbook_id=opened.logbook_id)

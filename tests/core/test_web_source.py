@@ -107,3 +107,14 @@ def test_every_command_opens_a_url_and_reviews_never_go_into_its_download(
     location = AnnotationStore(opened.folder, logbook_id=opened.logbook_id).location
     assert location.fallback and "replaced by the next download" in (location.reason or "")
     assert not location.folder.is_relative_to(opened.folder)
+
+
+def test_hf_hub_offline_reopens_a_url_without_any_request(site: StaticServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = open_source(site.url + "book/")
+    asked = len(site.requests)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    again = open_source(site.url + "book/")
+    assert again.cached and again.folder == first.folder and "HF_HUB_OFFLINE" in (again.banner() or "")
+    assert len(site.requests) == asked
+    with pytest.raises(SourceOffline, match="HF_HUB_OFFLINE"):
+        open_source(site.url + "other/")
