@@ -171,6 +171,11 @@ def open_or_exit(source: str) -> OpenedSource:
     return opened
 
 
+def download_limits_given() -> DownloadLimits | None:
+    """The limits when this command was given --max-download-mb or --download-timeout (the window's own else)."""
+    return _limits() if _download_limits else None
+
+
 def _limits() -> DownloadLimits:
     """The preferences' limits (500 MB and 10 minutes unless changed), with this command's options over them."""
     from dataclasses import replace

@@ -66,4 +66,7 @@ def run_window(args: argparse.Namespace, source: str | None) -> int:
     except ImportError as exc:  # a broken Qt install should say so, not dump a traceback
         print(f"error: the review window needs PySide6: {exc}", file=sys.stderr)
         return 1
-    return run(source=source, screenshot=args.screenshot, claim=args.claim, size=args.size)
+    from reviewapp.cli.common import download_limits_given
+
+    limits = download_limits_given()
+    return run(source=source, screenshot=args.screenshot, claim=args.claim, size=args.size, limits=limits)

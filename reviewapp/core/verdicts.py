@@ -39,6 +39,7 @@ _PHRASES: tuple[tuple[str, Verdict], ...] = (
     # Hedged or negated outcomes: nothing was shown either way.
     (r"(?:could|can)\s*not\s+be\s+(?:independently\s+)?(?:verified|confirmed|reproduced)", Verdict.INCONCLUSIVE),
     (r"unable\s+to\s+(?:verify|confirm|reproduce)", Verdict.INCONCLUSIVE),
+    (r"(?:could|can)\s*not\s+(?:independently\s+)?(?:verify|confirm|reproduce|replicate)", Verdict.INCONCLUSIVE),
     (r"not\s+fully\s+(?:verified|reproduced|supported|confirmed)", Verdict.PARTIAL),
     (
         r"not\s+(?:independently|directly|yet|formally|empirically|experimentally|separately)\s+"
@@ -48,6 +49,7 @@ _PHRASES: tuple[tuple[str, Verdict], ...] = (
     (r"not\s+(?:yet\s+)?(?:executed|rerun|evaluated|tested)", Verdict.INCONCLUSIVE),
     (r"not\s+reproduced", Verdict.FALSIFIED),
     (r"not\s+verified", Verdict.INCONCLUSIVE),
+    (r"not\s+confirmed", Verdict.INCONCLUSIVE),
     (r"not\s+verifiable", Verdict.INCONCLUSIVE),
     (r"not\s+attempted", Verdict.INCONCLUSIVE),
     (r"not\s+replicated", Verdict.INCONCLUSIVE),
@@ -57,9 +59,10 @@ _PHRASES: tuple[tuple[str, Verdict], ...] = (
     (r"partial", Verdict.PARTIAL),
     (r"mixed", Verdict.PARTIAL),
     (r"toy[-\s]scale", Verdict.TOY),
+    (r"scaled[-\s]down|down[-\s]?scaled", Verdict.TOY),
     (r"proxy[-\s]only", Verdict.TOY),
-    (r"(?:at|on)\s+(?:a\s+)?(?:reduced|small)[-\s]scale", Verdict.TOY),
-    (r"(?:reduced|small)[-\s]scale", Verdict.TOY),
+    (r"(?:at|on)\s+(?:a\s+)?(?:reduced|small|smaller)[-\s]scale", Verdict.TOY),
+    (r"(?:reduced|small|smaller)[-\s]scale", Verdict.TOY),
     (r"on\s+(?:a\s+)?proxy", Verdict.TOY),
     (r"toy", Verdict.TOY),
     (r"verified", Verdict.VERIFIED),
@@ -71,11 +74,14 @@ _PHRASES: tuple[tuple[str, Verdict], ...] = (
     (r"falsified", Verdict.FALSIFIED),
     (r"contradicted", Verdict.FALSIFIED),
     (r"refuted", Verdict.FALSIFIED),
+    (r"disprov(?:ed|en)", Verdict.FALSIFIED),
     (r"inconclusive", Verdict.INCONCLUSIVE),
     (r"unverified", Verdict.INCONCLUSIVE),
     (r"unverifiable", Verdict.INCONCLUSIVE),
     (r"blocked", Verdict.INCONCLUSIVE),
     (r"deferred", Verdict.INCONCLUSIVE),
+    (r"pending", Verdict.INCONCLUSIVE),
+    (r"unresolved", Verdict.INCONCLUSIVE),
     (r"undetermined", Verdict.INCONCLUSIVE),
 )
 
@@ -91,7 +97,8 @@ PHRASE_RE = re.compile(
 _STEMS = (
     "verif", "reproduc", "confirmed", "supported", "hold", "partial", "mixed", "toy", "proxy", "falsified",
     "contradicted", "refuted", "inconclusive", "attempted", "replicated", "blocked", "undetermined", "executed",
-    "rerun", "evaluated", "tested", "deferred", "reduced", "small", "match",
+    "rerun", "evaluated", "tested", "deferred", "reduced", "small", "match", "scaled", "disprov", "pending",
+    "unresolved",
 )  # fmt: skip
 
 

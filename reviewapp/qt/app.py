@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reviewapp.core.io.hub_download import DownloadLimits
 from reviewapp.core.logbook.locate import NotALogbookError, locate
 
 if TYPE_CHECKING:  # PySide6 is imported only once a window is really wanted
@@ -24,6 +25,7 @@ def run(
     claim: str | None = None,
     size: tuple[int, int] = (1600, 1000),
     queue: Path | None = None,
+    limits: DownloadLimits | None = None,
 ) -> int:
     """Open the window on `source` (the demo when None). With `screenshot`, render offscreen, save, exit 0."""
     if source is not None and not _remote(source):
@@ -56,6 +58,7 @@ def run(
         crash.setup_logging()
         crash.install_excepthook()
     controller = LogbookController()
+    controller.download_limits = limits
     window = MainWindow(controller, remember_state=screenshot is None)
     window.review.ask_on_load = screenshot is None  # a screenshot never waits for someone to type a name
     if screenshot is not None:

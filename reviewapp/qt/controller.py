@@ -13,6 +13,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from reviewapp.core.io.hub_download import DownloadLimits
 from reviewapp.core.io.source_errors import SourceAccessDenied, SourceUnavailable
 from reviewapp.core.io.source_ref import SourceError, SourceRef, parse_source
 from reviewapp.core.logbook.artifacts import ArtifactEntry, list_artifacts
@@ -86,6 +87,7 @@ class LogbookController(QObject):
         self._pending_sources: dict[int, OpenedSource] = {}  # by load token: set on the worker, taken when loaded
         self.failure: BaseException | None = None  # why the last open failed (the window offers a login for some)
         self.failed_source: str | None = None
+        self.download_limits: DownloadLimits | None = None  # None: the preferences' (the Open dialog sets them)
         self.review = ReviewController(self)
         self.review.changed.connect(self._review_changed)
         self._claims: list[Claim] = []
@@ -105,7 +107,7 @@ class LogbookController(QObject):
             from reviewapp.core.review.preferences import load_preferences
             from reviewapp.core.sources.opener import open_source
 
-            limits = load_preferences().download_limits()
+            limits = self.download_limits or load_preferences().download_limits()
             opened = open_source(ref, limits=limits, progress=progress, cancel=token)
             self._pending_sources[id(token)] = opened
             return read_logbook(opened.folder, progress, token, logbook_id=opened.logbook_id)

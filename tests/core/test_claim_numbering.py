@@ -121,3 +121,32 @@ def test_a_changed_key_keeps_the_old_one_and_old_records_still_attach(tmp_path: 
     assert reopened.state.verdict(claim.key).payload.verdict is Verdict.FALSIFIED
     assert reopened.claim(old_key).key == claim.key
     assert reopened.claim("3a").key == claim.key
+
+
+def test_claim_sections_on_a_page_that_lists_all_claims(tmp_path: Path) -> None:
+    draft = LogbookDraft("Reproduction: One page")
+    draft.page("Overview").markdown("## Claim 1\n\nThe first.\n\n## Claim 2\n\nThe second.")  # an overview repeats
+    draft.page("Claims").markdown(
+        "## Claim 1: Sparse\n\nVerdict: verified.\n\n## Claim 2: Fast\n\nVerdict: falsified.\n\n"
+        "## Claim 3: Robust\n\nRan."
+    )
+    draft.write(tmp_path)
+    claims = read_logbook(tmp_path).claims
+    assert [(c.key, c.verdict) for c in claims] == [
+        ("claims#1", Verdict.VERIFIED),
+        ("claims#2", Verdict.FALSIFIED),
+        ("claims#3", Verdict.UNSTATED),
+    ]
+
+
+def test_an_overview_with_claim_sections_adds_no_claims_beside_claim_pages(tmp_path: Path) -> None:
+    draft = LogbookDraft("Reproduction: Pages and overview")
+    draft.page("Claims").markdown("## Claim 1: Sparse\n\nVerdict: toy.\n\n## Claim 2: Fast\n\nVerdict: toy.")
+    draft.page("Claim 1: Sparse").markdown("Verdict: verified.")
+    draft.page("Claim 2: Fast").markdown("Verdict: falsified.")
+    draft.write(tmp_path)
+    claims = read_logbook(tmp_path).claims
+    assert [(c.key, c.verdict) for c in claims] == [
+        ("claim-1-sparse#1", Verdict.VERIFIED),
+        ("claim-2-fast#2", Verdict.FALSIFIED),
+    ]

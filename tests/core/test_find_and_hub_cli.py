@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from reviewapp.cli import main
+from reviewapp.cli.common import download_limits_given
 from tests.core.commit_helpers import published_files
 from tests.support.hub_server import HubServer
 
@@ -116,3 +117,6 @@ def test_download_limits_come_from_the_preferences_and_an_option_overrides_them(
     assert main(["inspect", "alice/repro-x"]) == 2
     assert "over the 1 KB limit" in capsys.readouterr().err
     assert main(["inspect", "alice/repro-x", "--max-download-mb", "5"]) == 0
+    given = download_limits_given()  # what `reviewapp open` hands the window
+    assert given is not None and given.max_bytes == 5 * 1024 * 1024 and given.max_seconds == 600
+    assert main(["inspect", "alice/repro-x"]) == 2 and download_limits_given() is None  # the preferences again

@@ -33,6 +33,11 @@ def one_claim(tmp_path: Path, body: str, title: str = "Claim 1: The widget bound
         ("Verdict: BLOCKED by missing data.", Verdict.INCONCLUSIVE),
         ("Verdict: deferred to the next round.", Verdict.INCONCLUSIVE),
         ("Verdict: unable to reproduce without the private data.", Verdict.INCONCLUSIVE),
+        ("Verdict: could not reproduce (out of memory).", Verdict.INCONCLUSIVE),
+        ("Verdict: not confirmed.", Verdict.INCONCLUSIVE),
+        ("Status: pending.", Verdict.INCONCLUSIVE),
+        ("Verdict: UNRESOLVED", Verdict.INCONCLUSIVE),
+        ("Verdict: disproved by the ablation.", Verdict.FALSIFIED),
         # plain positives
         ("Verdict: the result matches the paper.", Verdict.VERIFIED),
         ("Verdict: holds.", Verdict.VERIFIED),
@@ -42,6 +47,10 @@ def one_claim(tmp_path: Path, body: str, title: str = "Claim 1: The widget bound
         ("Verdict: VERIFIED on a proxy dataset.", Verdict.TOY),
         ("Verdict: supported, but only on a small-scale run.", Verdict.TOY),
         ("Verdict: not fully reproduced.", Verdict.PARTIAL),
+        ("Verdict: supported in a scaled-down setting.", Verdict.TOY),
+        # another claim named in the statement does not mix its verdict into this one
+        ("**Verdict: VERIFIED.** Unlike claim 2, which was falsified.", Verdict.VERIFIED),
+        ("Verdict: verified, whereas claim 3 was refuted.", Verdict.VERIFIED),
         # a remark in parentheses does not overturn the head of the statement
         ("Verdict: SUPPORTED (taxonomy confirmed; pipeline not independently verifiable)", Verdict.VERIFIED),
         ("Verdict: FALSIFIED (the direction of the effect is confirmed)", Verdict.FALSIFIED),
@@ -67,10 +76,50 @@ def test_what_a_labelled_verdict_means(tmp_path: Path, body: str, verdict: Verdi
         "**Verdict contract:** VERIFIED only if the bound holds for all n.",
         # a dash that is not a label
         "Status-quo baselines - verified elsewhere - are listed below.",
+        # a verdict hoped for or aimed at is not given
+        "Expected verdict: VERIFIED",
+        "**Target outcome:** reproduced within 1%.",
+        # a claim's own words, not a verdict on it
+        "The paper claims the method is verified on ImageNet, as the authors report.",
     ],
 )
 def test_statements_that_are_not_the_agents_verdict(tmp_path: Path, body: str) -> None:
     assert one_claim(tmp_path, body)[0] is Verdict.UNSTATED
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "**Verdict: Likely verified** (single seed).",
+        "Verdict: probably FALSIFIED.",
+        "Status: appears to be reproduced.",
+    ],
+)
+def test_a_hedged_verdict_is_unstated_with_the_statement_as_a_candidate(tmp_path: Path, body: str) -> None:
+    draft = LogbookDraft("Reproduction: Hedges")
+    draft.page("Claim 1: Widgets").markdown(body)
+    draft.write(tmp_path)
+    [claim] = read_logbook(tmp_path).claims
+    assert claim.verdict is Verdict.UNSTATED and claim.verdict_mention is None
+    [candidate] = claim.candidates
+    assert candidate.text and candidate.confidence < 0.35
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # must not fire: the hedge qualifies something else, or comes after the verdict
+        "**Verdict: VERIFIED** (likely to hold at larger scale too).",
+        "Verdict: VERIFIED. The gap is probably due to seeds.",
+    ],
+)
+def test_a_hedge_elsewhere_in_the_statement_leaves_the_verdict(tmp_path: Path, body: str) -> None:
+    assert one_claim(tmp_path, body)[0] is Verdict.VERIFIED
+
+
+def test_a_hedged_statement_does_not_outvote_a_plain_one(tmp_path: Path) -> None:
+    body = "Early on: likely verified.\n\n**Verdict: FALSIFIED.**"
+    assert one_claim(tmp_path, body)[0] is Verdict.FALSIFIED
 
 
 def test_a_bold_lead_in_outranks_a_bold_detail_later(tmp_path: Path) -> None:
@@ -164,6 +213,59 @@ def test_a_table_about_something_else_is_not_a_verdict(tmp_path: Path) -> None:
     rows = "| Step | Result |\n|---|---|\n| install | confirmed |\n| run | confirmed |"  # several rows, no claim column
     [claim] = write_page(tmp_path, "Claim 1: Widgets", "", [({"type": "markdown"}, f"{table}\n\n{rows}")])
     assert claim.verdict is Verdict.UNSTATED
+
+
+@pytest.mark.parametrize(
+    ("title", "verdict"),
+    [
+        ("Claim 1 (FALSIFIED): The widget bound", Verdict.FALSIFIED),
+        ("[TOY] Claim 1: The widget bound", Verdict.TOY),
+        ("Claim 1: The widget bound [partially verified]", Verdict.PARTIAL),
+        # must not fire: a bracket that says more than a verdict, or a negated one
+        ("Claim 1: Accuracy (toy datasets excluded)", Verdict.UNSTATED),
+        ("Claim 1: The bound, not (verified)", Verdict.UNSTATED),
+        ("Claim 1 — Verdict: likely verified", Verdict.UNSTATED),  # hedged in the title too
+    ],
+)
+def test_a_verdict_in_brackets_in_the_title(tmp_path: Path, title: str, verdict: Verdict) -> None:
+    assert one_claim(tmp_path, "We ran it.", title=title)[0] is verdict
+
+
+def summary_then_claims(tmp_path: Path, table: str, claim_bodies: list[str]) -> list:
+    draft = LogbookDraft("Reproduction: Tables")
+    draft.page("Executive summary").markdown(table)
+    for n, body in enumerate(claim_bodies, 1):
+        draft.page(f"Claim {n}: Widgets {n}").markdown(body)
+    draft.write(tmp_path)
+    return read_logbook(tmp_path).claims
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "| Claim | Logbook Judge verdict | Our verdict |",
+        "| Claim | Paper result | Reproduction result |",
+        "| Claim | Expected outcome | Status |",
+    ],
+)
+def test_a_summary_column_about_someone_elses_verdict_is_not_the_agents(tmp_path: Path, header: str) -> None:
+    table = f"{header}\n|---|---|---|\n| 1 | TOY | VERIFIED |\n| 2 | VERIFIED | FALSIFIED |"
+    claims = summary_then_claims(tmp_path, table, ["We ran it.", "We ran it."])
+    assert [c.verdict for c in claims] == [Verdict.VERIFIED, Verdict.FALSIFIED]
+    assert all(c.verdict_mention.source == "summary table" for c in claims)
+
+
+def test_a_summary_table_whose_only_verdict_column_is_the_judges_gives_nothing(tmp_path: Path) -> None:
+    table = "| Claim | Judge verdict |\n|---|---|\n| 1 | TOY |"
+    [claim] = summary_then_claims(tmp_path, table, ["We ran it."])
+    assert claim.verdict is Verdict.UNSTATED and not claim.other_mentions
+
+
+def test_a_previous_verdict_column_is_history_not_a_contradiction(tmp_path: Path) -> None:
+    table = "| Claim | Previous verdict | Current verdict |\n|---|---|---|\n| 1 | TOY | VERIFIED |"
+    [claim] = summary_then_claims(tmp_path, table, ["**Verdict: VERIFIED.**"])
+    assert claim.verdict is Verdict.VERIFIED and not claim.contradicted
+    assert [(m.verdict, m.page) for m in claim.history] == [(Verdict.TOY, "executive-summary")]
 
 
 # --- precision before recall ----------------------------------------------------------------------------------

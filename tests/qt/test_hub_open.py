@@ -170,3 +170,18 @@ def test_find_filters_by_tag_and_the_download_limits_are_kept(
     limits = saved.download_limits()
     assert limits.max_bytes == 50 * 1024 * 1024 and limits.max_seconds == 120
     json.dumps(saved.model_dump(mode="json"))
+
+
+def test_limits_given_to_the_window_override_the_preferences(
+    qtbot: QtBot, open_window: OpenWindow, hub_server: HubServer, tmp_path: Path
+) -> None:
+    from reviewapp.core.io.hub_download import DownloadLimits
+
+    hub_server.create_repo(SPACE, repo_type="space", files=published_files(tmp_path, SPACE))
+    window = open_window()
+    window.controller.download_limits = DownloadLimits(max_bytes=1000)  # `reviewapp open SOURCE --max-download-mb`
+    errors: list[str] = []
+    window.error_shown.connect(errors.append)
+    window.controller.open(SPACE)
+    qtbot.waitUntil(lambda: bool(errors), timeout=30_000)
+    assert f"Space {SPACE}" in errors[0] and "over the 1000 bytes limit" in errors[0]

@@ -58,10 +58,22 @@ _GLOBAL = re.compile(
     re.IGNORECASE,
 )
 _VERDICT_COLUMN = re.compile(r"verdict|status|outcome|result|assessment|rating", re.IGNORECASE)
+# A verdict column about someone else's verdict (the Logbook Judge's, the paper's, an earlier attempt's) or one only
+# aimed at; when a table has several verdict columns, one naming this reproduction wins.
+_OTHERS_COLUMN = re.compile(
+    r"judge|grader|leaderboard|\bpaper(?:'s)?[\s-]+(?:verdict|status|outcome|result|claim)|\bauthors?\b|"
+    r"reported|published|claimed|previous|prior|earlier|original|\bold\b|\blast\b|expected|target|predicted",
+    re.IGNORECASE,
+)
+_EARLIER_COLUMN = re.compile(r"previous|prior|earlier|\bold\b|\blast\b|before|\bv1\b|first\s+attempt", re.IGNORECASE)
+_OWN_COLUMN = re.compile(
+    r"\b(?:our|ours|this|agent|current|final|overall|new|updated|revised|reproduc\w*|replicat\w*)\b", re.IGNORECASE
+)
 
 CLAIM_TABLE = 0.7  # a table on the claim's own page: below a labelled statement, above code output
 CODE_OUTPUT = 0.45  # verifier JSON in a code cell's output, often about one sub-check
 WEAK = 0.6  # below this a verdict is only kept when nothing on the page says otherwise
+CANDIDATE_ONLY = 0.35  # below this (a hedged "likely verified") a statement is only ever a candidate
 _CONFLICT_FACTOR = 0.7
 HISTORY = "history"  # stated by a superseded or orphan page: an earlier verdict, not a contradiction
 SUMMARY_TABLE = 0.7
@@ -110,6 +122,8 @@ def find_claims(pages: list[Page]) -> list[Claim]:
 
 def _find(candidates: list[Page]) -> tuple[list[Claim], list[_Scope]]:
     claims, scopes = _claim_pages(candidates)
+    if not claims:
+        claims, scopes = _claim_sections_elsewhere(candidates)
     if not claims:
         claims, scopes = _claims_page_list(candidates)
     if not claims:
@@ -195,6 +209,25 @@ def _claim_pages(pages: list[Page]) -> tuple[list[Claim], list[_Scope]]:
             claim.aliases = (old_key,)
         claims.append(claim)
         scopes.append(scope)
+    return claims, scopes
+
+
+def _claim_sections_elsewhere(pages: list[Page]) -> tuple[list[Claim], list[_Scope]]:
+    """'## Claim N' sections on pages that are not claim pages themselves ("Claims", "Results"), when no page is
+    a claim page: one claim per section."""
+    claims: list[Claim] = []
+    scopes: list[_Scope] = []
+    labels: set[str] = set()
+    # A results page is read before a summary or overview that repeats the same claims as sections.
+    for page in sorted(pages, key=lambda p: bool(_NOT_CLAIM.search(p.slug) or _NOT_CLAIM.search(p.title))):
+        sections = _claim_sections(page)
+        if len(sections) < 2 or labels & {label for _, label, *_ in sections}:
+            continue  # a second page repeating the same numbers is an overview of the first
+        for n, label, title, first, last in sections:
+            scope = _Scope(page, first, last)
+            claims.append(_claim(page, f"{page.slug}#{label}", n, title, scope, number=label))
+            scopes.append(scope)
+            labels.add(label)
     return claims, scopes
 
 
@@ -380,7 +413,7 @@ def _claim_tables(
         if not data or not scope.covers(first_line + start):
             continue
         header, body = data[0][1], data[1:]
-        column = next((i for i, c in enumerate(header) if len(c) <= 40 and _VERDICT_COLUMN.search(vm.clean(c))), None)
+        column = _verdict_column_of(header)
         picked: list[tuple[int, str, str]] = []  # (line index, verdict text, row)
         for at, row in data:
             if len(row) == 2 and vm.clean(row[0]).lower() in _ROW_LABELS:
@@ -403,6 +436,16 @@ def _claim_tables(
 
 _ROW_LABELS = frozenset({"verdict", "final verdict", "overall verdict", "status", "outcome", "result", "assessment"})
 _JSON_VERDICT_KEYS = ("verdict", "status", "outcome", "result")
+
+
+def _verdict_column_of(header: list[str]) -> int | None:
+    """The column of a table header that holds this reproduction's verdicts, if any."""
+    names = [vm.clean(c) for c in header]
+    columns = [
+        i for i, c in enumerate(names) if len(c) <= 40 and _VERDICT_COLUMN.search(c) and not _OTHERS_COLUMN.search(c)
+    ]
+    own = [i for i in columns if _OWN_COLUMN.search(names[i])]
+    return (own or columns or [None])[0]
 
 
 def _code_output(cell: Cell, page: Page, out: list[VerdictMention]) -> None:
@@ -500,6 +543,10 @@ def _assign_own_verdict(claim: Claim, scope: _Scope) -> None:
     mentions = _own_mentions(scope, claim.n)
     if not mentions:
         return
+    if max(m.confidence for m in mentions) < CANDIDATE_ONLY:  # only hedged statements: the reviewer reads them
+        claim.candidates = sorted(mentions, key=lambda m: -m.confidence)
+        return
+    mentions = [m for m in mentions if m.confidence >= CANDIDATE_ONLY]
     # The surest statement wins; among equally sure ones the last, as final verdicts close a claim page.
     best_index = max(range(len(mentions)), key=lambda i: (mentions[i].confidence, i))
     best = mentions[best_index]
@@ -546,7 +593,7 @@ def _apply_cross_page_mentions(claims: list[Claim], pages: list[Page], claim_pag
         found = elsewhere if page.is_current else history
         for n, mention in _summary_mentions(page):
             for claim in by_number.get(n, []):
-                found[claim.key].append(mention)
+                (history if mention.source == HISTORY else found)[claim.key].append(mention)
         if page.is_root:
             for slug, mention in _index_title_mentions(page):
                 if slug in by_page:
@@ -586,6 +633,7 @@ def _summary_mentions(page: Page) -> list[tuple[int, VerdictMention]]:
             continue
         lines = _without_code(text).split("\n")
         verdict_column: int | None = None
+        earlier_column: int | None = None
         for index, line in enumerate(lines):
             stripped = line.strip()
             if not stripped.startswith("|"):
@@ -594,27 +642,35 @@ def _summary_mentions(page: Page) -> list[tuple[int, VerdictMention]]:
                 continue
             cells = [c.strip() for c in stripped.strip("|").split("|")]
             if verdict_column is None:
-                header = next((i for i, c in enumerate(cells) if _VERDICT_COLUMN.search(c)), None)
+                header = _verdict_column_of(cells)
                 verdict_column = header if header is not None else -1
+                earlier_column = _earlier_column_of(cells)
                 continue
-            if verdict_column < 0 or verdict_column >= len(cells) or set(stripped) <= set("|-: "):
+            if set(stripped) <= set("|-: "):
                 continue
             number = next((_ROW_CLAIM.match(c) for c in cells[:2] if _ROW_CLAIM.match(c)), None)
-            found = vm.combine(list(vm.phrases(vm.clean(cells[verdict_column]))))
-            if number and found:
-                found_text = vm.clean(stripped)
-                mention = VerdictMention(
-                    found[0],
-                    found[1].upper(),
-                    found_text,
-                    page.slug,
-                    first_line + index,
-                    cell,
-                    "summary table",
-                    SUMMARY_TABLE,
-                )
-                out.append((int(number.group(1)), mention))
+            if number is None:
+                continue
+            for column, source in ((verdict_column, "summary table"), (earlier_column, HISTORY)):
+                if column is None or not 0 <= column < len(cells):
+                    continue
+                found = vm.combine(list(vm.phrases(vm.clean(cells[column]))))
+                if found:
+                    text = vm.clean(stripped)
+                    mention = VerdictMention(
+                        found[0], found[1].upper(), text, page.slug, first_line + index, cell, source, SUMMARY_TABLE
+                    )
+                    out.append((int(number.group(1)), mention))
     return out
+
+
+def _earlier_column_of(header: list[str]) -> int | None:
+    """A column of verdicts an earlier attempt gave ("Previous verdict"): the claim's history."""
+    names = [vm.clean(c) for c in header]
+    return next(
+        (i for i, c in enumerate(names) if len(c) <= 40 and _VERDICT_COLUMN.search(c) and _EARLIER_COLUMN.search(c)),
+        None,
+    )
 
 
 def _line_mentions(

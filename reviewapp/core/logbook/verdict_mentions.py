@@ -21,10 +21,12 @@ TITLE = 0.85
 BOLD = 0.75
 UPPER = 0.5
 QUALIFIED = 0.4  # "component verdict", "preliminary verdict": about part of a claim
+HEDGED = 0.3  # "likely verified": shown as a candidate, never taken as the verdict
 
 _LABEL = re.compile(
     r"(?P<qual>\b(?:final|overall|claim|scope|scientific|component|sub|partial|preliminary|interim|initial|"
-    r"previous|old|earlier|legacy|historical|current|updated|revised)[\s-]+)?"
+    r"previous|old|earlier|legacy|historical|current|updated|revised|expected|target|predicted|hypothesi[sz]ed|"
+    r"planned|anticipated|desired|intended)[\s-]+)?"
     r"\b(?P<label>verdict|outcome|status|result|conclusion|assessment|finding|rating)s?\b(?!-\w)"
     r"(?P<extra>[^:\n|]{0,40}?)(?:\s*(?:\*\*|__))?(?:\s*[:：]|\s[-–—]{1,2}\s)\s*(?:\*\*|__)?",
     re.IGNORECASE,
@@ -62,13 +64,33 @@ _ATTRIBUTED = re.compile(
     r"|\b(?:was|were|had\s+been)\s+(?:rated|judged|scored|marked|graded)\b)[^.;!?|\n]*$",
     re.IGNORECASE,
 )
+# A verdict hoped for or set as a goal, not given: "Expected verdict: VERIFIED", "target outcome - reproduced".
+_NOT_GIVEN = re.compile(
+    r"\b(?:expected|target|predicted|hypothesi[sz]ed|planned|anticipated|desired|intended)[\s-]+"
+    r"(?:verdict|outcome|status|result|rating)s?\b[^.;!?|\n]*$",
+    re.IGNORECASE,
+)
 _ATTRIBUTION_WINDOW = 160
 _NOT_A_VERDICT = re.compile(r"contract|criteri|rule|rubric|scale|legend|definition|key\b", re.IGNORECASE)
 _QUALIFIERS_BAD = {"component", "sub", "partial", "preliminary", "interim", "initial", "previous", "old", "earlier"}
 _QUALIFIERS_OLD = {"legacy", "historical"}
+# A verdict hoped for or planned is no verdict at all.
+_QUALIFIERS_NOT_GIVEN = {"expected", "target", "predicted", "hypothesised", "hypothesized", "planned", "anticipated",
+                         "desired", "intended"}  # fmt: skip
 _DASH_LABEL_HINT = re.compile(r"\s[-–—]{1,2}\s")
 _BOLD = re.compile(r"(\*\*|__)(?P<inner>[^*_\n]{1,200}?)\1")
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?:\s+(?=[A-Z\W])|$)|\n")
+# A sentence ends after . ! or ? and any closing emphasis, bracket or quote ("**VERIFIED.** Next …").
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?=[*_)\]\"'”’]*(?:\s+[A-Z\W]|$))|\n")
+# Hedges void the verdict word they qualify: "likely verified", "appears to be reproduced".
+_HEDGE = re.compile(
+    r"\b(?:likely|unlikely|probably|possibly|apparently|presumably|tentatively|seemingly|arguably|plausibly|"
+    r"perhaps|maybe|may\s+be|might\s+be|appears?\s+(?:to\s+(?:be\s+)?)?|seems?\s+(?:to\s+(?:be\s+)?)?|"
+    r"looks?\s+(?:to\s+be\s+)?)\W*$",
+    re.IGNORECASE,
+)
+# Another claim named inside a statement: what follows is about that claim ("VERIFIED, unlike claim 2 …").
+_OTHER_CLAIM = re.compile(r"\b(?:unlike|as\s+in|like|see|cf\.?|whereas|while)\s+claims?\s*#?\s*\d", re.IGNORECASE)
+_TITLE_BRACKET = re.compile(r"[(\[](?P<inner>[^()\[\]\n]{2,60})[)\]]")
 _TITLE_SPLIT = re.compile(r"\s+[—–-]{1,2}\s+|\s*[:|]\s+|\s*—\s*")
 
 
@@ -87,18 +109,37 @@ def clean(text: str) -> str:
 
 
 def phrases(text: str) -> Iterator[re.Match[str]]:
-    """Verdict phrases that are not negated, not conditions and not quoted from someone else."""
+    """Verdict phrases that are not negated, hedged, conditions or quoted from someone else."""
     for match in find_phrases(text):
-        before = text[max(0, match.start() - 40) : match.start()]
-        after = text[match.end() : match.end() + 20]
-        if _NEGATION.search(before) or _CONDITION_AFTER.match(after) or attributed(text, match.start()):
-            continue
-        yield match
+        if not _voided(text, match) and not hedged(text, match):
+            yield match
+
+
+def _voided(text: str, match: re.Match[str]) -> bool:
+    before = text[max(0, match.start() - 40) : match.start()]
+    after = text[match.end() : match.end() + 20]
+    return bool(_NEGATION.search(before) or _CONDITION_AFTER.match(after) or attributed(text, match.start()))
+
+
+def hedged(text: str, match: re.Match[str]) -> bool:
+    """'likely VERIFIED', 'appears to be reproduced': the writer did not commit to the word."""
+    return bool(_HEDGE.search(_unemphasized(text[max(0, match.start() - 30) : match.start()])))
+
+
+def _unemphasized(text: str) -> str:
+    return text.replace("*", "").replace("_", " ")
+
+
+def hedged_phrases(text: str) -> list[re.Match[str]]:
+    """Verdict phrases voided only by a hedge: candidates for a reviewer to read, never a verdict."""
+    return [m for m in find_phrases(text) if hedged(text, m) and not _voided(text, m)]
 
 
 def attributed(text: str, at: int) -> bool:
-    """The sentence leading up to `at` reports a verdict given by a judge, a grader or an earlier attempt."""
-    return bool(_ATTRIBUTED.search(text[max(0, at - _ATTRIBUTION_WINDOW) : at]))
+    """The sentence leading up to `at` reports a verdict given by a judge, a grader or an earlier attempt, or one
+    only expected."""
+    before = text[max(0, at - _ATTRIBUTION_WINDOW) : at]
+    return bool(_ATTRIBUTED.search(before) or _NOT_GIVEN.search(before))
 
 
 def head_verdict(tail: str) -> tuple[Verdict, str] | None:
@@ -108,6 +149,9 @@ def head_verdict(tail: str) -> tuple[Verdict, str] | None:
     head never turns a negative or inconclusive head into a positive one. A verified head still takes the toy,
     partial and mixed qualifiers of `combine` ("VERIFIED at reduced scale" is toy).
     """
+    other = _OTHER_CLAIM.search(tail)
+    if other:
+        tail = tail[: other.start()]
     matches = list(phrases(tail))
     if not matches:
         return None
@@ -159,17 +203,21 @@ def labelled(text: str) -> Iterator[Found]:
         if _NOT_A_VERDICT.search(extra):
             continue
         tail = first_sentence(text, label.end())
-        found = head_verdict(tail)
-        if found is None or attributed(text, label.start()):
+        if qualifier in _QUALIFIERS_OLD or qualifier in _QUALIFIERS_NOT_GIVEN or attributed(text, label.start()):
             continue
-        if qualifier in _QUALIFIERS_OLD:
+        found = head_verdict(tail)
+        statement = text[label.start() : label.end() + len(tail)].strip()
+        if found is None:
+            hedges = hedged_phrases(tail)
+            if hedges:
+                raw = hedges[0].group(0).upper()
+                yield Found(phrase_verdict(hedges[0]), raw, clean(statement), label.start(), HEDGED, "hedged")
             continue
         confidence = _LABEL_CONFIDENCE[label.group("label").lower()]
         if qualifier in _QUALIFIERS_BAD or extra:
             confidence = QUALIFIED
         elif qualifier in ("final", "overall"):
             confidence = FINAL_LABELLED
-        statement = text[label.start() : label.end() + len(tail)].strip()
         yield Found(found[0], found[1].upper(), clean(statement), label.start(), confidence, "labelled")
 
 
@@ -198,14 +246,19 @@ def title_verdict(title: str) -> Found | None:
     if not may_state_verdict(title):
         return None
     for found in labelled(title):
-        return Found(found.verdict, found.raw, title, 0, max(found.confidence, TITLE), "title label")
+        confidence = found.confidence if found.rule == "hedged" else max(found.confidence, TITLE)
+        return Found(found.verdict, found.raw, title, 0, confidence, "title label")
     segments = [clean(s).strip(" ()[].!") for s in _TITLE_SPLIT.split(title) if s.strip()]
-    if len(segments) < 2:
-        return None
-    for segment in (segments[-1], segments[0]):
-        match = PHRASE_RE.fullmatch(segment)
-        if match:
-            return Found(phrase_verdict(match), segment.upper(), title, 0, TITLE, "title")
+    if len(segments) >= 2:
+        for segment in (segments[-1], segments[0]):
+            match = PHRASE_RE.fullmatch(segment)
+            if match:
+                return Found(phrase_verdict(match), segment.upper(), title, 0, TITLE, "title")
+    # "Claim 2 (FALSIFIED): …", "[TOY] Claim 3": a bracket that holds nothing but a verdict
+    for bracket in _TITLE_BRACKET.finditer(title):
+        match = PHRASE_RE.fullmatch(clean(bracket.group("inner")).strip(" .!"))
+        if match and not _NEGATION.search(title[max(0, bracket.start() - 40) : bracket.start()]):
+            return Found(phrase_verdict(match), match.group(0).upper(), title, 0, TITLE, "title")
     return None
 
 
