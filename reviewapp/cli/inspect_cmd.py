@@ -112,7 +112,14 @@ def render_text(logbook: Logbook) -> str:
     for claim in logbook.claims:
         flag = "  (logbook contradicts itself)" if claim.contradicted else ""
         raw = f"  [{claim.verdict_raw}]" if claim.verdict_raw else ""
-        lines.append(f"  {claim.key:<{width}}  {claim.verdict.value:<12}{raw}{flag}")
+        sure = f"  {claim.confidence:.0%} sure" if claim.verdict_mention is not None else ""
+        lines.append(f"  {claim.key:<{width}}  {claim.verdict.value:<12}{raw}{sure}{flag}")
+        if claim.candidates:  # weak or conflicting statements: the reviewer reads them instead of a guess
+            found = ", ".join(dict.fromkeys(f"{m.verdict.value} ({m.page} line {m.line})" for m in claim.candidates))
+            lines.append(f"  {'':<{width}}  not decided; candidates: {found}")
+        if claim.history:
+            earlier = ", ".join(dict.fromkeys(f"{m.verdict.value} ({m.page})" for m in claim.history))
+            lines.append(f"  {'':<{width}}  earlier attempts said: {earlier}")
     unwritten = sorted({c.numbering for c in logbook.claims if c.numbering != "written"})
     if unwritten:
         lines.append(f"  (some claim numbers are not written in the logbook: numbered by {', '.join(unwritten)})")

@@ -52,6 +52,26 @@ def test_inspect_text(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "demo-session  23 events, available" in out
 
 
+def test_inspect_text_says_how_sure_what_is_undecided_and_what_earlier_attempts_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reviewapp.core.logbook.writer import LogbookDraft
+
+    draft = LogbookDraft("Reproduction: Undecided")
+    draft.page("Claim 1: Widgets").markdown("**Verdict: VERIFIED.**")
+    draft.page("Claim 2: Gadgets").markdown("Verdict: likely falsified.")
+    draft.page("Old claims", slug="old-claims").markdown("| Claim | Verdict |\n|---|---|\n| 1 | TOY |")
+    draft.write(tmp_path)
+    assert main(["inspect", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    first = out.split("claim-1-widgets#1", 1)[1].split("\n")
+    assert first[0].split() == ["verified", "[VERIFIED]", "90%", "sure"]
+    assert first[1].strip() == "earlier attempts said: toy (old-claims)"
+    second = out.split("claim-2-gadgets#2", 1)[1].split("\n")
+    assert second[0].split() == ["unstated"]
+    assert second[1].strip() == "not decided; candidates: falsified (claim-2-gadgets line 8)"
+
+
 def test_inspect_reports_problems_but_exits_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write_demo(tmp_path)
     (tmp_path / ".trackio" / "logbook" / "logbook.json").write_text("{broken")
