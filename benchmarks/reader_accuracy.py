@@ -11,7 +11,10 @@ expected.json maps each logbook folder name (a folder beside it) to the facts a 
                   "logbook_root": ".trackio/logbook" | "space" | "logbook" | ...,
                   "claims": [{"n": int | null, "page": slug, "title": str, "verdict_raw": str | null,
                               "verdict": "verified" | "partial" | "falsified" | "toy" | "inconclusive" | "unstated",
-                              "where": str, "ambiguous": bool (optional)}]}}
+                              "where": str, "ambiguous": bool (optional), "key": str (optional)}]}}
+
+Expected claims are matched to found ones by key (when given, aliases count), else by page and number, else by
+page. "where" (where the verdict is written) and "title" are for the person reading the file; they are not scored.
 
 Per logbook and in total it prints: claims found against expected (and whether the set is exact), claim
 numbers right, agent verdicts right, wrong and missed ("unstated" where one was stated), ambiguous claims
@@ -37,7 +40,7 @@ if str(REPO) not in sys.path:
 from reviewapp.core.logbook.locate import NotALogbookError  # noqa: E402
 from reviewapp.core.logbook.model import Claim, Logbook  # noqa: E402
 from reviewapp.core.logbook.reader import read_logbook  # noqa: E402
-from reviewapp.core.verdicts import Verdict  # noqa: E402
+from reviewapp.core.verdicts import Verdict, parse_verdict  # noqa: E402
 
 CORPUS = REPO / ".." / "shared" / "corpus"
 VERDICTS = [v.value for v in Verdict]
@@ -100,14 +103,27 @@ def corpus_facts() -> dict[str, dict[str, Any]]:
     return facts
 
 
+class UnusableExpected(Exception):
+    """expected.json cannot be scored: the message names the file and the problem."""
+
+
 def load_expected(folder: Path) -> dict[str, dict[str, Any]]:
     path = folder / "expected.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise SystemExit(f"{path}: cannot read expected facts ({exc})") from None
+        raise UnusableExpected(f"{path}: cannot read expected facts ({exc})") from None
     if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
-        raise SystemExit(f"{path}: expected an object of logbook folder name -> facts")
+        raise UnusableExpected(f"{path}: expected an object of logbook folder name -> facts")
+    for name, facts in data.items():
+        claims = facts.get("claims", [])
+        if not isinstance(claims, list) or not all(isinstance(c, dict) for c in claims):
+            raise UnusableExpected(f"{path}: {name}: 'claims' must be a list of objects")
+        for index, claim in enumerate(claims, 1):
+            try:  # written forms ("PARTIALLY VERIFIED") are accepted and stored as the vocabulary's word
+                claim["verdict"] = parse_verdict(str(claim.get("verdict", "unstated"))).value
+            except ValueError as exc:
+                raise UnusableExpected(f"{path}: {name}: claim {claim.get('n', index)}: {exc}") from None
     return data
 
 
@@ -293,7 +309,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {args.write_expected}")
         return 0
     if args.folder is not None:
-        folder, facts = args.folder, load_expected(args.folder)
+        try:
+            folder, facts = args.folder, load_expected(args.folder)
+        except UnusableExpected as exc:
+            print(exc, file=sys.stderr)
+            return 2
     else:
         folder, facts = CORPUS.resolve(), corpus_facts()
         if not folder.is_dir():

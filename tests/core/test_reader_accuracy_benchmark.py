@@ -86,3 +86,33 @@ def test_the_corpus_facts_are_written_in_the_same_shape(tmp_path: Path) -> None:
     some = next(iter(facts.values()))
     assert {"title", "paper_id", "pages", "cells", "logbook_root", "claims"} <= set(some)
     assert {"n", "page", "title", "verdict_raw", "verdict", "where", "ambiguous"} <= set(some["claims"][0])
+
+
+def test_a_verdict_outside_the_vocabulary_makes_the_file_unusable(tmp_path: Path) -> None:
+    write_folder(tmp_path)
+    expected = json.loads((tmp_path / "expected.json").read_text(encoding="utf-8"))
+    expected["widgets"]["claims"][0]["verdict"] = "PARTIALLY VERIFIED"  # a written form is accepted
+    expected["widgets"]["claims"][1]["verdict"] = "mostly fine"
+    (tmp_path / "expected.json").write_text(json.dumps(expected), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARK), "--folder", str(tmp_path)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert "expected.json: widgets: claim 2: unknown verdict 'mostly fine'" in done.stderr
+
+    expected["widgets"]["claims"][1]["verdict"] = "falsified"
+    (tmp_path / "expected.json").write_text(json.dumps(expected), encoding="utf-8")
+    [facts] = load_benchmark().load_expected(tmp_path).values()
+    assert facts["claims"][0]["verdict"] == "partial"
+
+
+def test_a_folder_that_is_not_a_logbook_is_scored_as_all_missed(tmp_path: Path) -> None:
+    write_folder(tmp_path)
+    (tmp_path / "empty").mkdir()
+    expected = json.loads((tmp_path / "expected.json").read_text(encoding="utf-8"))
+    expected["empty"] = {"claims": [{"n": 1, "page": "claim-1", "verdict": "verified"}]}
+    (tmp_path / "expected.json").write_text(json.dumps(expected), encoding="utf-8")
+    bench = load_benchmark()
+    scores = {name: bench.score(name, tmp_path, facts) for name, facts in bench.load_expected(tmp_path).items()}
+    assert scores["empty"].error and scores["empty"].missed == 1 and not scores["empty"].exact_set
+    assert scores["widgets"].right == 1
