@@ -25,7 +25,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 def judge_summary(logbook: Logbook, args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The top-level `logbook_judge` object and the judge_* fields per claim key."""
     from reviewapp.core.logbook_judge.entries import VerdictsFileError, read_verdicts
-    from reviewapp.core.logbook_judge.judged import judge_logbook, logbook_id_of, opened_from_space
+    from reviewapp.core.logbook_judge.judged import hub_owners, judge_logbook, logbook_id_of, opened_from_space
     from reviewapp.core.logbook_judge.linking import LinkError, SpaceHints, link_entry
     from reviewapp.core.logbook_judge.registry import read_paper_index, read_registry
 
@@ -33,7 +33,8 @@ def judge_summary(logbook: Logbook, args: argparse.Namespace) -> tuple[dict[str,
         verdicts = read_verdicts(args.verdicts)
         index = read_paper_index(args.paper_index) if args.paper_index else None
         registry = read_registry(args.registry, index) if args.registry else None
-        hints = SpaceHints.of(logbook, opened_from=opened_from_space(logbook_id_of(logbook)))
+        logbook_id = logbook_id_of(logbook)
+        hints = SpaceHints.of(logbook, opened_from=opened_from_space(logbook_id), owners=hub_owners(logbook_id))
         link = link_entry(verdicts.entries, hints, forced=args.space)
     except (VerdictsFileError, LinkError) as exc:
         raise CommandError(f"error: {exc}") from exc

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QSignalBlocker, Qt, QUrl, Signal
+from PySide6.QtCore import QModelIndex, Qt, QUrl, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QImage
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -48,7 +48,7 @@ from reviewapp.qt.widgets.info_dialogs import ProblemsDialog, ShortcutsDialog, a
 from reviewapp.qt.widgets.load_panel import LoadPanel
 from reviewapp.qt.widgets.page_pane import PagePane
 from reviewapp.qt.widgets.trace_view import ExcerptPanel, TimelinePanel
-from reviewapp.qt.workers import TaskRunner
+from reviewapp.qt.workers import TaskRunner, alive
 
 
 class MainWindow(QMainWindow):
@@ -62,6 +62,7 @@ class MainWindow(QMainWindow):
         self.context: CardContext | None = None
         self.current_claim: Claim | None = None
         self.dialog: QWidget | None = None  # the last non-modal dialog opened (zoom, problems, help)
+        self._marking_page = False  # the page tree is following the claim shown, not clicked
         self.setWindowTitle("reviewapp")
         self.setWindowIcon(app_icon())
         self.actions_by_name = build_actions(self)
@@ -128,6 +129,9 @@ class MainWindow(QMainWindow):
         self.problems_button.setObjectName("link")
         self.problems_button.hide()
         self.statusBar().addWidget(self.status_label, 1)
+        self.progress_label = PlainLabel()  # "3 of 5 reviewed by you"
+        self.progress_label.setObjectName("reviewProgress")
+        self.statusBar().addPermanentWidget(self.progress_label)
         self.statusBar().addPermanentWidget(self.problems_button)
         self.splitters = [self.main_split, self.left]
         self.panes: list[QWidget] = [self.left, self.side_tabs]
@@ -144,6 +148,10 @@ class MainWindow(QMainWindow):
             self.theme_group.addAction(self.actions_by_name[name])
         self.actions_by_name[f"theme_{theme.manager().choice.value}"].setChecked(True)
         self.actions_by_name["cancel_loading"].setEnabled(False)
+        for spec in ACTION_SPECS:  # verdict keys act where the reviewer reads: the claim list and the evidence
+            if spec.review_keys:
+                self.claim_panel.view.addAction(self.actions_by_name[spec.name])
+                self.evidence.addAction(self.actions_by_name[spec.name])
 
     def _connect(self) -> None:
         c, a = self.controller, self.actions_by_name
@@ -180,9 +188,10 @@ class MainWindow(QMainWindow):
         a["quit"].triggered.connect(self.close)
         a["next_claim"].triggered.connect(lambda: self.claim_panel.step(1))
         a["previous_claim"].triggered.connect(lambda: self.claim_panel.step(-1))
+        a["next_unreviewed"].triggered.connect(self.next_unreviewed)
         a["jump_to_verdict"].triggered.connect(self.evidence.scroll_to_verdict)
         a["focus_search"].triggered.connect(self.focus_search)
-        a["clear_filters"].triggered.connect(self.claim_panel.clear_filters)
+        a["clear_filters"].triggered.connect(self.clear_filters)
         a["show_excerpts"].triggered.connect(lambda: self._show_tab(self.excerpts))
         a["show_timeline"].triggered.connect(lambda: self._show_tab(self.timeline))
         a["show_artifacts"].triggered.connect(lambda: self._show_tab(self.artifacts))
@@ -220,6 +229,7 @@ class MainWindow(QMainWindow):
         self.timeline.set_logbook(logbook)
         self.excerpts.show_state("Reading the agent trace…" if self.controller.indexing else "")
         self.update_problems()
+        self.update_progress()
         banner = self.controller.source_banner()
         self.source_banner.setText(banner or "")
         self.source_banner.setVisible(bool(banner))
@@ -284,8 +294,16 @@ class MainWindow(QMainWindow):
         self.subject_shown.emit()
 
     def _mark_page(self, slug: str) -> None:
-        with QSignalBlocker(self.page_tree.selectionModel()):
-            self.page_tree.setCurrentIndex(self.page_model.index_of(slug))
+        """The page tree follows the claim shown: its page selected and scrolled into view."""
+        index = self.page_model.index_of(slug)
+        # Not by blocking the selection model's signals: the tree would never repaint the new selection.
+        self._marking_page = True
+        try:
+            self.page_tree.setCurrentIndex(index)
+        finally:
+            self._marking_page = False
+        if index.isValid():
+            self.page_tree.scrollTo(index)
 
     def follow_page_link(self, slug: str) -> None:
         """A link to a page opens its claim when the page holds exactly one, the page itself otherwise."""
@@ -299,6 +317,8 @@ class MainWindow(QMainWindow):
             self.show_page(slug)
 
     def _page_clicked(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._marking_page:
+            return
         page: Page | None = self.page_model.page_at(current)
         if page is not None:
             self.show_page(page.slug)
@@ -312,6 +332,25 @@ class MainWindow(QMainWindow):
     def focus_search(self) -> None:
         self.claim_panel.search.setFocus()
         self.claim_panel.search.selectAll()
+
+    def clear_filters(self) -> None:
+        """Every claim shown again, and the keys back on the list (not in the search field)."""
+        self.claim_panel.clear_filters()
+        self.claim_panel.focus_list()
+
+    def next_unreviewed(self) -> None:
+        if self.context is None:
+            return
+        if self.claim_panel.next_unreviewed() is None:
+            done, total = self.claim_panel.reviewed_count()
+            self.statusBar().showMessage(f"You have reviewed every claim ({done} of {total}).", 8000)
+        else:
+            self.claim_panel.focus_list()
+
+    def update_progress(self) -> None:
+        """How many claims the reviewer has given a verdict, in the claim list and the status bar."""
+        self.claim_panel.set_reviewing(self.controller.review.active and self.context is not None)
+        self.progress_label.setText(self.claim_panel.progress_text())
 
     def _show_tab(self, widget: QWidget) -> None:
         self.side_tabs.show()
@@ -344,6 +383,7 @@ class MainWindow(QMainWindow):
             return
         self.claim_model.update_slots([self.controller.verdict_slots(c) for c in self.controller.claims])
         self.claim_panel.apply_filters(self.claim_panel.proxy.matching)
+        self.update_progress()
         claim = self.controller.claim(self.current_claim.key) if self.current_claim is not None else None
         if claim is not None:
             self.evidence.header.set_slots(self.controller.verdict_slots(claim))
@@ -381,7 +421,7 @@ class MainWindow(QMainWindow):
         self.problems_button.setVisible(bool(problems))
 
     def _open_dialog(self, dialog: QWidget) -> None:
-        if isinstance(self.dialog, QWidget):
+        if isinstance(self.dialog, QWidget) and alive(self.dialog):  # a closed dialog deleted itself
             self.dialog.close()
         self.dialog = dialog
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -219,3 +219,37 @@ def test_corpus_links_and_matches():
     result = match_claims(claims, claim_texts(s2mnet), notes=notes)
     assert {m.method for m in result.matches} == {"unmatched"}
     assert len(result.unmatched_claims) == len(s2mnet.claims)
+
+
+def _clone_of(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, origin: str, name: str):
+    """A logbook naming no Space, checked out of a repository whose origin is `origin` (never contacted)."""
+    from tests.core.commit_helpers import git, isolate_git
+
+    isolate_git(tmp_path / "home", monkeypatch)
+    workspace = write_logbook(tmp_path / name, metadata_space=None).parent.parent
+    git(workspace, "init", "-q")
+    git(workspace, "add", ".")
+    git(workspace, "-c", "user.name=Ada", "-c", "user.email=ada@example.com", "commit", "-qm", "logbook")
+    git(workspace, "remote", "add", "origin", origin)
+    return read_logbook(workspace)
+
+
+def test_a_git_clone_of_a_space_links_as_opened_from_it_and_a_dataset_gives_its_owner(tmp_path, monkeypatch):
+    from reviewapp.core.logbook_judge.judged import hub_owners, logbook_id_of, opened_from_space
+
+    entries = _entries(tmp_path, {SPACE: entry(VERDICTS), "eve/same-paper": entry(VERDICTS, space_id="eve/same-paper")})
+    clone = _clone_of(tmp_path, monkeypatch, "https://huggingface.co/spaces/eve/same-paper.git", "space-clone")
+    logbook_id = logbook_id_of(clone)
+    assert logbook_id.startswith("git:huggingface.co/spaces/eve/same-paper")
+    link = link_entry(entries, SpaceHints.of(clone, opened_from=opened_from_space(logbook_id)))
+    assert link.strength == "strong" and link.entry is not None and link.entry.key == "eve/same-paper"
+
+    data = _clone_of(tmp_path, monkeypatch, "git@hf.co:datasets/ada/widget-logs", "dataset-clone")
+    data_id = logbook_id_of(data)
+    assert opened_from_space(data_id) is None and hub_owners(data_id) == ["ada"]
+    owned = link_entry(entries, SpaceHints.of(data, owners=hub_owners(data_id)))
+    assert owned.strength == "strong" and owned.entry is not None and owned.entry.key == SPACE
+    assert "paper GenPaper01 and owner ada" in owned.method
+    github = _clone_of(tmp_path, monkeypatch, "https://github.com/ada/widget-logs", "github-clone")
+    assert hub_owners(logbook_id_of(github)) == []  # a GitHub owner is no Hub account
+    assert link_entry(entries, SpaceHints.of(github)).strength == "weak"

@@ -10,7 +10,7 @@ from typing import Any
 
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook_judge.entries import ImportProblem, read_verdicts
-from reviewapp.core.logbook_judge.judged import judge_logbook, logbook_id_of, opened_from_space
+from reviewapp.core.logbook_judge.judged import hub_owners, judge_logbook, logbook_id_of, opened_from_space
 from reviewapp.core.logbook_judge.linking import SpaceHints, link_entry
 from reviewapp.core.logbook_judge.registry import Registry, read_paper_index, read_registry
 from reviewapp.core.logbook_judge.stored import file_sha256, store_import, store_registry
@@ -48,7 +48,7 @@ def import_verdicts(
     result = ImportResult([], verdicts.problems + (registry.problems if registry else []), registry)
     for logbook in logbooks:
         logbook_id = logbook_id_of(logbook)
-        hints = SpaceHints.of(logbook, opened_from=opened_from_space(logbook_id))
+        hints = SpaceHints.of(logbook, opened_from=opened_from_space(logbook_id), owners=hub_owners(logbook_id))
         link = link_entry(verdicts.entries, hints, forced=space)
         report: dict[str, Any] = {
             "source": str(logbook.source),

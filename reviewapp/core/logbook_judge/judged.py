@@ -97,12 +97,29 @@ def logbook_id_of(logbook: Logbook) -> str:
     return str(found) if found else f"path:{logbook.root.resolve().as_posix()}"
 
 
+_SPACE_PREFIXES = ("hf:space/", "git:huggingface.co/spaces/", "git:hf.co/spaces/")
+_DATASET_PREFIXES = ("hf:dataset/", "git:huggingface.co/datasets/", "git:hf.co/datasets/")
+
+
 def opened_from_space(logbook_id: str) -> str | None:
-    """OWNER/NAME when the logbook was opened from a Space (`hf:space/OWNER/NAME[/path]`)."""
-    if not logbook_id.startswith("hf:space/"):
+    """OWNER/NAME when the logbook was opened from a Space: downloaded (`hf:space/OWNER/NAME[/path]`) or a git
+    clone of it (`git:huggingface.co/spaces/OWNER/NAME[/path]`)."""
+    return _repo_after(logbook_id, _SPACE_PREFIXES)
+
+
+def hub_owners(logbook_id: str) -> list[str]:
+    """Hub accounts the logbook's source belongs to (a dataset's owner): hints for linking by paper and owner.
+    A GitHub owner is not one: the same team often publishes under another name on the Hub."""
+    repo = _repo_after(logbook_id, _DATASET_PREFIXES) or opened_from_space(logbook_id)
+    return [repo.split("/")[0]] if repo else []
+
+
+def _repo_after(logbook_id: str, prefixes: tuple[str, ...]) -> str | None:
+    prefix = next((p for p in prefixes if logbook_id.startswith(p)), None)
+    if prefix is None:
         return None
-    parts = logbook_id[len("hf:space/") :].split("/")
-    return f"{parts[0]}/{parts[1]}" if len(parts) >= 2 else None
+    parts = logbook_id[len(prefix) :].split("/")
+    return f"{parts[0]}/{parts[1]}" if len(parts) >= 2 and parts[0] and parts[1] else None
 
 
 def judged_from_store(

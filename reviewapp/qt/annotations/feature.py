@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDialog, QWidget
 
 from reviewapp.core.review.state import EffectiveClaim
+from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
 from reviewapp.qt import theme
 from reviewapp.core.review.corrected_claims import claim_mark, correction_lines
 from reviewapp.qt.annotations.corrections import ClaimCorrections
@@ -69,8 +70,11 @@ class ReviewFeature(QObject):
         a["undo"].triggered.connect(self.undo)
         a["redo"].triggered.connect(self.redo)
         a["edit_verdict"].triggered.connect(self.editor.open_editor)
-        a["save_verdict"].triggered.connect(self.editor.save)
-        a["clear_verdict"].triggered.connect(self.editor.clear)
+        a["save_verdict"].triggered.connect(self.save_verdict)
+        a["save_and_next"].triggered.connect(lambda: self.save_verdict(and_next=True))
+        a["clear_verdict"].triggered.connect(self.clear_verdict)
+        for verdict in HUMAN_VERDICTS:
+            a[f"verdict_{verdict.value}"].triggered.connect(lambda _=False, v=verdict: self.choose(v))
         a["add_note"].triggered.connect(self.notes.add_for_subject)
         a["correct_agent_verdict"].triggered.connect(lambda: self.corrections.correct_agent_verdict())
         a["add_claim"].triggered.connect(lambda: self.corrections.add_claim())
@@ -80,6 +84,30 @@ class ReviewFeature(QObject):
         a["reviewer_identity"].triggered.connect(lambda: self.tools.ask_identity(change=True))
         a["export_reviews"].triggered.connect(self.tools.export)
         a["commit_reviews"].triggered.connect(self.tools.commit)
+
+    # -- the verdict keys -------------------------------------------------------------------------------------
+
+    def choose(self, verdict: Verdict) -> None:
+        self.editor.choose(verdict)
+        if self.claim_key is not None and self.review.active:
+            self.say(f"{verdict.value.upper()} chosen: write the rationale (V), then Ctrl+Enter saves.")
+
+    def save_verdict(self, and_next: bool = False) -> None:
+        """Ctrl+Enter: save, then the keys are on the claim list again (Ctrl+Shift+Enter: on the next unreviewed)."""
+        if not self.editor.save():
+            return
+        if and_next:
+            self.window.next_unreviewed()
+        else:
+            self.window.claim_panel.focus_list()
+
+    def clear_verdict(self) -> None:
+        """0 or Review > Clear Verdict: remove the saved verdict (undoable), or forget a verdict chosen unsaved."""
+        if self.editor.stored is not None:
+            if self.editor.clear():
+                self.say("Your verdict was removed; Ctrl+Z brings it back.")
+        else:
+            self.editor.unchoose()
 
     # -- what is shown ----------------------------------------------------------------------------------------
 
@@ -130,6 +158,7 @@ class ReviewFeature(QObject):
         elif claim is not None:
             self.editor.show_claim(claim.key, claim.label, len(self.review.sets_for(claim.key)))
             self.window.evidence.header.set_corrections(correction_lines(self.review.effective(claim.key)))
+            self._show_other_verdicts()
         else:
             slug = self.page_slug
             self.editor.show_page(len(self.review.notes(page=slug)) if slug else 0)
@@ -143,10 +172,19 @@ class ReviewFeature(QObject):
         if self.window.current_claim is not None:
             lines = correction_lines(self.review.effective(self.window.current_claim.key))
             self.window.evidence.header.set_corrections(lines)
+            self._show_other_verdicts()
         for repair in self.review.new_repairs():
             self.say(f"Set aside an unfinished line another program left: {repair.issue}")
         self.window.update_problems()
         self._update_actions()
+
+    def _show_other_verdicts(self) -> None:
+        """Other reviewers' verdicts on the claim shown, side by side in the claim header."""
+        key = self.claim_key
+        others = self.review.other_verdicts(key) if key is not None else []
+        self.window.evidence.header.set_other_verdicts(
+            [(r.annotator, r.payload.verdict, r.payload.rationale) for r in others]
+        )
 
     def _mark_claims(self) -> None:
         """The claim list says which claims reviewers changed, and how (in the row's tool tip)."""
@@ -184,8 +222,11 @@ class ReviewFeature(QObject):
         a["undo"].setText(button_text(history.undo_label) if history and history.undo_label else "&Undo")
         a["redo"].setText(button_text(history.redo_label) if history and history.redo_label else "&Redo")
         active, on_claim = logbook_review is not None, self.claim_key is not None
-        for name in ("edit_verdict", "save_verdict", "clear_verdict", "correct_agent_verdict", "split_claim"):
+        verdict_keys = [f"verdict_{v.value}" for v in HUMAN_VERDICTS]
+        for name in ("save_verdict", "save_and_next", "clear_verdict", "correct_agent_verdict", "split_claim"):
             a[name].setEnabled(active and on_claim)
+        for name in ("edit_verdict", *verdict_keys):  # nobody reviewing yet: these ask who is
+            a[name].setEnabled(on_claim)
         a["merge_claims"].setEnabled(active and len(self.corrections.selected_keys()) >= 2)
         for name in ("add_note", "add_claim"):
             a[name].setEnabled(active and self.page_slug is not None)

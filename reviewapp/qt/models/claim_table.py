@@ -119,16 +119,21 @@ def _row(claim: Claim, slots: VerdictSlots, mark: str = "", notes: list[str] | N
     return ClaimRow(claim, slots, number, short_title(claim), plain_tooltip("\n".join(lines)), mark)
 
 
+NOT_REVIEWED = "not reviewed by you"
+ClaimFilter = Verdict | str | None  # a verdict any slot holds, NOT_REVIEWED, or None for every claim
+
+
 class ClaimFilterProxy(QSortFilterProxyModel):
-    """Verdict filter (any of agent/judge/reviewer), disagreements only, and the search result set."""
+    """Verdict filter (any of agent/judge/reviewer, or no verdict of the reviewer's), disagreements only, and the
+    search result set."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.verdict: Verdict | None = None
+        self.verdict: ClaimFilter = None
         self.disagreements_only = False
         self.matching: set[str] | None = None
 
-    def set_filters(self, verdict: Verdict | None, disagreements_only: bool, matching: set[str] | None) -> None:
+    def set_filters(self, verdict: ClaimFilter, disagreements_only: bool, matching: set[str] | None) -> None:
         incremental = hasattr(self, "beginFilterChange")  # Qt 6.9+; older releases re-filter afterwards
         if incremental:
             self.beginFilterChange()
@@ -152,4 +157,6 @@ class ClaimFilterProxy(QSortFilterProxyModel):
             return False
         if self.disagreements_only and not row.slots.disagreement:
             return False
-        return self.verdict is None or row.slots.has(self.verdict)
+        if self.verdict == NOT_REVIEWED:
+            return row.slots.human is None
+        return self.verdict is None or row.slots.has(Verdict(self.verdict))  # a combo box hands back plain str
