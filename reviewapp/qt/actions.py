@@ -16,6 +16,8 @@ class ActionSpec:
     shortcuts: tuple[str, ...] = ()
     tip: str = ""
     checkable: bool = False
+    # Only while the claim list or the evidence has focus, so that the same keys still type in text fields.
+    review_keys: bool = False
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
@@ -38,7 +40,23 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("redo", "&Redo", "Edit", ("Ctrl+Shift+Z", "Ctrl+Y"), "Redo what was undone"),
     ActionSpec("edit_verdict", "&Record Verdict…", "Review", ("V",), "Open your verdict on the claim shown"),
     ActionSpec("save_verdict", "&Save Verdict", "Review", ("Ctrl+Return", "Ctrl+Enter"), "Save the verdict you edit"),
-    ActionSpec("clear_verdict", "C&lear Verdict", "Review", (), "Remove your verdict on the claim shown"),
+    ActionSpec(
+        "save_and_next",
+        "Save and &Go to the Next Not Reviewed",
+        "Review",
+        ("Ctrl+Shift+Return", "Ctrl+Shift+Enter"),
+        "Save your verdict, then the next claim you have not reviewed",
+    ),
+    ActionSpec("verdict_verified", "Choose Verified", "Review", ("1",), "Your verdict: verified", review_keys=True),
+    ActionSpec("verdict_partial", "Choose Partial", "Review", ("2",), "Your verdict: partial", review_keys=True),
+    ActionSpec("verdict_falsified", "Choose Falsified", "Review", ("3",), "Your verdict: falsified", review_keys=True),
+    ActionSpec("verdict_toy", "Choose Toy", "Review", ("4",), "Your verdict: toy", review_keys=True),
+    ActionSpec(
+        "verdict_inconclusive", "Choose Inconclusive", "Review", ("5",), "Your verdict: inconclusive", review_keys=True
+    ),
+    ActionSpec(
+        "clear_verdict", "C&lear Verdict", "Review", ("0",), "Remove your verdict on the claim shown", review_keys=True
+    ),
     ActionSpec("add_note", "Add &Note…", "Review", ("N",), "A note on the claim or page shown"),
     ActionSpec("correct_agent_verdict", "&Correct Agent Verdict…", "Review", (), "The reader mis-read the agent"),
     ActionSpec("add_claim", "&Add Claim on This Page…", "Review", (), "A claim the reader missed"),
@@ -52,6 +70,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("show_agreement", "A&greement…", "Review", ("Ctrl+Shift+G",), "Agreement between everyone's verdicts"),
     ActionSpec("next_claim", "&Next Claim", "Go", ("Alt+Down", "J"), "Select the next claim in the list"),
     ActionSpec("previous_claim", "&Previous Claim", "Go", ("Alt+Up", "K"), "Select the previous claim in the list"),
+    ActionSpec(
+        "next_unreviewed", "Next Claim &Not Reviewed by You", "Go", ("U", "Alt+U"), "Across pages, wrapping at the end"
+    ),
     ActionSpec("jump_to_verdict", "Go to the &Verdict Statement", "Go", ("Ctrl+G",), "Scroll to the matched verdict"),
     ActionSpec("focus_search", "&Search Claims and Evidence", "Go", ("Ctrl+F",), "Focus the search field"),
     ActionSpec("clear_filters", "C&lear Search and Filters", "Go", ("Ctrl+Shift+F",), "Show every claim again"),
@@ -63,6 +84,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ),
     ActionSpec("toggle_claims_pane", "Claims && Pages Pane", "View", ("Ctrl+1",), "Show or hide the left pane", True),
     ActionSpec("toggle_side_pane", "Trace && Artifacts Pane", "View", ("Ctrl+2",), "Show or hide the right pane", True),
+    ActionSpec(
+        "blind_review",
+        "&Blind Review",
+        "View",
+        ("Ctrl+Shift+B",),
+        "Hide who made the logbook; a pseudonym stands in",
+        True,
+    ),
     ActionSpec("theme_system", "Theme: Follow &System", "View", (), "Light or dark as the system is", True),
     ActionSpec("theme_light", "Theme: &Light", "View", (), "Light theme for this session", True),
     ActionSpec("theme_dark", "Theme: &Dark", "View", (), "Dark theme for this session", True),
@@ -79,8 +108,12 @@ def build_actions(parent: QObject) -> dict[str, QAction]:
         action = QAction(spec.text, parent)
         action.setObjectName(spec.name)
         action.setShortcuts([QKeySequence(s) for s in spec.shortcuts])
-        # Shortcuts work wherever focus is in the window, not only in the widget that owns the action.
-        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        # Shortcuts work wherever focus is in the window, not only in the widget that owns the action; review keys
+        # only in the widgets the window adds them to (the claim list and the evidence).
+        context = (
+            Qt.ShortcutContext.WidgetWithChildrenShortcut if spec.review_keys else Qt.ShortcutContext.WindowShortcut
+        )
+        action.setShortcutContext(context)
         action.setStatusTip(spec.tip)
         action.setToolTip(spec.tip)
         action.setCheckable(spec.checkable)

@@ -4,10 +4,16 @@
 "Saved" appears only once the session returned, which is after the record was flushed to disk. Unsaved edits are
 kept per claim while the reviewer looks at other claims, and a refusal (a token pasted into the rationale, a disk
 that cannot be written) is shown in place, with nothing saved.
+
+The verdict keys (1-5) choose a verdict from the claim list or the evidence; the chosen, unsaved verdict is named
+in the summary line and ticked on its button, so that what Ctrl+Enter will save is never in doubt. Tags the reviewer
+picks fill a rationale template while the rationale is empty (or still the template); the last rationales saved
+are offered under "Recent". Whether the editor is hidden is kept between runs.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 
@@ -16,6 +22,7 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QFrame,
     QHBoxLayout,
+    QMenu,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
@@ -24,14 +31,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reviewapp.core.review.rationale import is_bare_template, rationale_template, remember_rationale
 from reviewapp.core.review.records import VerdictRecord
 from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
-from reviewapp.qt import theme
+from reviewapp.qt import theme, window_state
 from reviewapp.qt.annotations.review_controller import ActionFailed, ReviewController
 from reviewapp.qt.annotations.tag_chips import FlowWidget, TagChips
 from reviewapp.qt.plain import PlainLabel, plain_tooltip
 
 CONFIDENCE = {1: "1 · unsure", 2: "2 · fairly sure", 3: "3 · certain"}
+VERDICT_KEYS = {verdict: str(n) for n, verdict in enumerate(HUMAN_VERDICTS, start=1)}  # as in the Review menu
+SHOWN_KEY = "review/verdictEditorShown"
+RECENT_KEY = "review/recentRationales"
 _PENDING = ("Choose a verdict.", "A verdict needs a rationale.", "Not saved yet.")
 
 
@@ -69,8 +80,10 @@ class VerdictEditor(QFrame):
         self.review = review
         self.claim_key: str | None = None
         self.claim_label = ""
-        self.expanded = True
+        self.expanded = _stored_shown()
         self.drafts: dict[str, Draft] = {}
+        self._template = ""  # the rationale template last filled in, replaced while the reviewer has not edited it
+        self._saved_id: str | None = None  # the record "Saved at" speaks of
         self._loading = False
         self._baseline = Draft()  # what the fields were last filled with from the store
         self._build()
@@ -113,6 +126,8 @@ class VerdictEditor(QFrame):
         for verdict in HUMAN_VERDICTS:
             button = self._choice(verdict.value.capitalize(), "verdictChoice", verdicts)
             button.setProperty("verdict", verdict.value)
+            key = VERDICT_KEYS[verdict]
+            button.setToolTip(f"{verdict.value.capitalize()} (key {key} in the claim list or the evidence)")
             self.verdict_group.addButton(button)
             self.verdict_buttons[verdict] = button
             row.addWidget(button)
@@ -136,7 +151,22 @@ class VerdictEditor(QFrame):
         self.rationale.setPlaceholderText("Rationale (required): what you checked, and why the verdict follows")
         self.rationale.setTabChangesFocus(True)
         self.rationale.setFixedHeight(64)
+        helpers = QHBoxLayout()
+        helpers.setSpacing(6)
+        self.recent_button = QToolButton(self.body)
+        self.recent_button.setObjectName("small")
+        self.recent_button.setText("Recent rationales")
+        self.recent_button.setToolTip("Use one of the rationales you saved last, then edit it")
+        self.recent_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.recent_menu = QMenu(self.recent_button)
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.recent_button.setMenu(self.recent_menu)
+        helpers.addWidget(self.recent_button)
+        hint = PlainLabel("Tags you pick below start a rationale to edit.", self.body)
+        hint.setObjectName("muted")
+        helpers.addWidget(hint, 1)
         body.addWidget(self.rationale)
+        body.addLayout(helpers)
         self.tags = TagChips(self.body)
         body.addWidget(self.tags)
         self.error = PlainLabel(self.body)
@@ -161,7 +191,7 @@ class VerdictEditor(QFrame):
         layout.addWidget(self.body)
         self.verdict_group.buttonClicked.connect(lambda _b: self._edited())
         self.rationale.textChanged.connect(self._edited)
-        self.tags.changed.connect(self._edited)
+        self.tags.changed.connect(self._tags_changed)
 
     def _small(self, text: str, slot: object, layout: QHBoxLayout) -> QPushButton:
         button = QPushButton(text, self)
@@ -187,6 +217,10 @@ class VerdictEditor(QFrame):
             rules.append(
                 f'QToolButton#verdictChoice[verdict="{verdict.value}"]:checked '
                 f"{{ background: {color}; border-color: {color}; color: {text}; }}"
+            )
+            rules.append(  # checked and focused: the focus ring stays visible on the verdict's colour
+                f'QToolButton#verdictChoice[verdict="{verdict.value}"]:checked:focus '
+                f"{{ background: {color}; border: 2px solid {theme.colors().text}; color: {text}; }}"
             )
         self.setStyleSheet("\n".join(rules))
 
@@ -235,6 +269,7 @@ class VerdictEditor(QFrame):
         self._baseline = stored  # a restored draft still counts as the reviewer's edit
         self._set_error("")
         self.state.setText("")
+        self._saved_id = None
         self._set_expanded(self.expanded or draft is not None)
         self._update()
 
@@ -244,6 +279,10 @@ class VerdictEditor(QFrame):
             return
         if not self.edited:
             self._fill(Draft.of(self.review.my_verdict(self.claim_key)))
+        stored = self.stored
+        if self._saved_id is not None and (stored is None or stored.id != self._saved_id):
+            self._saved_id = None  # an undo or another window replaced what was saved: "Saved at" would be stale
+            self.state.setText("Your verdict changed since (an undo or another window)." if self.dirty else "")
         self._update()
 
     def _show_identity_hint(self) -> None:
@@ -262,6 +301,7 @@ class VerdictEditor(QFrame):
             button.setChecked(value == draft.confidence)
         self.rationale.setPlainText(draft.rationale)
         self.tags.set_selected(draft.tags)
+        self._template = ""
         self._loading = False
 
     def _stash(self) -> None:
@@ -306,8 +346,62 @@ class VerdictEditor(QFrame):
             self._set_error("")
             self._update()
 
+    def _tags_changed(self) -> None:
+        """While the rationale is empty or still the template, the picked tags (re)write the template."""
+        if self._loading:
+            return
+        text = self.rationale.toPlainText()
+        if not text.strip() or (self._template and text == self._template):
+            draft = self.current()
+            self._template = rationale_template(draft.verdict, draft.tags) if draft.tags else ""
+            self.rationale.setPlainText(self._template)
+            self.rationale.moveCursor(self.rationale.textCursor().MoveOperation.End)
+        self._edited()
+
+    def choose(self, verdict: Verdict) -> None:
+        """A verdict key: choose `verdict` (not saved until Ctrl+Enter); the editor opens when hidden."""
+        if self.claim_key is None:
+            return
+        if not self.review.active:
+            self.identity_requested.emit()
+            return
+        if not self.body.isVisible():
+            self._set_expanded(True)
+        self.verdict_buttons[verdict].setChecked(True)
+        if self._template and self.rationale.toPlainText() == self._template:
+            self._tags_changed()  # the template names the verdict: follow the new choice
+        self._edited()
+
+    def unchoose(self) -> None:
+        """Nothing saved yet: forget the chosen verdict (the 0 key when there is no saved verdict to clear)."""
+        self.verdict_group.setExclusive(False)
+        for button in self.verdict_buttons.values():
+            button.setChecked(False)
+        self.verdict_group.setExclusive(True)
+        self._edited()
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        recent = _stored_recent()
+        for text in recent:
+            shown = " ".join(text.split())
+            action = self.recent_menu.addAction(shown if len(shown) <= 70 else shown[:69] + "…")
+            action.setToolTip(plain_tooltip(text))
+            action.triggered.connect(lambda _=False, t=text: self.use_rationale(t))
+        if not recent:
+            self.recent_menu.addAction("No rationale saved yet").setEnabled(False)
+
+    def use_rationale(self, text: str) -> None:
+        """Put an earlier rationale in the field, to edit before saving."""
+        self.rationale.setPlainText(text)
+        self.rationale.setFocus()
+        self.rationale.moveCursor(self.rationale.textCursor().MoveOperation.End)
+
     def _update(self) -> None:
         stored, draft = self.stored, self.current()
+        for verdict, button in self.verdict_buttons.items():  # the tick says which one Ctrl+Enter saves
+            name = verdict.value.capitalize()
+            button.setText(f"✓ {name}" if button.isChecked() else name)
         self.save_button.setEnabled(self.can_save)
         self.clear_button.setEnabled(stored is not None)
         if not self.dirty:
@@ -330,7 +424,13 @@ class VerdictEditor(QFrame):
         self.summary.setToolTip(plain_tooltip(f"Other reviewers:\n{tip}") if tip else "")
 
     def _summary(self, stored: VerdictRecord | None) -> str:
-        if stored is None:
+        chosen = self.current().verdict
+        if chosen is not None and self.dirty and (stored is None or chosen != stored.payload.verdict):
+            text = f"Chosen: {chosen.value.upper()}, not saved yet"
+            if stored is not None:
+                text += f" (saved: {stored.payload.verdict.value.upper()})"
+            text += "."
+        elif stored is None:
             text = "No verdict from you yet."
         else:
             p = stored.payload
@@ -353,6 +453,9 @@ class VerdictEditor(QFrame):
     def _toggle(self) -> None:
         self._set_expanded(not self.expanded)
         self.expanded = self.body.isVisibleTo(self)
+        store = window_state.settings()
+        store.setValue(SHOWN_KEY, self.expanded)
+        store.sync()
         self._update()
 
     def _set_expanded(self, expanded: bool) -> None:
@@ -376,9 +479,16 @@ class VerdictEditor(QFrame):
         """Record the verdict; True when it is on disk."""
         key, draft = self.claim_key, self.current()
         verdict = draft.verdict
+        if key is not None and verdict is not None and self.dirty and is_bare_template(draft.rationale):
+            self._set_error("Say what you checked: the rationale is still the template.")
+            self.rationale.setFocus()
+            return False
         if not self.can_save or key is None or verdict is None:
             if key is not None and verdict is None and self.body.isVisible():
-                self._set_error("Choose a verdict first.")
+                self._set_error("Choose a verdict first (keys 1-5 in the claim list or the evidence).")
+            elif key is not None and self.dirty and not draft.rationale.strip() and self.body.isVisible():
+                self._set_error("A verdict needs a rationale: say what you checked.")
+                self.rationale.setFocus()
             return False
         try:
             self.review.act(
@@ -393,7 +503,10 @@ class VerdictEditor(QFrame):
         self._update()
         self.tags.set_choices(self.review.tag_choices())
         self._set_error("")
+        stored = self.stored
+        self._saved_id = stored.id if stored is not None else None
         self.state.setText(f"Saved at {time.strftime('%H:%M:%S')}.")
+        _store_recent(remember_rationale(_stored_recent(), draft.rationale))
         return True
 
     def clear(self) -> bool:
@@ -409,3 +522,23 @@ class VerdictEditor(QFrame):
         self._update()
         self.state.setText("Verdict removed; Ctrl+Z brings it back.")
         return True
+
+
+def _stored_shown() -> bool:
+    value = window_state.settings().value(SHOWN_KEY)
+    return value is None or str(value).lower() == "true"
+
+
+def _stored_recent() -> list[str]:
+    """The reviewer's last rationales, newest first (a JSON list: QSettings turns a one-item list into a string)."""
+    try:
+        value = json.loads(str(window_state.settings().value(RECENT_KEY) or "[]"))
+    except ValueError:
+        return []
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _store_recent(recent: list[str]) -> None:
+    store = window_state.settings()
+    store.setValue(RECENT_KEY, json.dumps(recent, ensure_ascii=False))
+    store.sync()

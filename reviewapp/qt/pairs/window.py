@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
     QSizePolicy,
     QSlider,
     QToolButton,
@@ -164,6 +165,23 @@ class PairRatingWindow(QWidget):
         self.wipe_slider.valueChanged.connect(lambda value: self.canvas.set_wipe(value / 1000))
         self.wipe_slider.hide()
         layout.addWidget(self.wipe_slider)
+        # The three answers for the mouse as well (the keys stay on the window: the buttons never take focus).
+        answers = QHBoxLayout()
+        answers.addStretch(1)
+        self.answer_buttons: dict[str, QPushButton] = {}
+        for response, text in (
+            ("left", "◀  Left is better (←)"),
+            ("same", "No difference (↓)"),
+            ("right", "Right is better (→)  ▶"),
+        ):
+            button = QPushButton(text)
+            button.setObjectName("answer")
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            button.clicked.connect(lambda _=False, r=response: self._answer_clicked(r))
+            self.answer_buttons[response] = button
+            answers.addWidget(button)
+        answers.addStretch(1)
+        layout.addLayout(answers)
         bar = QHBoxLayout()
         self.mode_buttons: dict[CompareMode, QToolButton] = {}
         for key, mode in _MODE_KEYS.items():
@@ -202,6 +220,7 @@ class PairRatingWindow(QWidget):
 
     def _button(self, text: str, *, checkable: bool = False) -> QToolButton:
         button = QToolButton()
+        button.setObjectName("toggle")  # styled with a checked state in both themes
         button.setText(text)
         button.setCheckable(checkable)
         button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -287,6 +306,10 @@ class PairRatingWindow(QWidget):
         return decoded is not None and decoded.error is not None
 
     # -- answering --------------------------------------------------------------------------------------------
+
+    def _answer_clicked(self, response: str) -> None:
+        if self._trial is not None:
+            self.answer(response)
 
     def answer(self, response: str) -> Rating | None:
         """Record `response` for the shown pair (saved before the next pair appears)."""
@@ -384,7 +407,10 @@ class PairRatingWindow(QWidget):
         note = " · comment added" if self._comment else ""
         self.confidence_label.setText(f"Confidence: {words}{note}")
         progress = self.rating.progress()
-        self.progress.setText(f"Pair {progress.text}")
+        done = progress.rated >= progress.total
+        self.progress.setText(f"All {progress.total} pairs rated" if done else f"Pair {progress.text}")
+        for button in self.answer_buttons.values():
+            button.setEnabled(not done)
 
     def _say(self, text: str, *, error: bool = False) -> None:
         self.status.setStyleSheet("color: #c0392b;" if error else "")

@@ -1,13 +1,16 @@
 """The claims pane: search across claims and evidence, a verdict filter, a disagreement toggle, and the list.
 
+The title line counts the claims the reviewer has given a verdict ("3 of 5 reviewed by you"); the filter "Not
+reviewed by you" is about the reviewer's own verdicts, unlike "No verdict stated", which is about every slot.
+
 Each row shows the claim's number and title, then three verdict badges (agent, judge, reviewer) and a warning
 mark where stated verdicts disagree. Rows have one fixed height and are painted by a delegate.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -25,20 +28,21 @@ from PySide6.QtWidgets import (
 from reviewapp.core.review.slots import VerdictSlots
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt import theme
-from reviewapp.qt.models.claim_table import ClaimFilterProxy, ClaimRole, ClaimTableModel
+from reviewapp.qt.models.claim_table import NOT_REVIEWED, ClaimFilter, ClaimFilterProxy, ClaimRole, ClaimTableModel
 from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.widgets.verdict_badge import BADGE_HEIGHT, badge_font, badge_width, paint_badge, paint_disagreement
 
 ROW_HEIGHT = 60
 SEARCH_DELAY_MS = 180
-VERDICT_FILTERS: tuple[tuple[str, Verdict | None], ...] = (
+VERDICT_FILTERS: tuple[tuple[str, ClaimFilter], ...] = (
     ("All verdicts", None),
+    ("Not reviewed by you", NOT_REVIEWED),
     ("Verified", Verdict.VERIFIED),
     ("Partial", Verdict.PARTIAL),
     ("Falsified", Verdict.FALSIFIED),
     ("Toy", Verdict.TOY),
     ("Inconclusive", Verdict.INCONCLUSIVE),
-    ("Not judged", Verdict.UNSTATED),
+    ("No verdict stated", Verdict.UNSTATED),
 )
 
 
@@ -120,9 +124,16 @@ class ClaimListPanel(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 6)
         layout.setSpacing(6)
+        heading = QHBoxLayout()
         title = PlainLabel("CLAIMS", self)
         title.setObjectName("paneTitle")
-        layout.addWidget(title)
+        heading.addWidget(title)
+        heading.addStretch(1)
+        self.progress = PlainLabel(self)  # "3 of 5 reviewed by you", once someone is reviewing
+        self.progress.setObjectName("reviewProgress")
+        heading.addWidget(self.progress)
+        layout.addLayout(heading)
+        self.reviewing = False
         self.search = QLineEdit(self)
         self.search.setObjectName("claimSearch")
         self.search.setPlaceholderText("Search claims and evidence")
@@ -133,7 +144,10 @@ class ClaimListPanel(QFrame):
         self.verdict_filter.setObjectName("verdictFilter")
         for label, verdict in VERDICT_FILTERS:
             self.verdict_filter.addItem(label, verdict)
-        self.verdict_filter.setToolTip("Claims where the agent, the judge or you gave this verdict")
+        self.verdict_filter.setToolTip(
+            "Claims where the agent, the Logbook Judge or you gave this verdict; “Not reviewed by you”: claims without "
+            "your verdict; “No verdict stated”: claims nobody gave a verdict"
+        )
         filters.addWidget(self.verdict_filter, 1)
         self.disagreement_toggle = QToolButton(self)
         self.disagreement_toggle.setObjectName("filterToggle")
@@ -163,12 +177,31 @@ class ClaimListPanel(QFrame):
         self._search_timer.timeout.connect(lambda: self.search_changed.emit(self.search.text()))
         self.search.textChanged.connect(lambda _text: self._search_timer.start())
         self.search.returnPressed.connect(self._search_now)
+        self.search.installEventFilter(self)  # Esc leaves the field for the list, keeping the search
         self.verdict_filter.currentIndexChanged.connect(lambda _i: self.apply_filters(self.proxy.matching))
         self.disagreement_toggle.toggled.connect(lambda _on: self.apply_filters(self.proxy.matching))
         self.view.selectionModel().currentChanged.connect(self._current_changed)
         self.proxy.modelReset.connect(self._update_footer)
         self.proxy.rowsInserted.connect(self._update_footer)
         self.proxy.rowsRemoved.connect(self._update_footer)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            watched is self.search
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Escape
+        ):
+            self._search_now()
+            self.focus_list()
+            return True
+        return super().eventFilter(watched, event)
+
+    def focus_list(self) -> None:
+        """Keys go to the list again (J/K, the verdict keys), on the current claim or the first one shown."""
+        if not self.view.currentIndex().isValid() and self.proxy.rowCount():
+            self.view.setCurrentIndex(self.proxy.index(0, 0))
+        self.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def _search_now(self) -> None:
         self._search_timer.stop()
@@ -215,6 +248,42 @@ class ClaimListPanel(QFrame):
         self.view.setCurrentIndex(QModelIndex())
         self.view.selectionModel().blockSignals(False)
 
+    def next_unreviewed(self) -> str | None:
+        """Select the next claim without the reviewer's verdict after the current one, wrapping at the end; across
+        pages and, when the filters hide every such claim, after clearing them. The key selected, or None."""
+        keys = self._keys_after_current(self.visible_keys())
+        target = next((k for k in keys if k not in self._reviewed()), None)
+        if target is None:
+            every = [self.model.row_info(r).claim.key for r in range(self.model.rowCount())]
+            target = next((k for k in self._keys_after_current(every) if k not in self._reviewed()), None)
+            if target is None:
+                return None
+            self.clear_filters()
+        self.select_key(target)
+        return target
+
+    def _keys_after_current(self, keys: list[str]) -> list[str]:
+        current = self.current_key()
+        at = keys.index(current) + 1 if current in keys else 0
+        return keys[at:] + keys[:at]
+
+    def _reviewed(self) -> set[str]:
+        rows = (self.model.row_info(r) for r in range(self.model.rowCount()))
+        return {row.claim.key for row in rows if row.slots.human is not None}
+
+    def reviewed_count(self) -> tuple[int, int]:
+        """(claims with the reviewer's verdict, claims)."""
+        return len(self._reviewed()), self.model.rowCount()
+
+    def progress_text(self) -> str:
+        done, total = self.reviewed_count()
+        return f"{done} of {total} reviewed by you" if self.reviewing and total else ""
+
+    def set_reviewing(self, reviewing: bool) -> None:
+        """Someone is reviewing: count their verdicts in the title line."""
+        self.reviewing = reviewing
+        self._update_footer()
+
     def step(self, delta: int) -> None:
         count = self.proxy.rowCount()
         if count == 0:
@@ -240,3 +309,4 @@ class ClaimListPanel(QFrame):
         self.footer.setText(text)
         self.empty.setVisible(total > 0 and shown == 0)
         self.empty.resize(self.view.viewport().width(), 60)
+        self.progress.setText(self.progress_text())

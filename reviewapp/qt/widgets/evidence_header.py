@@ -9,6 +9,8 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QSizePolicy, QVB
 
 from reviewapp.core.logbook.model import Claim, Logbook, Page
 from reviewapp.core.review.slots import VerdictSlots
+from reviewapp.core.verdicts import Verdict
+from reviewapp.qt import theme
 from reviewapp.qt.models.claim_table import short_title
 from reviewapp.qt.plain import PlainLabel, button_text, plain_tooltip
 from reviewapp.qt.widgets.verdict_badge import VerdictBadge
@@ -78,6 +80,19 @@ class EvidenceHeader(QFrame):
         self.verdict_row.setLayout(verdicts)
         verdicts.setContentsMargins(0, 2, 0, 0)
         layout.addWidget(self.verdict_row)
+        # Other reviewers' verdicts, one chip each, beside the three slots (the rationale in the chip's tool tip).
+        self.others_row = QWidget(self)
+        self.others_row.setObjectName("otherVerdicts")
+        self.others_layout = QHBoxLayout(self.others_row)
+        self.others_layout.setContentsMargins(0, 0, 0, 0)
+        self.others_layout.setSpacing(6)
+        others_title = PlainLabel("Other reviewers:", self.others_row)
+        others_title.setObjectName("muted")
+        self.others_layout.addWidget(others_title)
+        self.others_layout.addStretch(1)
+        self.others_row.hide()
+        self.other_chips: list[PlainLabel] = []
+        layout.addWidget(self.others_row)
         # Filled by the Logbook Judge feature with what the Logbook Judge said about the claim.
         self.judge_slot = QVBoxLayout()
         self.judge_slot.setContentsMargins(0, 0, 0, 0)
@@ -116,6 +131,26 @@ class EvidenceHeader(QFrame):
         """Place the Logbook Judge's details (owned by the Logbook Judge feature) under the verdict badges."""
         self.judge_slot.addWidget(widget)
 
+    def set_other_verdicts(self, verdicts: list[tuple[str, Verdict, str]]) -> None:
+        """(reviewer, verdict, rationale) of everyone but the reviewer; empty hides the row."""
+        for chip in self.other_chips:
+            chip.hide()
+            chip.deleteLater()
+        self.other_chips = []
+        text_color = "#111418" if theme.colors().dark else "#ffffff"
+        for name, verdict, rationale in verdicts:
+            chip = PlainLabel(f"{name}: {verdict.value.upper()}", self.others_row)
+            chip.setObjectName("otherVerdict")
+            color = theme.verdict_color(verdict).name()
+            chip.setStyleSheet(
+                f"QLabel {{ background: {color}; color: {text_color}; border-radius: 3px; padding: 1px 6px; "
+                "font-weight: 600; }"
+            )
+            chip.setToolTip(plain_tooltip(f"{name}: {verdict.value}\n{rationale}"))
+            self.others_layout.insertWidget(self.others_layout.count() - 1, chip)
+            self.other_chips.append(chip)
+        self.others_row.setVisible(bool(verdicts))
+
     def set_corrections(self, lines: list[str]) -> None:
         """How reviewers changed this claim (added, split, merged, agent verdict corrected); empty hides it."""
         self.corrections.setText("\n".join(f"✎ {line}" for line in lines))
@@ -134,10 +169,19 @@ class EvidenceHeader(QFrame):
             where = _SOURCES.get(mention.source, f"in {mention.source}")
             if mention.page != claim.page:
                 where += f" on “{_page_title(logbook, mention.page)}”"
-            self.quote.setText(f"“{_short(mention.text)}” — {where}, line {mention.line}")
+            sure = f"{claim.confidence:.0%} sure"
+            self.quote.setText(f"“{_short(mention.text)}” — {where}, line {mention.line} ({sure})")
+            self.quote.setToolTip(plain_tooltip(f"{mention.text}\n\nThe reader is {sure} this is the agent's verdict."))
             self.goto_verdict.setVisible(mention.page == claim.page)
+        elif claim.candidates:
+            self.quote.setText(
+                "No verdict taken: what the logbook says is hedged or disagrees. Read the statements below."
+            )
+            self.quote.setToolTip("")
+            self.goto_verdict.hide()
         else:
             self.quote.setText("The logbook states no verdict for this claim that the reader could find.")
+            self.quote.setToolTip("")
             self.goto_verdict.hide()
         self._set_elsewhere(logbook, claim)
 
@@ -154,6 +198,7 @@ class EvidenceHeader(QFrame):
         self._set_page(None)
         self.title.setText(logbook.title if page.is_index else page.title)
         self.verdict_row.hide()
+        self.set_other_verdicts([])
         self.disagreement.hide()
         self.set_corrections([])
         self._clear_elsewhere()
@@ -175,6 +220,11 @@ class EvidenceHeader(QFrame):
 
     def _set_elsewhere(self, logbook: Logbook, claim: Claim) -> None:
         self._clear_elsewhere()
+        for mention in claim.candidates[:_SHOWN_ELSEWHERE]:  # an undecided claim: what might be its verdict
+            page_title = _page_title(logbook, mention.page)
+            verdict = mention.verdict.value.upper()
+            text = f"Candidate on “{page_title}”, line {mention.line}: {verdict} — “{_short(mention.text, 80)}”"
+            self._add_link(text, mention.text, mention.page)
         seen: set[tuple[str, str, str]] = set()
         shown = {True: 0, False: 0}
         history = [m for m in claim.other_mentions if m.source == "history"]
@@ -194,12 +244,15 @@ class EvidenceHeader(QFrame):
                 where = _SOURCES.get(mention.source, mention.source)
                 agrees = "agrees" if mention.verdict == claim.verdict else "differs"
                 text = f"Also stated {where} on “{page_title}”: {verdict} ({agrees})"
-            button = QPushButton(button_text(text), self)
-            button.setObjectName("link")
-            button.setCursor(Qt.CursorShape.PointingHandCursor)
-            button.setToolTip(plain_tooltip(mention.text))
-            button.clicked.connect(lambda _=False, slug=mention.page: self.page_requested.emit(slug))
-            self.elsewhere.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
+            self._add_link(text, mention.text, mention.page)
+
+    def _add_link(self, text: str, tooltip: str, slug: str) -> None:
+        button = QPushButton(button_text(text), self)
+        button.setObjectName("link")
+        button.setCursor(Qt.CursorShape.PointingHandCursor)
+        button.setToolTip(plain_tooltip(tooltip))
+        button.clicked.connect(lambda _=False: self.page_requested.emit(slug))
+        self.elsewhere.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
 
 
 def _page_title(logbook: Logbook, slug: str) -> str:
