@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(CommandError("error: --registry and --space go with --verdicts FILE"))
     try:
         logbook = load_or_exit(args.source)
-        judge = inspect_judge.judge_summary(logbook, args) if args.verdicts else None
+        judge = inspect_judge.judge_summary(logbook, args) if args.verdicts else inspect_judge.stored_summary(logbook)
     except CommandError as error:
         return fail(error)
     if args.json:

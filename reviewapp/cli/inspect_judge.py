@@ -1,17 +1,21 @@
 """`inspect SOURCE --verdicts FILE [--registry FILE]`: the Logbook Judge's verdicts beside each claim, one-off.
 
 Nothing is stored: this reads the file, links the entry about the logbook and matches its claims, for a look
-before `reviewapp verdicts import`.
+before `reviewapp verdicts import`. Without --verdicts, the logbook's stored import is shown when there is one
+(like every command that shows Logbook Judge verdicts).
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reviewapp.cli.common import CommandError
 from reviewapp.core.logbook.model import Logbook
+
+if TYPE_CHECKING:
+    from reviewapp.core.logbook_judge.judged import JudgedLogbook
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -52,12 +56,54 @@ def judge_summary(logbook: Logbook, args: argparse.Namespace) -> tuple[dict[str,
         return top, per_claim
     entry = link.entry
     judged = judge_logbook(logbook, entry, registry.for_paper(entry.orid) if registry else None, link=link.to_json())
+    missing = registry.missing_note(entry.orid) if registry is not None else None
+    return _fill(top, judged, [missing] if missing else [])
+
+
+def stored_summary(logbook: Logbook) -> tuple[dict[str, Any], dict[str, dict[str, Any]]] | None:
+    """The same from the logbook's stored import (re-matches by hand applied); None when nothing was imported."""
+    from reviewapp.core.logbook_judge.judged import logbook_id_of
+    from reviewapp.core.logbook_judge.stored import StoredImportError, import_path, load_import
+    from reviewapp.core.review.logbook_judge_matches import judged_logbook
+    from reviewapp.core.review.state import AnnotationState
+    from reviewapp.core.review.store import AnnotationStore
+
+    try:
+        stored = load_import(logbook_id_of(logbook))
+        if stored is None:
+            return None
+        state = AnnotationState(logbook.claims)
+        store = AnnotationStore(logbook.root, writable=False, logbook_id=logbook.logbook_id)
+        state.add_all(store.load(repair=False).records)
+        judged = judged_logbook(logbook, state)
+    except StoredImportError as exc:
+        raise CommandError(f"error: {exc}") from exc
+    if judged is None:
+        return None
+    top: dict[str, Any] = {
+        "file": None,
+        "stored": str(import_path(logbook_id_of(logbook))),
+        "source_file": stored.source_file,
+        "problems": list(stored.problems),
+        "link": dict(stored.link),
+        "entry": None,
+        "notes": [],
+        "revision_warning": None,
+        "unmatched_judge_claims": [],
+    }
+    return _fill(top, judged, [])
+
+
+def _fill(
+    top: dict[str, Any], judged: JudgedLogbook, notes: list[str]
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    entry = judged.entry
+    per_claim: dict[str, dict[str, Any]] = {}
     top["entry"] = {
         k: getattr(entry, k)
         for k in ("key", "space_id", "orid", "paper_title", "sha", "judged_at", "model", "overall", "quality")
     }
-    missing = registry.missing_note(entry.orid) if registry is not None else None
-    top["notes"] = [*judged.result.notes, *([missing] if missing else [])]
+    top["notes"] = [*judged.result.notes, *notes]
     top["revision_warning"] = judged.revision.warning
     for m in judged.result.matches:
         if m.claim_key is None:

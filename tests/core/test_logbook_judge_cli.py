@@ -333,3 +333,28 @@ def test_import_and_agreement_for_a_space_with_reviews_kept_in_the_data_folder(t
     pair = out["cohen_kappa"][0]
     assert pair["claims"] == 3 and out["percent_agreement"]["value"] == pytest.approx(2 / 3)
     assert out["logbook_judge_vs_people"]["counts"]["falsified"]["toy"] == 1
+
+
+def test_inspect_shows_the_stored_import_with_re_matches_by_hand(tmp_path, workspace, capsys):
+    assert main(["inspect", str(workspace), "--json"]) == 0
+    assert "logbook_judge" not in _json(capsys)  # nothing imported yet: nothing shown
+    verdicts = write_verdicts(tmp_path / "verdicts.json", {SPACE: entry(VERDICTS)})
+    assert main(["verdicts", "import", str(verdicts), str(workspace)]) == 0
+    capsys.readouterr()
+    verdicts.write_text("{}", "utf-8")  # the stored import is read, never the file it came from
+    session = _session(workspace, "Ada")
+    first = session.claims()[0]
+    rematch(session, SPACE, 2, first.key)
+    rematch(session, SPACE, 1, None)
+
+    assert main(["inspect", str(workspace), "--json"]) == 0
+    out = _json(capsys)
+    assert out["logbook_judge"]["file"] is None and out["logbook_judge"]["source_file"].endswith("verdicts.json")
+    assert out["logbook_judge"]["entry"]["space_id"] == SPACE
+    by_key = {c["key"]: c for c in out["claims"]}
+    assert by_key[first.key]["judge_verdict"] == "falsified" and by_key[first.key]["judge_match"]["method"] == "by hand"
+    unmatched = {c["index"]: c["why"] for c in out["logbook_judge"]["unmatched_judge_claims"]}
+    assert unmatched[1] == "unmatched by hand" and 2 not in unmatched
+    assert main(["inspect", str(workspace)]) == 0
+    text = capsys.readouterr().out
+    assert "Logbook Judge:" in text and "unmatched registry claim 1" in text
