@@ -310,3 +310,27 @@ def test_one_summary_fills_a_missing_verdict_with_its_sentence_and_a_lower_confi
     [claim] = read_logbook(tmp_path).claims
     assert claim.verdict is Verdict.VERIFIED and 0 < claim.confidence < 0.7
     assert (claim.verdict_mention.text, claim.verdict_mention.source) == ("| 1 | VERIFIED |", "summary table")
+
+
+@pytest.mark.parametrize(
+    ("first_page", "second"),
+    [
+        # a logbook-wide statement that a claim's own page contradicts is not true of each claim: no fill
+        ("**Verdict: VERIFIED.**", Verdict.UNSTATED),
+        # must still fill when every stated claim agrees with it
+        ("**Verdict: TOY.**", Verdict.TOY),
+        ("We ran it.", Verdict.TOY),
+    ],
+)
+def test_a_logbook_wide_statement_fills_only_when_no_claim_page_says_otherwise(
+    tmp_path: Path, first_page: str, second: Verdict
+) -> None:
+    draft = LogbookDraft("Reproduction: Global")
+    draft.page("Executive summary").markdown("Both claims were verified at reduced scale.")
+    draft.page("Claim 1: Widgets").markdown(first_page)
+    draft.page("Claim 2: Gadgets").markdown("We ran the sweep.")
+    draft.write(tmp_path)
+    claims = read_logbook(tmp_path).claims
+    assert claims[1].verdict is second
+    if second is Verdict.UNSTATED:
+        assert [(m.verdict, m.source) for m in claims[1].candidates] == [(Verdict.TOY, "logbook summary")]

@@ -605,18 +605,27 @@ def _apply_cross_page_mentions(claims: list[Claim], pages: list[Page], claim_pag
         for n, mention in _raw_data_mentions(page):
             for claim in by_number.get(n, []):
                 found[claim.key].append(mention)
+    own = {claim.key: claim.verdict for claim in claims}  # before any gap is filled
     for claim in claims:
         mentions = elsewhere[claim.key]
         if mentions and claim.verdict is Verdict.UNSTATED and not claim.candidates:
             best = max(mentions, key=lambda m: m.confidence)
             rivals = [m for m in _rivals(best, mentions) if m.confidence >= best.confidence]
-            if rivals:  # the summaries disagree among themselves: no verdict, the candidates instead
+            # "All claims verified" that some claim's own page already contradicts is not true of each claim.
+            overruled = best.source == "logbook summary" and any(
+                _stated_otherwise(v, best.verdict) for v in own.values()
+            )
+            if rivals or overruled:  # the summaries disagree: no verdict, the candidates instead
                 claim.candidates = [best, *rivals]
                 continue
             _set_verdict(claim, best, _FALLBACK_FACTOR)
             mentions = [m for m in mentions if m is not best]
         claim.other_mentions.extend(m for m in mentions if m.confidence >= GLOBAL)
         claim.other_mentions.extend(replace(m, source=HISTORY) for m in history[claim.key] if m.confidence >= GLOBAL)
+
+
+def _stated_otherwise(verdict: Verdict, other: Verdict) -> bool:
+    return verdict is not Verdict.UNSTATED and verdict != other
 
 
 def _page_texts(page: Page) -> list[tuple[str, int, int | None]]:
