@@ -168,3 +168,33 @@ def test_unmatched_claims_on_both_sides_stay_in_view(
     wait_idle(qtbot, window)
     assert "No Logbook Judge claim for: Claim 1" in panel.unmatched.text()
     assert "registry claim 1: verified" in panel.unmatched.text()
+
+
+def test_import_from_the_file_menu_with_the_claim_registry(
+    qtbot: QtBot, open_window: OpenWindow, tmp_path: Path, screenshots: Screenshots
+) -> None:
+    from reviewapp.qt.logbook_judge.import_dialog import ImportVerdictsDialog
+    from tests.core.judge_fixtures import write_registry
+
+    workspace = tmp_path / "ws"
+    write_logbook(workspace, order=[1, 0, 3])  # reordered, and one registry claim missing
+    verdicts = write_verdicts(tmp_path / "verdicts.json", {SPACE: entry(["verified", "falsified", "toy", "toy"])})
+    registry = write_registry(tmp_path / "claims_anchored.json")
+    window = open_window(workspace)
+    assert judge_badges(window) == [None, None, None]
+    window.actions_by_name["import_judge_verdicts"].trigger()
+    dialog = window.dialog
+    assert isinstance(dialog, ImportVerdictsDialog)
+    qtbot.waitExposed(dialog)
+    qtbot.keyClick(dialog.verdicts, Qt.Key.Key_Return)  # nothing named yet: said, and the dialog stays
+    assert dialog.isVisible() and "verdicts file" in dialog.problem.text()
+    qtbot.keyClicks(dialog.verdicts, str(verdicts))
+    qtbot.keyClicks(dialog.registry, str(registry))
+    assert dialog.problem.isHidden()
+    screenshots.take(dialog, "45-import-verdicts", min_colors=8)
+    qtbot.keyClick(dialog.registry, Qt.Key.Key_Return)
+    # the registry gave the texts: matched by text in spite of the order, the missing claim left unmatched
+    qtbot.waitUntil(lambda: judge_badges(window) == [Verdict.FALSIFIED, Verdict.VERIFIED, Verdict.TOY], timeout=30_000)
+    show_claim(qtbot, window, 1)
+    assert "by text" in window.logbook_judge.details.match.text()
+    assert "registry claim 3: toy" in window.logbook_judge.panel.unmatched.text()

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QMessageBox
 
 from reviewapp.core.logbook.demo import demo_workspace
 from reviewapp.core.logbook_judge.agreement_report import AGENT, LOGBOOK_JUDGE, agreement_report
@@ -25,6 +25,7 @@ from reviewapp.qt.annotations.review_controller import ActionFailed
 from reviewapp.qt.logbook_judge.agreement_dialog import AgreementDialog
 from reviewapp.qt.logbook_judge.details import JudgeDetails
 from reviewapp.qt.logbook_judge.disagreement_panel import DisagreementPanel
+from reviewapp.qt.logbook_judge.import_dialog import ImportChoice, ImportVerdictsDialog
 from reviewapp.qt.logbook_judge.rematch_dialog import NONE, RematchDialog
 from reviewapp.qt.workers import TaskRunner
 
@@ -155,34 +156,40 @@ class LogbookJudgeFeature(QObject):
         self.window.statusBar().showMessage("Re-matched by hand (Ctrl+Z undoes it).", STATUS_MS)
 
     def choose_and_import(self) -> None:
-        logbook = self.controller.logbook
-        if logbook is None:
+        """The verdicts file, and optionally the claim registry and paper index, in one dialog."""
+        if self.controller.logbook is None:
             return
-        path, _ = QFileDialog.getOpenFileName(
-            self.window, "Import Logbook Judge Verdicts", str(Path.home()), "Verdicts (*.json *.jsonl *.csv)"
-        )
-        if path:
-            self.import_file(Path(path))
+        dialog = ImportVerdictsDialog(self.window)
+        dialog.chosen.connect(lambda c: self.import_file(c.verdicts, registry=c.registry, paper_index=c.paper_index))
+        self.window._open_dialog(dialog)
 
-    def import_file(self, path: Path, space: str | None = None) -> None:
+    def import_file(
+        self, path: Path, space: str | None = None, *, registry: Path | None = None, paper_index: Path | None = None
+    ) -> None:
         """Import in the background; the result (or why nothing was stored) is shown when it is done."""
         logbook = self.controller.logbook
         if logbook is None:
             return
         self.window.statusBar().showMessage(f"Importing {path.name}…")
+        choice = ImportChoice(path, registry, paper_index)
         self._runner.submit(
-            lambda _progress: import_verdicts(path, [logbook], space=space),
-            lambda result: self._imported(path, result),
+            lambda _progress: import_verdicts(
+                path, [logbook], registry_file=registry, paper_index_file=paper_index, space=space
+            ),
+            lambda result: self._imported(choice, result),
             lambda exc: self.window.show_error("Logbook Judge verdicts not imported", f"{path.name}: {exc}"),
         )
 
-    def _imported(self, path: Path, result: ImportResult) -> None:
+    def _imported(self, choice: ImportChoice, result: ImportResult) -> None:
+        path = choice.verdicts
         (report,) = result.reports
         link = report["link"]
         problems = f" {len(result.problems)} bad entries were skipped." if result.problems else ""
         if report["stored"]:
+            notes = [n for n in report.get("notes") or [] if n.startswith("The claim registry has no claims")]
+            said = f" {notes[0]}" if notes else ""
             self.window.statusBar().showMessage(
-                f"Logbook Judge verdicts of {link['space_id']} imported ({link['method']}).{problems}", STATUS_MS
+                f"Logbook Judge verdicts of {link['space_id']} imported ({link['method']}).{problems}{said}", STATUS_MS
             )
             self.refresh()
             return
@@ -201,7 +208,7 @@ class LogbookJudgeFeature(QObject):
         box.exec()
         chosen = buttons.get(box.clickedButton())
         if chosen:
-            self.import_file(path, space=chosen)
+            self.import_file(path, space=chosen, registry=choice.registry, paper_index=choice.paper_index)
 
     def agreement_ratings(self) -> dict[str, dict[str, Any]]:
         """Claim -> rater -> verdict for the open logbook: every reviewer, the agent and the Logbook Judge."""
