@@ -163,3 +163,31 @@ def test_a_manifest_that_lists_no_pages_at_all(tmp_path: Path) -> None:
     # every page is then an orphan, and the claims still come from them
     assert statuses(logbook) == {"index": "current", "claim-1-widgets": "orphan"}
     assert [c.verdict for c in logbook.claims] == [Verdict.VERIFIED]
+
+
+def test_versions_of_one_claim_keep_the_newest_and_make_the_rest_history(tmp_path: Path) -> None:
+    draft = LogbookDraft("Reproduction: Versions")
+    draft.page("Claim 1: Widgets (v1)", slug="claim-1-widgets-v1").markdown("Verdict: toy.")
+    draft.page("Claim 1: Widgets (v2)", slug="claim-1-widgets-v2").markdown("Verdict: verified.")
+    draft.page("Claim 2: Gadgets v1", slug="claim-2-gadgets").markdown("Verdict: falsified.")  # the only version
+    draft.write(tmp_path)
+    logbook = read_logbook(tmp_path)
+    assert [(c.key, c.verdict) for c in logbook.claims] == [
+        ("claim-1-widgets-v2#1", Verdict.VERIFIED),
+        ("claim-2-gadgets#2", Verdict.FALSIFIED),
+    ]
+    assert statuses(logbook)["claim-1-widgets-v1"] == "superseded"
+    [claim] = [c for c in logbook.claims if c.n == 1]
+    assert [(m.verdict, m.page) for m in claim.history] == [(Verdict.TOY, "claim-1-widgets-v1")]
+    assert not claim.contradicted
+
+
+def test_two_unmarked_pages_for_one_claim_number_both_stay(tmp_path: Path) -> None:
+    # must not fire: nothing says which is newer, so the reviewer sees both
+    draft = LogbookDraft("Reproduction: Twins")
+    draft.page("Claim 1: Widgets", slug="claim-1-widgets").markdown("Verdict: toy.")
+    draft.page("Claim 1: Widgets, rerun", slug="claim-1-widgets-rerun").markdown("Verdict: verified.")
+    draft.write(tmp_path)
+    logbook = read_logbook(tmp_path)
+    assert [c.verdict for c in logbook.claims] == [Verdict.TOY, Verdict.VERIFIED]
+    assert set(statuses(logbook).values()) == {"current"}

@@ -334,3 +334,26 @@ def test_a_logbook_wide_statement_fills_only_when_no_claim_page_says_otherwise(
     assert claims[1].verdict is second
     if second is Verdict.UNSTATED:
         assert [(m.verdict, m.source) for m in claims[1].candidates] == [(Verdict.TOY, "logbook summary")]
+
+
+def test_a_summary_row_that_links_the_claims_page_instead_of_numbering_it(tmp_path: Path) -> None:
+    draft = LogbookDraft("Reproduction: Linked rows")
+    draft.page("Executive summary").markdown(
+        "| Claim | Verdict |\n|---|---|\n| [Sparse attention](#/sparse-attention) | VERIFIED |\n"
+        "| [Setup](#/setup) | DEFERRED |"  # must not fire: a linked page that is not a claim
+    )
+    draft.page("Sparse attention").markdown("We ran it.")
+    draft.page("Setup").markdown("Installed.")
+    draft.page("Conclusion").markdown("Done.")
+    draft.write(tmp_path)
+    [claim] = read_logbook(tmp_path).claims
+    assert (claim.page, claim.verdict, claim.verdict_mention.source) == (
+        "sparse-attention",
+        Verdict.VERIFIED,
+        "summary table",
+    )
+
+
+def test_a_bold_lead_in_after_an_emoji_is_still_a_lead_in(tmp_path: Path) -> None:
+    [claim] = write_page(tmp_path, "Claim 1: Widgets", "", [({"type": "markdown"}, "✅ **Reproduced.** Within 1%.")])
+    assert (claim.verdict, claim.confidence) == (Verdict.VERIFIED, 0.75)

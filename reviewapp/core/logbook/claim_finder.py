@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from reviewapp.core.logbook import verdict_mentions as vm
 from reviewapp.core.logbook.cell_details import code_details, figure_details, prose
 from reviewapp.core.logbook.model import Cell, CellKind, Claim, Page, VerdictMention
-from reviewapp.core.logbook.page_tree import toc_links
+from reviewapp.core.logbook.page_tree import SUPERSEDED, toc_links
 from reviewapp.core.verdicts import Verdict, may_state_verdict
 
 # How keys were numbered before sub-claims and prefixes were read; a claim whose key changed keeps that one as an
@@ -111,6 +111,7 @@ def find_claims(pages: list[Page]) -> list[Claim]:
     claims, scopes = _find(current)
     if not claims:
         claims, scopes = _find([p for p in pages if not p.is_root])
+    claims, scopes = _without_older_versions(claims, scopes)
     for claim, scope in zip(claims, scopes, strict=True):
         _assign_own_verdict(claim, scope)
     claim_pages = {id(s.page) for s in scopes}
@@ -118,6 +119,35 @@ def find_claims(pages: list[Page]) -> list[Claim]:
     _apply_cross_page_mentions(claims, pages, claim_pages)
     _apply_history(claims, [p for p in pages if not p.is_root and not p.is_current and id(p) not in claim_pages])
     return claims
+
+
+def _without_older_versions(claims: list[Claim], scopes: list[_Scope]) -> tuple[list[Claim], list[_Scope]]:
+    """Two pages for the same claim number marked as versions ("Claim 1 (v1)", "claim-1-v2"): the highest version
+    is the claim, the others are earlier attempts (their pages become superseded and their verdicts history)."""
+    groups: dict[str, list[int]] = {}
+    for index, (claim, scope) in enumerate(zip(claims, scopes, strict=True)):
+        if claim.number is not None and scope.first_line == 0:
+            groups.setdefault(claim.number, []).append(index)
+    older: set[int] = set()
+    for indexes in groups.values():
+        versions = [_version(scopes[i].page) for i in indexes]
+        if len(indexes) < 2 or None in versions or len(set(versions)) != len(versions):
+            continue  # unmarked duplicates stay side by side: the reviewer decides
+        newest = max(v for v in versions if v is not None)
+        older.update(i for i, v in zip(indexes, versions, strict=True) if v != newest)
+    for index in older:
+        if scopes[index].page.is_current:
+            scopes[index].page.status = SUPERSEDED
+    keep = [i for i in range(len(claims)) if i not in older]
+    return [claims[i] for i in keep], [scopes[i] for i in keep]
+
+
+_VERSION = re.compile(r"(?:^|[-_\s(\[])v(?:ersion)?[-_\s]?(\d{1,2})(?=$|[-_\s)\]])", re.IGNORECASE)
+
+
+def _version(page: Page) -> int | None:
+    match = _VERSION.search(page.slug) or _VERSION.search(page.title[:300])
+    return int(match.group(1)) if match else None
 
 
 def _find(candidates: list[Page]) -> tuple[list[Claim], list[_Scope]]:
@@ -591,8 +621,12 @@ def _apply_cross_page_mentions(claims: list[Claim], pages: list[Page], claim_pag
         if id(page) in claim_pages:
             continue
         found = elsewhere if page.is_current else history
-        for n, mention in _summary_mentions(page):
-            for claim in by_number.get(n, []):
+        for target, mention in _summary_mentions(page):
+            if isinstance(target, int):
+                about = by_number.get(target, [])
+            else:
+                about = [by_page[target]] if target in by_page else []
+            for claim in about:
                 (history if mention.source == HISTORY else found)[claim.key].append(mention)
         if page.is_root:
             for slug, mention in _index_title_mentions(page):
@@ -634,9 +668,10 @@ def _page_texts(page: Page) -> list[tuple[str, int, int | None]]:
     return texts
 
 
-def _summary_mentions(page: Page) -> list[tuple[int, VerdictMention]]:
-    """Rows of tables with a verdict column whose first column names a claim; 'Claim 3: VERIFIED' lines."""
-    out: list[tuple[int, VerdictMention]] = []
+def _summary_mentions(page: Page) -> list[tuple[int | str, VerdictMention]]:
+    """Rows of tables with a verdict column whose first columns name a claim (by number, or by a link to its
+    page); 'Claim 3: VERIFIED' lines."""
+    out: list[tuple[int | str, VerdictMention]] = []
     for text, first_line, cell in _page_texts(page):
         if not may_state_verdict(text):
             continue
@@ -658,7 +693,13 @@ def _summary_mentions(page: Page) -> list[tuple[int, VerdictMention]]:
             if set(stripped) <= set("|-: "):
                 continue
             number = next((_ROW_CLAIM.match(c) for c in cells[:2] if _ROW_CLAIM.match(c)), None)
-            if number is None:
+            link = next((_TABLE_LINK.search(c) for c in cells[:2] if _TABLE_LINK.search(c)), None)
+            target: int | str  # a claim number, or the slug of the page the row links when it names no number
+            if number is not None:
+                target = int(number.group(1))
+            elif link is not None:
+                target = link.group("slug")
+            else:
                 continue
             for column, source in ((verdict_column, "summary table"), (earlier_column, HISTORY)):
                 if column is None or not 0 <= column < len(cells):
@@ -669,7 +710,7 @@ def _summary_mentions(page: Page) -> list[tuple[int, VerdictMention]]:
                     mention = VerdictMention(
                         found[0], found[1].upper(), text, page.slug, first_line + index, cell, source, SUMMARY_TABLE
                     )
-                    out.append((int(number.group(1)), mention))
+                    out.append((target, mention))
     return out
 
 
@@ -683,7 +724,7 @@ def _earlier_column_of(header: list[str]) -> int | None:
 
 
 def _line_mentions(
-    line: str, page: Page, line_no: int, cell: int | None, out: list[tuple[int, VerdictMention]]
+    line: str, page: Page, line_no: int, cell: int | None, out: list[tuple[int | str, VerdictMention]]
 ) -> None:
     for match in _LINE_CLAIMS.finditer(line):
         tail = vm.first_sentence(line, match.end())

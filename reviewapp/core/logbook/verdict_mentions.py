@@ -277,7 +277,7 @@ def emphasized(line: str) -> Iterator[Found]:
             if attributed(line, bold.start()):
                 continue
             # A bold lead-in states the verdict; bold inside a sentence only stresses a detail of it.
-            lead = not line[: bold.start()].strip(" \t-*>#")
+            lead = not any(ch.isalnum() for ch in line[: bold.start()])  # markers and emoji may come first
             confidence = BOLD if lead else UPPER
             yield Found(phrase_verdict(match), match.group(0).upper(), clean(line), 0, confidence, "bold")
             return
