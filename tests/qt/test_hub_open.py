@@ -185,3 +185,19 @@ def test_limits_given_to_the_window_override_the_preferences(
     window.controller.open(SPACE)
     qtbot.waitUntil(lambda: bool(errors), timeout=30_000)
     assert f"Space {SPACE}" in errors[0] and "over the 1000 bytes limit" in errors[0]
+
+
+def test_escape_cancels_a_download_and_the_next_open_completes_it(
+    qtbot: QtBot, open_window: OpenWindow, hub_server: HubServer, tmp_path: Path
+) -> None:
+    hub_server.create_repo(SPACE, repo_type="space", files=published_files(tmp_path, SPACE))
+    window = open_window()
+    with qtbot.waitSignal(window.controller.load_cancelled, timeout=60_000):
+        window.controller.open(SPACE)
+        qtbot.keyClick(window, Qt.Key.Key_Escape)  # the load panel's Cancel, as the user presses it
+    assert "cancelled" in window.status_label.text()
+    assert window.controller.opened_source is None  # the demo stays; nothing half-downloaded is shown
+    with qtbot.waitSignal(window.controller.loaded, timeout=60_000):
+        window.controller.open(SPACE)
+    wait_idle(qtbot, window)
+    assert window.claim_model.rowCount() == 3 and "Showing Space" in window.source_banner.text()
