@@ -24,11 +24,12 @@ from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook.recent import recent_logbooks, remember_logbook
 from reviewapp.core.logbook.search import SearchIndex, query_terms
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
-from reviewapp.core.review.slots import VerdictSlots, slots_for
+from reviewapp.core.review.changes import ChangeRecord
+from reviewapp.core.review.slots import VerdictSlots
+from reviewapp.core.review.workspace import ReviewWorkspace, RowUpdate
 from reviewapp.core.sources.opened import OpenedSource
 from reviewapp.core.trace.excerpts import Excerpt, ExcerptIndex, index_excerpts
 from reviewapp.core.verdicts import Verdict
-from reviewapp.core.review.corrected_claims import as_claim
 from reviewapp.qt.annotations.opening import ReviewOpening, prepare_review
 from reviewapp.qt.annotations.review_controller import ReviewController
 from reviewapp.qt.image_loader import ImageLoader
@@ -66,7 +67,8 @@ class LogbookController(QObject):
     load_cancelled = Signal()
     excerpts_ready = Signal()  # the trace index for the loaded logbook is complete
     verdicts_changed = Signal()  # judge or human verdicts were replaced
-    claims_changed = Signal()  # reviewers added, split, merged claims or corrected an agent verdict
+    claims_changed = Signal()  # reviewers added, split or merged claims (or undid that): the list is new
+    rows_changed = Signal(object)  # a tuple of claim keys whose verdicts, marks or agent verdict changed
     busy_changed = Signal(bool)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -77,8 +79,8 @@ class LogbookController(QObject):
         self.artifacts: list[ArtifactEntry] = []
         self.excerpt_index: ExcerptIndex | None = None
         self._search: SearchIndex | None = None
-        self._judge: dict[str, Verdict] = {}
-        self._human: dict[str, Verdict] = {}
+        self.workspace = ReviewWorkspace()  # the open logbook's rows and review state, derived in the core
+        self.logbook_id: str | None = None
         self._load_token: CancelToken | None = None
         self._index_token: CancelToken | None = None
         self._index_pending = False
@@ -89,7 +91,10 @@ class LogbookController(QObject):
         self.failed_source: str | None = None
         self.download_limits: DownloadLimits | None = None  # None: the preferences' (the Open dialog sets them)
         self.review = ReviewController(self)
-        self.review.changed.connect(self._review_changed)
+        self.review.change_made.connect(self._change_made)
+        self.review.reviewer_changed.connect(self._reviewer_changed)
+        # the workspace hears changes where the action runs (the write lane); the window hears of them after it
+        self.workspace.listeners.append(lambda update: self.review.deliver(lambda: self._rows_updated(update)))
         self._claims: list[Claim] = []
 
     # --- opening ------------------------------------------------------------------------------------------------
@@ -184,10 +189,11 @@ class LogbookController(QObject):
         self._search = result.search
         self.artifacts = result.artifacts
         self.excerpt_index = None
-        self._judge = {}
         self.review.attach(result.logbook, result.review)
-        self._claims = self._effective_claims()
-        self._human = self.review.human_verdicts()
+        if self.logbook_id is not None:
+            self.workspace.close(self.logbook_id)
+        self.logbook_id = self.workspace.add(result.logbook, self.review.logbook_review)
+        self._claims = [row.claim for row in self.workspace.rows(self.logbook_id)]
         if remember is not None:
             try:
                 remember_logbook(remember)
@@ -256,12 +262,8 @@ class LogbookController(QObject):
         return self._claims
 
     def claim(self, ref: str | int) -> Claim | None:
-        text = str(ref).strip()
-        found = next((c for c in self._claims if c.key == text), None)
-        if found is None and text.isdigit():
-            numbered = [c for c in self._claims if c.n == int(text)]
-            found = numbered[0] if len(numbered) == 1 else None
-        return found
+        row = self.workspace.find(self.logbook_id, ref) if self.logbook_id is not None else None
+        return row.claim if row is not None else None
 
     def problems(self) -> list[Problem]:
         """What could not be read: the logbook's problems, then the review files'."""
@@ -293,31 +295,44 @@ class LogbookController(QObject):
         return found
 
     def verdict_slots(self, claim: Claim) -> VerdictSlots:
-        return slots_for(claim, self._judge, self._human)
-
-    def set_human_verdicts(self, verdicts: Mapping[str, Verdict]) -> None:
-        self._human = dict(verdicts)
-        self.verdicts_changed.emit()
+        row = self.workspace.row(self.logbook_id, claim.key) if self.logbook_id is not None else None
+        return row.slots if row is not None else VerdictSlots(claim.verdict, None, None, claim.contradicted)
 
     def set_judge_verdicts(self, verdicts: Mapping[str, Verdict]) -> None:
-        self._judge = dict(verdicts)
-        self.verdicts_changed.emit()
-
-    def _effective_claims(self) -> list[Claim]:
-        effective = self.review.effective_claims()
-        if effective is None:
-            return list(self.logbook.claims) if self.logbook is not None else []
-        return [as_claim(e) for e in effective]
-
-    def _review_changed(self) -> None:
-        if self.logbook is None:
+        if self.logbook_id is None:
             return
-        claims = self._effective_claims()
-        if claims != self._claims:
-            self._claims = claims
-            self.claims_changed.emit()
-        self._human = self.review.human_verdicts()
-        self.verdicts_changed.emit()
+        update = self.workspace.set_logbook_judge(self.logbook_id, verdicts)
+        if update.keys:  # the Logbook Judge feature sets them again after every action: mostly no change
+            self.rows_changed.emit(update.keys)
+
+    def _reviewer_changed(self) -> None:
+        if self.logbook_id is not None:
+            self.workspace.set_review(self.logbook_id, self.review.logbook_review)
+            self._rows_updated(RowUpdate(self.logbook_id, restructured=True))
+
+    def _change_made(self, change: ChangeRecord) -> None:
+        if change.everything and self.logbook_id is not None and change.logbook_id == self.logbook_id:
+            self.workspace.refresh(self.logbook_id)  # the files were read again
+
+    def _rows_updated(self, update: RowUpdate) -> None:
+        """Rows changed: redraw those named, or list the claims again when claims came or went."""
+        if update.logbook_id != self.logbook_id or self.logbook is None:
+            return
+        if update.restructured:
+            claims = [row.claim for row in self.workspace.rows(update.logbook_id)]
+            if claims != self._claims:
+                self._claims = claims
+                self.claims_changed.emit()
+            self.verdicts_changed.emit()
+            return
+        if not update.keys:
+            return
+        position = {claim.key: i for i, claim in enumerate(self._claims)}
+        for key in update.keys:
+            row = self.workspace.row(update.logbook_id, key)
+            if row is not None and key in position:
+                self._claims[position[key]] = row.claim  # an agent verdict correction changes the claim itself
+        self.rows_changed.emit(update.keys)
 
     def shutdown(self, msecs: int = 10_000) -> None:
         """Cancel what runs and wait for the workers (window close, end of a test)."""
@@ -326,3 +341,4 @@ class LogbookController(QObject):
             self._index_token.cancel()
         self._runner.wait(msecs)
         self.images.wait(msecs)
+        self.review.lane.shutdown()

@@ -162,6 +162,7 @@ class MainWindow(QMainWindow):
         c.load_cancelled.connect(self._load_cancelled)
         c.excerpts_ready.connect(self._show_excerpts)
         c.verdicts_changed.connect(self._verdicts_changed)
+        c.rows_changed.connect(self._rows_changed)
         self.load_panel.cancel_requested.connect(c.cancel_loading)
         self.claim_panel.claim_selected.connect(self.show_claim)
         self.claim_panel.search_changed.connect(lambda text: self.claim_panel.apply_filters(c.search(text)))
@@ -387,6 +388,17 @@ class MainWindow(QMainWindow):
         claim = self.controller.claim(self.current_claim.key) if self.current_claim is not None else None
         if claim is not None:
             self.evidence.header.set_slots(self.controller.verdict_slots(claim))
+
+    def _rows_changed(self, keys: tuple[str, ...]) -> None:
+        """A save, undo or redo changed these claims only: redraw their rows and, when shown, the claim header."""
+        if self.context is None:
+            return
+        claims = [claim for claim in map(self.controller.claim, keys) if claim is not None]
+        self.claim_model.update_rows([(claim, self.controller.verdict_slots(claim)) for claim in claims])
+        shown = self.current_claim
+        if shown is not None and shown.key in keys:
+            self.current_claim = self.controller.claim(shown.key) or shown
+            self.evidence.header.set_slots(self.controller.verdict_slots(self.current_claim))
 
     # --- links, files, dialogs ----------------------------------------------------------------------------------
 

@@ -65,16 +65,16 @@ def test_no_argument_start_opens_the_demo_from_the_data_folder(open_window: Open
     assert "demo" in str(window.context.logbook.root)
 
 
-def test_rows_carry_three_verdict_slots_and_the_dispute_marker(open_window: OpenWindow, demo_logbook: Path) -> None:
-    window = open_window(demo_logbook)
+def test_rows_carry_three_verdict_slots_and_the_dispute_marker(open_window: OpenWindow, demo_copy: Path) -> None:
+    window = open_window(demo_copy)
     model, controller = window.claim_model, window.controller
     slots = [model.index(r).data(ClaimRole.SLOTS) for r in range(4)]
     assert [s.agent for s in slots] == [Verdict.VERIFIED, Verdict.FALSIFIED, Verdict.TOY, Verdict.INCONCLUSIVE]
     assert [s.judge for s in slots] == [None] * 4 and [s.human for s in slots] == [None] * 4
     assert [model.index(r).data(ClaimRole.DISAGREEMENT) for r in range(4)] == [False, False, True, False]
     claims = window.context.logbook.claims
+    controller.review.act(lambda review: review.set_verdict(claims[0].key, Verdict.FALSIFIED, "wrong units"))
     controller.set_judge_verdicts({claims[0].key: Verdict.VERIFIED, claims[1].key: Verdict.TOY})
-    controller.set_human_verdicts({claims[0].key: Verdict.FALSIFIED})
     row0 = model.index(0).data(ClaimRole.SLOTS)
     assert (row0.judge, row0.human) == (Verdict.VERIFIED, Verdict.FALSIFIED)
     assert [model.index(r).data(ClaimRole.DISAGREEMENT) for r in range(4)] == [True, True, True, False]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from reviewapp.core.logbook.reader import read_logbook
@@ -168,6 +168,8 @@ def test_undo_and_redo_through_the_edit_menu(qtbot: QtBot, open_window: OpenWind
     undo.trigger()
     assert panel.cards == []
     assert undo.text() == "Undo override of claim 2"
+    window.activateWindow()  # the note dialog had the focus; without a window manager nobody gives it back
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     window.claim_panel.view.setFocus()
     qtbot.keyClick(window.claim_panel.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # Ctrl+Z
     assert human(window, 2) is None and window.evidence.header.badges["human"].verdict is None

@@ -95,8 +95,8 @@ class ReviewWorkspace:
         if opened.review is not None and self._heard in opened.review.history.listeners:
             opened.review.history.listeners.remove(self._heard)
         opened.review = review
-        if review is not None:
-            review.history.listeners.append(self._heard)
+        if review is not None:  # first: rows are current before anything else hears of the change
+            review.history.listeners.insert(0, self._heard)
         self._derive(opened)
 
     def close(self, logbook_id: str) -> None:

@@ -7,11 +7,12 @@ anything that can change what is shown: an action, an undo or redo, a reload, a 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QThread, Signal
 
 from reviewapp.core.logbook.model import Logbook, Problem
 from reviewapp.core.review.changes import ChangeRecord
@@ -24,6 +25,7 @@ from reviewapp.core.review.store import ReviewsLocation, SecretInRecord, StoreEr
 from reviewapp.core.review.targets import TargetError
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.annotations.opening import ReviewOpening, open_review
+from reviewapp.qt.write_lane import WriteLane
 
 T = TypeVar("T")
 
@@ -47,6 +49,9 @@ class ReviewController(QObject):
         self.pair_problems: list[Problem] = []
         self._location: ReviewsLocation | None = None
         self._repairs_reported = 0
+        self.lane = WriteLane(self)  # every action runs there: appends, fsync and git stay off the GUI thread
+        self._pending: list[Callable[[], None]] = []  # what the lane heard, told on the GUI thread after it
+        self._pending_lock = threading.Lock()
 
     # -- opening ----------------------------------------------------------------------------------------------
 
@@ -86,8 +91,28 @@ class ReviewController(QObject):
         self.logbook_review = None
 
     def _history_changed(self, change: ChangeRecord) -> None:
+        self.deliver(lambda: self._tell(change))
+
+    def _tell(self, change: ChangeRecord) -> None:
         self.change_made.emit(change)
         self.changed.emit()
+
+    def deliver(self, told: Callable[[], None]) -> None:
+        """Call `told` on the GUI thread: now when this is the GUI thread, else once the lane's action returns
+        (history listeners run where the action runs; widgets must only hear of it on the GUI thread)."""
+        if QThread.currentThread() is self.thread():
+            told()
+            return
+        with self._pending_lock:
+            self._pending.append(told)
+
+    def _flush(self) -> None:
+        while True:
+            with self._pending_lock:
+                if not self._pending:
+                    return
+                told = self._pending.pop(0)
+            told()
 
     # -- reading ----------------------------------------------------------------------------------------------
 
@@ -196,11 +221,12 @@ class ReviewController(QObject):
     # -- acting -----------------------------------------------------------------------------------------------
 
     def act(self, do: Callable[[LogbookReview], T]) -> T:
-        """Run one logbook_review action; ActionFailed (nothing saved) when it cannot be done."""
-        if self.logbook_review is None:
+        """Run one logbook_review action on the write lane; ActionFailed (nothing saved) when it cannot be done."""
+        review = self.logbook_review
+        if review is None:
             raise ActionFailed(self.reason or "Nobody is reviewing: set your name first (Review > Reviewer Name).")
         try:
-            return do(self.logbook_review)
+            return self.lane.run(lambda: do(review))
         except SecretInRecord as exc:
             raise ActionFailed(f"Not saved: {exc}") from exc
         except StoreError as exc:
@@ -210,6 +236,8 @@ class ReviewController(QObject):
             raise ActionFailed(f"{_sentence(str(exc))} The review was reloaded.") from exc
         except (AnnotationError, TargetError) as exc:
             raise ActionFailed(_sentence(str(exc))) from exc
+        finally:
+            self._flush()
 
     def undo(self) -> str | None:
         """Undo the last action; the label of what was undone (None when nothing was).
@@ -230,7 +258,7 @@ class ReviewController(QObject):
             self.logbook_review.reload()
             self.logbook_review.refresh_revision()
             self._location = None
-            self.changed.emit()
+            self._tell(ChangeRecord.reload(self.logbook_review.history.logbook_id))
 
     def notify(self) -> None:
         """Something appended outside the history (pair ratings): show the new state."""

@@ -6,6 +6,7 @@ Rows are computed once per change (load, verdict import) so that data() is a tup
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -59,18 +60,30 @@ class ClaimTableModel(QAbstractListModel):
         self.endResetModel()
 
     def update_slots(self, slots: list[VerdictSlots]) -> None:
-        self._rows = [self._row(row.claim, s) for row, s in zip(self._rows, slots, strict=True)]
-        self._changed()
+        self._replace([self._row(row.claim, s) for row, s in zip(self._rows, slots, strict=True)])
+
+    def update_rows(self, rows: Sequence[tuple[Claim, VerdictSlots]]) -> None:
+        """Redraw the rows of these claims only (a save names the claims it changed); other rows are untouched."""
+        for claim, slots in rows:
+            position = self.row_of(claim.key)
+            if position < 0:
+                continue
+            row = self._row(claim, slots)
+            if row != self._rows[position]:
+                self._rows[position] = row
+                self.dataChanged.emit(self.index(position), self.index(position))
 
     def set_marks(self, marks: dict[str, str], notes: dict[str, list[str]]) -> None:
         """Per claim key: a short mark for the row and sentences for its tool tip (reviewers' corrections)."""
         self._marks = {key: (mark, notes.get(key, [])) for key, mark in marks.items()}
-        self._rows = [self._row(row.claim, row.slots) for row in self._rows]
-        self._changed()
+        self._replace([self._row(row.claim, row.slots) for row in self._rows])
 
-    def _changed(self) -> None:
-        if self._rows:
-            self.dataChanged.emit(self.index(0), self.index(len(self._rows) - 1))
+    def _replace(self, rows: list[ClaimRow]) -> None:
+        """Take the new rows; only those that differ are announced (a view repaints what changed, nothing more)."""
+        old, self._rows = self._rows, rows
+        for position, (before, after) in enumerate(zip(old, rows, strict=True)):
+            if before != after:
+                self.dataChanged.emit(self.index(position), self.index(position))
 
     def _row(self, claim: Claim, slots: VerdictSlots) -> ClaimRow:
         mark, notes = self._marks.get(claim.key, ("", []))

@@ -184,6 +184,7 @@ class ClaimListPanel(QFrame):
         self.proxy.modelReset.connect(self._update_footer)
         self.proxy.rowsInserted.connect(self._update_footer)
         self.proxy.rowsRemoved.connect(self._update_footer)
+        self.proxy.dataChanged.connect(self._update_footer)  # a saved verdict changes the counts
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (
