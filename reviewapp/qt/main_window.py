@@ -395,6 +395,7 @@ class MainWindow(QMainWindow):
             return
         claims = [claim for claim in map(self.controller.claim, keys) if claim is not None]
         self.claim_model.update_rows([(claim, self.controller.verdict_slots(claim)) for claim in claims])
+        self.update_progress()
         shown = self.current_claim
         if shown is not None and shown.key in keys:
             self.current_claim = self.controller.claim(shown.key) or shown
