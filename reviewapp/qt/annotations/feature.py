@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDialog, QWidget
 
+from reviewapp.core.review.corrected_claims import claim_mark, correction_lines
 from reviewapp.core.review.state import EffectiveClaim
 from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
 from reviewapp.qt import theme
-from reviewapp.core.review.corrected_claims import claim_mark, correction_lines
 from reviewapp.qt.annotations.corrections import ClaimCorrections
 from reviewapp.qt.annotations.note_actions import NoteActions
 from reviewapp.qt.annotations.notes_panel import NotesPanel
