@@ -57,6 +57,9 @@ def one_claim(tmp_path: Path, body: str, title: str = "Claim 1: The widget bound
         # a dash label with a score fraction, as some agents write it
         ("**Verdict - PARTIALLY VERIFIED (1/2).**", Verdict.PARTIAL),
         ("Verdict — VERIFIED AS A CONDITIONAL THEOREM (2/2).", Verdict.VERIFIED),
+        # the paper named inside the agent's own label does not make it the paper's
+        ("On the paper's benchmark, verdict: VERIFIED.", Verdict.VERIFIED),
+        ("**Verdict (paper scale): FALSIFIED**", Verdict.FALSIFIED),
     ],
 )
 def test_what_a_labelled_verdict_means(tmp_path: Path, body: str, verdict: Verdict) -> None:
@@ -81,6 +84,11 @@ def test_what_a_labelled_verdict_means(tmp_path: Path, body: str, verdict: Verdi
         "**Target outcome:** reproduced within 1%.",
         # a claim's own words, not a verdict on it
         "The paper claims the method is verified on ImageNet, as the authors report.",
+        # the paper's or the authors' statements, labelled like a verdict
+        "The paper's conclusion: the bound holds for all n.",
+        "**Paper's verdict:** VERIFIED",
+        "Conclusion of the paper: the method is verified on ImageNet.",
+        "The authors' result: reproduced in three labs.",
     ],
 )
 def test_statements_that_are_not_the_agents_verdict(tmp_path: Path, body: str) -> None:

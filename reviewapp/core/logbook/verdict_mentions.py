@@ -70,8 +70,25 @@ _NOT_GIVEN = re.compile(
     r"(?:verdict|outcome|status|result|rating)s?\b[^.;!?|\n]*$",
     re.IGNORECASE,
 )
+# Someone else's labelled statement earlier in the sentence: "Paper's verdict: VERIFIED", "authors' result - …".
+_OWNED_LABEL = re.compile(
+    r"\b(?:paper|papers|authors?|original|published)(?:'s|’s|'|’)?\s*(?:\*\*|__)?\s*"
+    r"(?:verdict|outcome|status|result|conclusion|claim|finding)s?\b[^.;!?|\n]*$",
+    re.IGNORECASE,
+)
 _ATTRIBUTION_WINDOW = 160
 _NOT_A_VERDICT = re.compile(r"contract|criteri|rule|rubric|scale|legend|definition|key\b", re.IGNORECASE)
+# Between a label word and its colon: "Verdict criteria:", "Verdict scale:" are no verdicts, "Verdict (paper
+# scale):" is one; "Conclusion of the paper:" is the paper's.
+_NOT_A_VERDICT_EXTRA = re.compile(
+    r"contract|criteri|rule|rubric|legend|definition|key\b|^\W*scales?\b|"
+    r"\b(?:of|from|in|by)\s+the\s+(?:paper|authors?|original)\b",
+    re.IGNORECASE,
+)
+# Whose label it is, right before it: "The paper's conclusion:", "Authors' result:", "Original verdict:".
+_OWNER_BEFORE = re.compile(
+    r"\b(?:paper|papers|authors?|original|published|reference)(?:'s|’s|'|’)?\s*(?:\*\*|__)?\s*$", re.IGNORECASE
+)
 _QUALIFIERS_BAD = {"component", "sub", "partial", "preliminary", "interim", "initial", "previous", "old", "earlier"}
 _QUALIFIERS_OLD = {"legacy", "historical"}
 # A verdict hoped for or planned is no verdict at all.
@@ -136,10 +153,10 @@ def hedged_phrases(text: str) -> list[re.Match[str]]:
 
 
 def attributed(text: str, at: int) -> bool:
-    """The sentence leading up to `at` reports a verdict given by a judge, a grader or an earlier attempt, or one
-    only expected."""
+    """The sentence leading up to `at` reports a verdict given by a judge, a grader, an earlier attempt or the paper,
+    or one only expected."""
     before = text[max(0, at - _ATTRIBUTION_WINDOW) : at]
-    return bool(_ATTRIBUTED.search(before) or _NOT_GIVEN.search(before))
+    return bool(_ATTRIBUTED.search(before) or _NOT_GIVEN.search(before) or _OWNED_LABEL.search(before))
 
 
 def head_verdict(tail: str) -> tuple[Verdict, str] | None:
@@ -200,7 +217,7 @@ def labelled(text: str) -> Iterator[Found]:
     for label in _LABEL.finditer(text):
         qualifier = (label.group("qual") or "").strip().lower().rstrip("-")
         extra = label.group("extra").strip().lower()
-        if _NOT_A_VERDICT.search(extra):
+        if _NOT_A_VERDICT_EXTRA.search(extra) or _OWNER_BEFORE.search(text[max(0, label.start() - 24) : label.start()]):
             continue
         tail = first_sentence(text, label.end())
         if qualifier in _QUALIFIERS_OLD or qualifier in _QUALIFIERS_NOT_GIVEN or attributed(text, label.start()):
