@@ -123,9 +123,9 @@ def render_text(logbook: Logbook) -> str:
     unwritten = sorted({c.numbering for c in logbook.claims if c.numbering != "written"})
     if unwritten:
         lines.append(f"  (some claim numbers are not written in the logbook: numbered by {', '.join(unwritten)})")
-    earlier = [p.slug for p in logbook.pages if not p.is_current]
-    if earlier:
-        lines.append(f"  Earlier attempts and orphan pages, read as history only: {', '.join(earlier)}")
+    history_pages = [p.slug for p in logbook.pages if not p.is_current]
+    if history_pages:
+        lines.append(f"  Earlier attempts and orphan pages, read as history only: {', '.join(history_pages)}")
     if logbook.traces:
         lines.append("")
         lines.append("Traces:")

@@ -128,7 +128,7 @@ class AnnotationState:
     def _under_current_key(self, record: RecordBase) -> RecordBase:
         target = getattr(record, "target", None)
         key = getattr(target, "claim", None)
-        if key is None or key not in self._aliases:
+        if target is None or key is None or key not in self._aliases:
             return record
         return record.model_copy(update={"target": target.model_copy(update={"claim": self._aliases[key]})})
 
