@@ -365,3 +365,34 @@ def test_a_summary_row_that_links_the_claims_page_instead_of_numbering_it(tmp_pa
 def test_a_bold_lead_in_after_an_emoji_is_still_a_lead_in(tmp_path: Path) -> None:
     [claim] = write_page(tmp_path, "Claim 1: Widgets", "", [({"type": "markdown"}, "✅ **Reproduced.** Within 1%.")])
     assert (claim.verdict, claim.confidence) == (Verdict.VERIFIED, 0.75)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a section holding someone else's verdict, after the agent's own
+        "**Verdict: VERIFIED**\n\n## Logbook Judge feedback\n\nVerdict: TOY. Scale too small.",
+        "Verdict: VERIFIED.\n\n### Judge's assessment (round 1)\n\n**Status: INCONCLUSIVE**",
+        "Verdict: VERIFIED.\n\n## Reviewer comments\n\n| Verdict | FALSIFIED |\n|---|---|",
+        # an earlier attempt's section, before the current one
+        "## Previous attempt\n\nVerdict: FALSIFIED.\n\n## Current result\n\nVerdict: VERIFIED.",
+        "## History\n\n- v1: **TOY**\n- v2: **FALSIFIED**\n\n## Verdict\n\nVerified at the paper's scale.",
+        # must not fire: headings that only mention judges, feedback or prior work
+        "## Judge agreement results\n\n**Verdict: VERIFIED**",
+        "## Feedback ablation\n\nVerdict: VERIFIED.",
+        "## Prior work\n\nAn earlier study found it falsified [3].\n\n## Verdict\n\nVerified.",
+    ],
+)
+def test_sections_that_hold_someone_elses_or_an_earlier_verdict(tmp_path: Path, body: str) -> None:
+    assert one_claim(tmp_path, body)[0] is Verdict.VERIFIED
+
+
+def test_an_earlier_attempts_section_is_the_claims_history(tmp_path: Path) -> None:
+    draft = LogbookDraft("Reproduction: Sections")
+    draft.page("Claim 1: Widgets").markdown(
+        "## Previous attempt\n\nVerdict: FALSIFIED.\n\n## Now\n\nVerdict: VERIFIED."
+    )
+    draft.write(tmp_path)
+    [claim] = read_logbook(tmp_path).claims
+    assert claim.verdict is Verdict.VERIFIED and not claim.contradicted and claim.confidence == 0.9
+    assert [(m.verdict, m.source) for m in claim.history] == [(Verdict.FALSIFIED, "history")]

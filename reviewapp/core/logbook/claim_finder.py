@@ -430,6 +430,7 @@ def _claim_tables(
     if "|" not in text or not may_state_verdict(text):
         return
     lines = _without_code(text).split("\n")
+    owners = _section_owners(lines)
     index = 0
     while index < len(lines):
         if not lines[index].strip().startswith("|"):
@@ -440,8 +441,8 @@ def _claim_tables(
             index += 1
         rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines[start:index]]
         data = [(start + i, r) for i, r in enumerate(rows) if not set("".join(r)) <= set("-: ")]
-        if not data or not scope.covers(first_line + start):
-            continue
+        if not data or not scope.covers(first_line + start) or owners[start] is not None:
+            continue  # (a table in the Logbook Judge's feedback or an earlier attempt's section is not the verdict)
         header, body = data[0][1], data[1:]
         column = _verdict_column_of(header)
         picked: list[tuple[int, str, str]] = []  # (line index, verdict text, row)
@@ -508,20 +509,63 @@ def _scan_text(
     if not text or not may_state_verdict(text):
         return
     plain = _without_code(text)
+    lines = plain.split("\n")
+    sections = _section_owners(lines)
     line, counted = first_line, 0
     for offset, paragraph in _paragraphs(plain):
         line += plain.count("\n", counted, offset)
         counted = offset
-        if not scope.covers(line) or not may_state_verdict(paragraph):
+        owner = sections[line - first_line]
+        if owner == _OTHERS or not scope.covers(line) or not may_state_verdict(paragraph):
             continue
         flat = paragraph.replace("\n", " ")  # same length, so offsets still map to lines
         statements = list(vm.labelled(flat)) or list(vm.emphasized(flat))
+        source = HISTORY if owner == _EARLIER else "claim text"
         for found in statements:
-            out.append(_mention(found, page, line + paragraph.count("\n", 0, found.offset), cell, "claim text"))
-    lines = plain.split("\n")
+            out.append(_mention(found, page, line + paragraph.count("\n", 0, found.offset), cell, source))
     for index, found in vm.heading_then_paragraph(lines):
-        if scope.covers(first_line + index):
-            out.append(_mention(found, page, first_line + index, cell, "verdict section"))
+        if scope.covers(first_line + index) and sections[index] != _OTHERS:
+            source = HISTORY if sections[index] == _EARLIER else "verdict section"
+            out.append(_mention(found, page, first_line + index, cell, source))
+
+
+# Sections whose statements are not the agent's verdict: someone else's (the Logbook Judge's feedback, a reviewer's
+# comments, the paper's own claim) or an earlier attempt's (kept as the claim's history).
+_OTHERS, _EARLIER = "others", "earlier"
+_HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
+_OTHERS_SECTION = re.compile(
+    r"\blogbook\s+judge\b|\b(?:judge|grader|reviewer)(?:'s|s'?)?\s+(?:verdicts?|feedback|assessments?|comments?|notes?|"
+    r"ratings?|scores?|reviews?)\b|\b(?:feedback|verdicts?|assessments?|comments?)\s+(?:from|by)\s+the\s+"
+    r"(?:logbook\s+)?(?:judge|grader|reviewers?)\b|\bpaper(?:'s)?\s+(?:claim|statement|abstract)\b|"
+    r"\b(?:claim|statement)\s+(?:from|in|of)\s+the\s+paper\b|\boriginal\s+claim\b",
+    re.IGNORECASE,
+)
+_EARLIER_SECTION = re.compile(
+    r"\b(?:history|historical|superseded|legacy|archived?)\b|\b(?:previous|prior|earlier|old|first)\s+"
+    r"(?:attempts?|versions?|runs?|rounds?|verdicts?|results?|submissions?|revisions?|reproductions?|logbook)\b|"
+    r"\b(?:attempt|round|version)\s*#?\s*1\b|\bv1\b",
+    re.IGNORECASE,
+)
+
+
+def _section_owners(lines: list[str]) -> list[str | None]:
+    """For each line, whose section it sits in: None (the agent's), _OTHERS or _EARLIER, by the nearest heading
+    above it; a section runs until a heading of the same or a higher level."""
+    owners: list[str | None] = []
+    stack: list[tuple[int, str | None]] = []  # (level, owner) of the open headings
+    owner: str | None = None
+    for line in lines:
+        heading = _HEADING.match(line.strip()) if line.lstrip().startswith("#") else None
+        if heading:
+            level, title = len(heading.group(1)), vm.clean(heading.group(2))
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            inherited = stack[-1][1] if stack else None
+            mark = _OTHERS if _OTHERS_SECTION.search(title) else _EARLIER if _EARLIER_SECTION.search(title) else None
+            owner = inherited or mark
+            stack.append((level, owner))
+        owners.append(owner)
+    return owners
 
 
 def _paragraphs(text: str) -> list[tuple[int, str]]:
@@ -571,6 +615,9 @@ def _mention(found: vm.Found, page: Page, line: int, cell: int | None, source: s
 
 def _assign_own_verdict(claim: Claim, scope: _Scope) -> None:
     mentions = _own_mentions(scope, claim.n)
+    earlier = [m for m in mentions if m.source == HISTORY]  # an earlier attempt's verdict quoted on the page
+    claim.other_mentions.extend(earlier)
+    mentions = [m for m in mentions if m.source != HISTORY]
     if not mentions:
         return
     if max(m.confidence for m in mentions) < CANDIDATE_ONLY:  # only hedged statements: the reviewer reads them
@@ -589,7 +636,7 @@ def _assign_own_verdict(claim: Claim, scope: _Scope) -> None:
         m
         for i, m in enumerate(mentions)
         if i != best_index and m.verdict != claim.verdict and (m.confidence >= vm.TITLE or m in rivals)
-    ]
+    ] + earlier
 
 
 def _rivals(best: VerdictMention, mentions: list[VerdictMention]) -> list[VerdictMention]:
