@@ -2,6 +2,7 @@
 
     pip install -e '.[bundle]'
     python packaging/build_bundle.py [--dist DIR] [--work DIR]
+    python packaging/build_bundle.py --desktop-files ~/.local/share   # menu entry for a pip-installed reviewapp
 
 On Linux the bundle also gets a share/ folder laid out like a prefix: the desktop entry, the AppStream metainfo
 and the icon in every rendered size, ready to copy into ~/.local/share (see packaging/README.md). The build fails
@@ -79,7 +80,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--work", type=Path, default=ROOT / "build" / "bundle", help="PyInstaller's work folder (build/bundle/)"
     )
+    parser.add_argument(
+        "--desktop-files",
+        type=Path,
+        metavar="SHARE",
+        help="only install the desktop entry, metainfo and icons into SHARE (e.g. ~/.local/share) and stop",
+    )
     args = parser.parse_args(argv)
+    if args.desktop_files is not None:
+        for placed in install_desktop_files(args.desktop_files.expanduser()):
+            sys.stdout.write(f"installed {placed}\n")
+        return 0
     started = time.monotonic()
     try:
         bundle = build(args.dist.resolve(), args.work.resolve())

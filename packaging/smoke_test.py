@@ -4,10 +4,10 @@
     python packaging/smoke_test.py [--bundle dist/reviewapp]   # --bundle: test an existing build instead
 
 Started offscreen, outside the checkout and with its own empty data folders, the bundle must print its version,
-open the demo and save a screenshot of it, exit 0, and say nothing about a missing Qt plugin, a failed import or a
-traceback; `reviewapp doctor` inside it must load Qt's platform plugin; the plugins a desktop needs must be
-there; and the whole folder must stay under the size limit. Prints the size and start times it measured (the
-figures packaging/README.md reports). Exit 0 when every check passed, 1 otherwise.
+open the demo and save a screenshot of it, exit 0, read the demo with a headless command, and say nothing about
+a missing Qt plugin, a failed import or a traceback; `reviewapp doctor` inside it must load Qt's platform plugin;
+the plugins a desktop needs must be there; and the whole folder must stay under the size limit. Prints the size
+and start times it measured (the figures packaging/README.md reports). Exit 0 when every check passed, 1 otherwise.
 """
 
 from __future__ import annotations
@@ -117,6 +117,16 @@ class Smoke:
                 sys.stdout.write(done.stdout + done.stderr)
                 return
 
+    def headless(self) -> None:
+        """A command-line command in the same executable: the demo the window wrote, read without Qt."""
+        demo = next((self.scratch / "data").glob("demo-v*"), None)
+        if demo is None:
+            self.check(False, "inspect: the demo was written to the data folder")
+            return
+        done, _ = self.run("inspect", str(demo))
+        self.check(done.returncode == 0 and "Traces:" in done.stdout, f"inspect the demo: exit {done.returncode}")
+        self.clean_output(done, "inspect the demo")
+
     def doctor(self) -> None:
         done, _ = self.run("doctor", "--format", "json")
         try:
@@ -179,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         smoke = Smoke(bundle, home)
         smoke.version()
         smoke.screenshot()
+        smoke.headless()
         smoke.doctor()
         smoke.plugins()
         smoke.size()

@@ -26,6 +26,7 @@ def run(
     size: tuple[int, int] = (1600, 1000),
     queue: Path | None = None,
     limits: DownloadLimits | None = None,
+    rubric: Path | None = None,
 ) -> int:
     """Open the window on `source` (the demo when None). With `screenshot`, render offscreen, save, exit 0."""
     if source is not None and not _remote(source):
@@ -65,7 +66,7 @@ def run(
         window.resize(*size)
     window.show()
     if queue is not None:
-        window.queue.open_queue(queue)
+        window.queue.open_queue(queue, rubric)
     elif source is None:
         controller.open_demo()
     else:

@@ -34,7 +34,7 @@ def queue_file(tmp_path: Path) -> Path:
 
 
 def open_queue(qtbot: QtBot, path: Path, me: str, opened: list[tuple[Path, str | None]]) -> QueueWindow:
-    window = QueueWindow(path, me, lambda folder, key: opened.append((folder, key)))
+    window = QueueWindow(path, me, lambda folder, key, _blind: opened.append((folder, key)))
     qtbot.addWidget(window)
     window.show()
     qtbot.waitUntil(lambda: len(window.model.rows) == 3, timeout=QUEUE_TIMEOUT_MS)

@@ -26,6 +26,7 @@ from reviewapp.core.logbook.model import (
     WorkspaceFile,
 )
 from reviewapp.core.queue.blind import Blinder, blinder_for
+from reviewapp.core.queue.status import QueueRow
 
 MAX_AUTHORS = 50
 _LOOKUP_KEYS = frozenset({"space_id"})  # kept as they are: Logbook Judge imports are found through them
@@ -57,6 +58,13 @@ def logbook_authors(logbook: Logbook, exclude: Iterable[str] = ()) -> list[str]:
 def blinder_of(logbook: Logbook, judge: str = "") -> Blinder:
     """The blinder of a logbook: its id, the Space ids it names and its git authors (the judge left out)."""
     return blinder_for(logbook.logbook_id, logbook, logbook_authors(logbook, exclude=(judge,)))
+
+
+def row_blinder(row: QueueRow, judge: str = "") -> Blinder:
+    """The blinder of a queue row: from its logbook when it could be read, else from where it is."""
+    if row.logbook is not None:
+        return blinder_of(row.logbook, judge)
+    return blinder_for(row.logbook_id or row.entry.location, None)
 
 
 def blind_logbook(logbook: Logbook, blinder: Blinder) -> Logbook:

@@ -152,7 +152,9 @@ class ReviewTools(QObject):
         if logbook_review is None or logbook is None:
             self.window.show_error("Nothing to commit", self.review.reason or "Open a logbook and review it first.")
             return None
-        dialog = CommitDialog(logbook, logbook_review=logbook_review, parent=self.window)
+        blinder = self.window.controller.blinder
+        scrub = blinder.scrub if blinder is not None else None
+        dialog = CommitDialog(logbook, logbook_review=logbook_review, parent=self.window, scrub=scrub)
         dialog.committed.connect(lambda _outcome: self.review.reload())
         self.feature.open_dialog(dialog)
         return dialog

@@ -11,6 +11,7 @@ thread; the window keeps painting and shows progress. A plan that a newer reques
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -52,8 +54,12 @@ class CommitDialog(QDialog):
         logbook_review: LogbookReview | None = None,
         service: CommitService | None = None,
         parent: QWidget | None = None,
+        scrub: Callable[[str], str] | None = None,
     ) -> None:
         super().__init__(parent)
+        # blind review: the repository, checkout and messages name the participant, so they are scrubbed
+        self.blind = scrub is not None
+        self.scrub: Callable[[str], str] = scrub or (lambda text: text)
         self.setObjectName("commitDialog")
         self.setWindowTitle("Commit reviews")
         self.logbook = logbook
@@ -161,17 +167,17 @@ class CommitDialog(QDialog):
 
     def _set_busy(self, text: str) -> None:
         self.progress.show()
-        self.status.setText(text)
+        self.status.setText(self.scrub(text))
         self.commit_button.setEnabled(False)
 
     def _set_idle(self, text: str = "") -> None:
         self.progress.hide()
-        self.status.setText(text)
+        self.status.setText(self.scrub(text))
         plan_ready = self.plan is not None and not self.plan.empty and not self.plan.offline
         self.commit_button.setEnabled(plan_ready and not self._committing and self._opened_pr != self._planned_for)
 
     def _show_error(self, text: str) -> None:
-        self.error = text
+        self.error = text = self.scrub(text)
         self.error_label.setText(text)
         self.error_label.setVisible(bool(text))
 
@@ -191,6 +197,10 @@ class CommitDialog(QDialog):
     def _places_found(self, places: Places) -> None:
         if alive(self):
             self.target_box.show_places(places)
+            if self.blind:
+                self.target_box.git_where.setText(self.scrub(self.target_box.git_where.text()))
+                self.repo_edit.setEchoMode(QLineEdit.EchoMode.Password)  # kept, not shown: it names the participant
+                self.repo_edit.setToolTip("Hidden in blind review")
 
     def _places_failed(self, exc: BaseException) -> None:
         if alive(self):
@@ -242,7 +252,7 @@ class CommitDialog(QDialog):
             self.message.blockSignals(True)
             self.message.setPlainText("" if plan.empty else plan.message.rstrip("\n"))
             self.message.blockSignals(False)
-        self.notes.setText("\n".join(f"• {note}" for note in plan.notes))
+        self.notes.setText(self.scrub("\n".join(f"• {note}" for note in plan.notes)))
         self.notes.setVisible(bool(plan.notes))
         changed = len(plan.changed_files)
         summary = "Nothing to commit." if plan.empty else f"{changed} file{'s' if changed != 1 else ''} to commit"
@@ -300,7 +310,7 @@ class CommitDialog(QDialog):
         self._committing = False
         self.outcome = outcome
         self._enable_inputs(True)
-        self.outcome_label.setText(_result_html(outcome))
+        self.outcome_label.setText(self.scrub(_result_html(outcome)))
         if outcome.status == "pull_request":
             self._opened_pr = self._planned_for
         if self.logbook_review is not None:

@@ -7,6 +7,8 @@ a file anyone could have written.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
@@ -31,6 +33,7 @@ class JudgeDetails(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._key = ""
+        self.scrub: Callable[[str], str] = lambda text: text
         self.setObjectName("judgeDetails")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 2, 0, 2)
@@ -84,6 +87,8 @@ class JudgeDetails(QFrame):
         warning = judged.revision.warning
         self.revision.setText(f"⚠ {warning}" if warning else "")
         self.revision.setVisible(bool(warning))
+        for label in (self.match, self.evidence, self.overall, self.revision):  # blind review: names scrubbed
+            label.setText(self.scrub(label.text()))
         self.show()
 
 

@@ -1,17 +1,32 @@
-"""File > Open Queue: the queue window beside the review window, which opens each logbook at the claim asked for."""
+"""File > Open Queue: the queue window beside the review window, which opens each logbook at the claim asked for.
+
+The rubric is the one given (`reviewapp queue LIST --window --rubric FILE`), else `rubric.toml` or
+`<queue name>.rubric.toml` beside the queue file, else the built-in one. Blind mode is shared: switching it in the
+queue switches the review window too, and a logbook opened from the queue is blind until this judge has scored it.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QFileDialog
 
+from reviewapp.core.queue.rubric import DEFAULT_RUBRIC, Rubric, RubricError, load_rubric
 from reviewapp.qt.queue.queue_window import QueueWindow
 
 if TYPE_CHECKING:
     from reviewapp.qt.main_window import MainWindow
+
+
+def rubric_beside(queue: Path) -> Path | None:
+    """The team's rubric kept next to the queue file, when there is one."""
+    folder = queue if queue.is_dir() else queue.parent
+    for candidate in (folder / f"{queue.stem}.rubric.toml", folder / "rubric.toml"):
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 class QueueFeature(QObject):
@@ -22,6 +37,13 @@ class QueueFeature(QObject):
         self._pending: tuple[Path, str | None] | None = None
         window.actions_by_name["open_queue"].triggered.connect(self.choose_queue)
         window.controller.loaded.connect(self._loaded)
+        window.actions_by_name["blind_review"].toggled.connect(self._window_blind)
+        self._shown_root: Path | None = None  # the logbook the review window shows
+        self._refresh_timer = QTimer(self)  # a burst of verdicts reads the row once
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.setInterval(400)
+        self._refresh_timer.timeout.connect(self._refresh_shown)
+        window.controller.verdicts_changed.connect(self._verdicts_changed)
 
     def choose_queue(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -30,32 +52,59 @@ class QueueFeature(QObject):
         if path:
             self.open_queue(Path(path))
 
-    def open_queue(self, path: Path) -> QueueWindow:
+    def open_queue(self, path: Path, rubric_file: Path | None = None) -> QueueWindow:
         if self.queue_window is not None:
             self.queue_window.close()
-        self.queue_window = QueueWindow(path, self._me(), self.open_claim)
+        rubric = self._rubric(rubric_file or rubric_beside(path))
+        self.queue_window = QueueWindow(path, self._me(), self.open_claim, rubric=rubric)
+        self.queue_window.blind_changed.connect(self.window.set_blind)
+        if self.window.controller.blind:
+            self.queue_window.blind_box.setChecked(True)
         self.queue_window.show()
         return self.queue_window
 
-    def open_claim(self, folder: Path, key: str | None) -> None:
-        """Show `key` of the logbook in `folder`, opening the logbook first unless it is the one shown."""
-        logbook = self.window.controller.logbook
-        if logbook is not None and logbook.root.resolve() == folder.resolve():
+    def _rubric(self, path: Path | None) -> Rubric:
+        if path is None:
+            return DEFAULT_RUBRIC
+        try:
+            return load_rubric(path)
+        except RubricError as exc:
+            self.window.show_error("The rubric cannot be used", f"{exc}\n\nScoring uses the built-in rubric.")
+            return DEFAULT_RUBRIC
+
+    def open_claim(self, folder: Path, key: str | None, blind: bool = False) -> None:
+        """Show `key` of the logbook in `folder`, opening the logbook first unless it is the one shown as asked."""
+        controller = self.window.controller
+        logbook = controller.logbook
+        shown_blind = controller.blinder is not None
+        if logbook is not None and logbook.root.resolve() == folder.resolve() and shown_blind == blind:
             if key:
                 self.window.select_claim(key)
             self.window.activateWindow()
             return
         self._pending = (folder.resolve(), key)
-        self.window.controller.open(folder)
+        controller.open(folder, cached=True, blind=blind)  # read already by the queue: from the parse cache
         self.window.activateWindow()
+
+    def _window_blind(self, blind: bool) -> None:
+        if self.queue_window is not None and self.queue_window.blind_box.isChecked() != blind:
+            self.queue_window.blind_box.setChecked(blind)
 
     def _loaded(self, logbook: object) -> None:
         pending, self._pending = self._pending, None
         root = getattr(logbook, "root", None)
         if pending is not None and root is not None and Path(root).resolve() == pending[0] and pending[1]:
             self.window.select_claim(pending[1])
-        if self.queue_window is not None and pending is not None:
-            self.queue_window.reload()  # a new verdict or score shows up when the reviewer comes back
+        left, self._shown_root = self._shown_root, Path(root).resolve() if root is not None else None
+        if self.queue_window is not None and left is not None and left != self._shown_root:
+            self.queue_window.refresh(left)  # verdicts given there show in the queue; only that row is read
+
+    def _verdicts_changed(self) -> None:
+        self._refresh_timer.start()
+
+    def _refresh_shown(self) -> None:
+        if self.queue_window is not None and self._shown_root is not None:
+            self.queue_window.refresh(self._shown_root)
 
     def _me(self) -> str:
         identity = self.window.controller.review.identity

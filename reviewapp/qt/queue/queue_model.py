@@ -33,10 +33,13 @@ class QueueTableModel(QAbstractTableModel):
         self.blind = False
         self._blinders: dict[int, Blinder] = {}
 
-    def set_rows(self, rows: list[QueueRow]) -> None:
+    def set_rows(self, rows: list[QueueRow], blinders: list[Blinder] | None = None) -> None:
+        """`blinders`: one per row, made off the GUI thread (they read each logbook's git authors)."""
         self.beginResetModel()
         self.rows = rows
-        self._blinders = {i: blinder_for(r.logbook_id or r.entry.location, r.logbook) for i, r in enumerate(rows)}
+        if blinders is None:
+            blinders = [blinder_for(r.logbook_id or r.entry.location, r.logbook) for r in rows]
+        self._blinders = dict(enumerate(blinders))
         self.endResetModel()
 
     def set_blind(self, blind: bool) -> None:
@@ -45,17 +48,27 @@ class QueueTableModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(COLUMNS) - 1))
 
     def replace_row(self, number: int, row: QueueRow) -> None:
-        self.rows[number] = row
-        self._blinders[number] = blinder_for(row.logbook_id or row.entry.location, row.logbook)
+        self.rows[number] = row  # the same logbook: its blinder stays
         self.dataChanged.emit(self.index(number, 0), self.index(number, len(COLUMNS) - 1))
+
+    def hides(self, number: int) -> bool:
+        """Whether the logbook's makers are hidden: in blind mode, until this judge has saved a rubric score."""
+        return self.blind and self.rows[number].my_score is None
+
+    def shown(self, number: int, text: str) -> str:
+        return self._blinders[number].scrub(text) if self.hides(number) else text
+
+    def alias(self, number: int) -> str:
+        return self._blinders[number].alias
 
     def label(self, number: int) -> str:
         """How the logbook is named on screen: its title and source, or only a pseudonym in blind mode."""
         row = self.rows[number]
-        if self.blind:
+        if self.hides(number):
             blinder = self._blinders[number]
             return f"{blinder.alias} — {blinder.scrub(row.title)}" if row.title else blinder.alias
-        return f"{row.title} ({row.entry.source})" if row.title else row.entry.source
+        label = f"{row.title} ({row.entry.source})" if row.title else row.entry.source
+        return f"{label} · revealed after your score" if self.blind else label
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.rows)
@@ -78,10 +91,9 @@ class QueueTableModel(QAbstractTableModel):
         if role == SORT_ROLE:
             return self._sort_key(index.row(), row, column)
         if role == Qt.ItemDataRole.ToolTipRole and column == STATUS and row.flag_reason:
-            reason = self._blinders[index.row()].scrub(row.flag_reason) if self.blind else row.flag_reason
-            return f"Flagged: {reason}"
+            return f"Flagged: {self.shown(index.row(), row.flag_reason)}"
         if role == Qt.ItemDataRole.ToolTipRole and row.problem:
-            return self._blinders[index.row()].scrub(row.problem) if self.blind else row.problem
+            return self.shown(index.row(), row.problem)
         if role == Qt.ItemDataRole.TextAlignmentRole and column not in (LOGBOOK, STATUS, PAPER):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -1,17 +1,19 @@
 """The queue window: every logbook of a queue with where you stand on it; open one, go to the next claim you
-have not reviewed (crossing logbooks), score a logbook on the rubric, raise or clear a flag.
+have not reviewed (crossing logbooks), score a logbook on the rubric, raise or clear a flag, undo either, see the
+ranking across judges.
 
-Reading the queue, scoring and flagging run off the GUI thread; logbooks are read through the parse cache, so
-reopening a big queue does not parse it again.
+Reading the queue (Hub sources downloaded or taken from the cache), scoring and flagging run off the GUI thread;
+logbooks are read through the parse cache, so reopening a big queue does not parse it again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -28,19 +30,37 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewapp.core.progress import ProgressCallback
+from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
+from reviewapp.core.queue.blind import Blinder
+from reviewapp.core.queue.blind_logbook import row_blinder
 from reviewapp.core.queue.queue_file import Queue, read_queue
 from reviewapp.core.queue.rubric import DEFAULT_RUBRIC, Rubric
-from reviewapp.core.queue.status import DONE, FLAGGED, IN_PROGRESS, NOT_STARTED, QueueRow, next_unreviewed, queue_status
+from reviewapp.core.queue.scoring import record_rubric_score, score_payload, set_flag
+from reviewapp.core.queue.status import (
+    DONE,
+    FLAGGED,
+    IN_PROGRESS,
+    NOT_STARTED,
+    QueueRow,
+    download_entry,
+    next_unreviewed,
+    queue_status,
+)
+from reviewapp.core.review.identity import Identity
+from reviewapp.core.review.logbook_judge_matches import stored_logbook_judge_verdicts
+from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.qt.queue.queue_model import COLUMNS, DISPUTED, LOGBOOK, QueueFilter, QueueTableModel
 from reviewapp.qt.queue.score_dialog import ScoreDialog
 from reviewapp.qt.workers import TaskRunner, alive
 
-OpenClaim = Callable[[Path, str | None], None]
+OpenClaim = Callable[[Path, str | None, bool], None]  # folder, claim key, blind
 STATUSES = ("", NOT_STARTED, IN_PROGRESS, DONE, FLAGGED)
+_Read = tuple[Queue, list[QueueRow], list[Blinder]]
 
 
 class QueueWindow(QMainWindow):
+    blind_changed = Signal(bool)
+
     def __init__(
         self,
         queue_path: Path,
@@ -58,6 +78,8 @@ class QueueWindow(QMainWindow):
         self.queue: Queue | None = None
         self.last_opened: tuple[int, str] | None = None
         self.runner = TaskRunner(2, self)
+        self._token: CancelToken | None = None
+        self._undo: list[tuple[int, LogbookReview, str]] = []  # scores and flags made here, newest last
         self.setWindowTitle(f"Queue — {queue_path.name}")
         self.model = QueueTableModel()
         self.proxy = QueueFilter()
@@ -105,7 +127,7 @@ class QueueWindow(QMainWindow):
         bar.addWidget(self.paper_filter)
         self.blind_box = QCheckBox("Blind")
         self.blind_box.setToolTip("Hide who made each logbook: a stable pseudonym stands in (Ctrl+B)")
-        self.blind_box.toggled.connect(self.model.set_blind)
+        self.blind_box.toggled.connect(self._blind_toggled)
         bar.addWidget(self.blind_box)
         bar.addSeparator()
         self.actions_by_name: dict[str, QAction] = {}
@@ -115,6 +137,8 @@ class QueueWindow(QMainWindow):
             ("score", "Score…", ("S",), self.score_selected),
             ("flag", "Flag…", ("F",), self.flag_selected),
             ("disputed", "Disagreements First", ("D",), self.disagreements_first),
+            ("undo", "Undo", ("Ctrl+Z",), self.undo),
+            ("ranking", "Ranking…", ("R",), self.show_ranking),
             ("reload", "Reload", ("F5",), self.reload),
         ):
             action = QAction(text, self)
@@ -136,28 +160,53 @@ class QueueWindow(QMainWindow):
     # -- loading ---------------------------------------------------------------------------------------------
 
     def reload(self) -> None:
+        if self._token is not None:
+            self._token.cancel()
+        self._token = token = CancelToken()
         self.progress.setRange(0, 0)
         self.progress.show()
         self.summary.setText("Reading the queue…")
         path, me = self.queue_path, self.me
 
-        def work(progress: ProgressCallback) -> tuple[Queue, list[QueueRow]]:
+        def work(progress: ProgressCallback) -> _Read:
             queue = read_queue(path)
-            return queue, queue_status(queue, me, progress=progress)
+            rows = queue_status(
+                queue,
+                me,
+                judge_verdicts=stored_logbook_judge_verdicts,
+                open_remote=lambda entry: download_entry(entry, token),
+                progress=progress,
+                cancel=token,
+            )
+            return queue, rows, [row_blinder(row, me) for row in rows]
 
-        self.runner.submit(work, self._loaded, self._failed, self._progressed)
+        def loaded(result: _Read) -> None:
+            if token is self._token:
+                self._token = None
+                self._loaded(result)
+
+        def failed(exc: BaseException) -> None:
+            if token is self._token:
+                self._token = None
+                self._failed(exc)
+
+        self.runner.submit(work, loaded, failed, self._progressed)
+
+    @property
+    def loading(self) -> bool:
+        return self._token is not None
 
     def _progressed(self, done: int, total: int, _label: str) -> None:
         if alive(self):
             self.progress.setRange(0, total)
             self.progress.setValue(done)
 
-    def _loaded(self, result: tuple[Queue, list[QueueRow]]) -> None:
+    def _loaded(self, result: _Read) -> None:
         if not alive(self):
             return
-        self.queue, rows = result
+        self.queue, rows, blinders = result
         selected = self.selected_row()
-        self.model.set_rows(rows)
+        self.model.set_rows(rows, blinders)
         self.progress.hide()
         self._summarize()
         if self.proxy.rowCount():
@@ -165,7 +214,7 @@ class QueueWindow(QMainWindow):
         self.table.setFocus()
 
     def _failed(self, exc: BaseException) -> None:
-        if alive(self):
+        if alive(self) and not isinstance(exc, Cancelled):
             self.progress.hide()
             self.summary.setText(f"The queue cannot be read: {exc}")
 
@@ -178,7 +227,7 @@ class QueueWindow(QMainWindow):
         unreadable = sum(1 for r in rows if r.problem)
         text = f"{mine} of {claims} claims reviewed by you · {done} of {len(rows)} logbooks done"
         details = [str(p) for p in self.queue.problems] if self.queue else []
-        details += [f"{r.entry.source}: {r.problem}" for r in rows if r.problem]
+        details += [self._safe(i, f"{r.entry.source}: {r.problem}") for i, r in enumerate(rows) if r.problem]
         if problems or unreadable:
             text += f" · {problems + unreadable} row(s) cannot be used (point here to see why)"
         self.summary.setText(text)
@@ -203,7 +252,7 @@ class QueueWindow(QMainWindow):
             return
         key = row.unreviewed[0] if row.unreviewed else None
         self.last_opened = (number, key) if key else None
-        self._open_claim(row.logbook.root, key)
+        self._open_claim(row.logbook.root, key, self.model.hides(number))
 
     def next_unreviewed(self) -> None:
         after = self.last_opened
@@ -226,7 +275,7 @@ class QueueWindow(QMainWindow):
         self.table.selectRow(self._view_row(number))
         row = self.model.rows[number]
         assert row.logbook is not None
-        self._open_claim(row.logbook.root, key)
+        self._open_claim(row.logbook.root, key, self.model.hides(number))
 
     def disagreements_first(self) -> None:
         self.table.sortByColumn(DISPUTED, Qt.SortOrder.DescendingOrder)
@@ -245,8 +294,8 @@ class QueueWindow(QMainWindow):
             return
         values, comments = dialog.scores(), dialog.criterion_comments()
         comment = dialog.comment.toPlainText()
-        blind = self.model.blind
-        self._write(number, lambda review: _score(review, self.rubric, values, comments, comment, blind), "Score")
+        payload = score_payload(self.rubric, values, comments, comment, blind=self.model.hides(number))
+        self._write(number, lambda review: record_rubric_score(review, payload), "Score")
 
     def flag_selected(self) -> None:
         number = self.selected_row()
@@ -257,31 +306,67 @@ class QueueWindow(QMainWindow):
             answer = QMessageBox.question(self, "Clear the flag?", f"Flagged: {self._safe(number, row.flag_reason)}")
             if answer != QMessageBox.StandardButton.Yes:
                 return
-            self._write(number, lambda review: _flag(review, False, None), "Flag")
+            self._write(number, lambda review: set_flag(review, False, None), "Flag cleared")
             return
         reason, ok = QInputDialog.getText(self, "Flag this logbook", "Why does it need a second look?")
         if ok and reason.strip():
-            self._write(number, lambda review: _flag(review, True, reason), "Flag")
+            self._write(number, lambda review: set_flag(review, True, reason), "Flag")
 
-    def _write(self, number: int, action: Callable[[object], object], what: str) -> None:
+    def refresh(self, root: Path) -> None:
+        """Read again the row of the logbook at `root` (its verdicts or score changed in the review window)."""
+        wanted = root.resolve()
+        for number, row in enumerate(self.model.rows):
+            if row.logbook is not None and row.logbook.root.resolve() == wanted:
+                self._write(number, lambda _review: None, "", reopen=False)
+                return
+
+    def undo(self) -> None:
+        """Undo the last score or flag made in this window (the review window undoes its own actions)."""
+        if not self._undo:
+            self.summary.setText("Nothing to undo in the queue.")
+            return
+        number, review, what = self._undo.pop()
+
+        def action(_review: LogbookReview) -> Any:
+            if review.history.undo() is None:
+                raise ValueError(f"the {what.lower()} can no longer be undone")
+
+        self._write(number, action, f"Undo of {what.lower()}", review=review)
+
+    def _write(
+        self,
+        number: int,
+        action: Callable[[LogbookReview], Any],
+        what: str,
+        *,
+        review: LogbookReview | None = None,
+        reopen: bool = True,
+    ) -> None:
+        """Run `action` on the logbook's review off the GUI thread, then read its row again; without `reopen`
+        only read the row again."""
         row = self.model.rows[number]
         assert row.logbook is not None
         logbook, me, entry = row.logbook, self.me, row.entry
+        used: list[LogbookReview] = []
 
         def work(_progress: ProgressCallback) -> QueueRow:
-            from reviewapp.core.queue.queue_file import Queue as QueueOf
-            from reviewapp.core.review.identity import Identity
-            from reviewapp.core.review.logbook_review import LogbookReview
-
-            review = LogbookReview.open(logbook, Identity(me, "window"), "judge")
-            action(review)
-            return queue_status(QueueOf(self.queue_path, [entry], []), me)[0]
+            if reopen:
+                opened = review or LogbookReview.open(logbook, Identity(me, "window"), "judge")
+                action(opened)
+                used.append(opened)
+            known = lambda _entry: (logbook.root, logbook.logbook_id)  # noqa: E731 - already downloaded
+            fresh = queue_status(Queue(self.queue_path, [entry], []), me, open_remote=known)[0]
+            fresh.points = row.points  # the Logbook Judge's points do not change with a score or a flag
+            return fresh
 
         def done(fresh: QueueRow) -> None:
             if alive(self):
                 self.model.replace_row(number, fresh)
+                if review is None and used:
+                    self._undo.append((number, used[0], what))
                 self._summarize()
-                self.summary.setText(f"{what} saved. " + self.summary.text())
+                if what:
+                    self.summary.setText(f"{what} saved (Ctrl+Z undoes it). " + self.summary.text())
 
         def failed(exc: BaseException) -> None:
             if alive(self):
@@ -290,26 +375,25 @@ class QueueWindow(QMainWindow):
         self.runner.submit(work, done, failed)
 
     def _safe(self, number: int, text: str | None) -> str:
-        text = text or ""
-        if self.model.blind:
-            return self.model._blinders[number].scrub(text)
-        return text
+        return self.model.shown(number, text or "")
+
+    def _blind_toggled(self, blind: bool) -> None:
+        self.model.set_blind(blind)
+        self.blind_changed.emit(blind)
+
+    def show_ranking(self) -> None:
+        from reviewapp.qt.queue.ranking_dialog import RankingDialog
+
+        dialog = RankingDialog(self.model, self.me, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        self.ranking_dialog = dialog
 
     def current_index(self) -> QModelIndex:
         return self.table.currentIndex()
 
-    def closeEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self._token is not None:
+            self._token.cancel()
         self.runner.wait(5000)
         super().closeEvent(event)
-
-
-def _score(review, rubric: Rubric, values, comments, comment: str, blind: bool) -> object:  # type: ignore[no-untyped-def]
-    from reviewapp.core.queue.scoring import record_rubric_score, score_payload
-
-    return record_rubric_score(review, score_payload(rubric, values, comments, comment, blind=blind))
-
-
-def _flag(review, raised: bool, reason: str | None) -> object:  # type: ignore[no-untyped-def]
-    from reviewapp.core.queue.scoring import set_flag
-
-    return set_flag(review, raised, reason)

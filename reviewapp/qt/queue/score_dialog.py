@@ -66,7 +66,7 @@ class ScoreDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            QShortcut(QKeySequence(keys), self, activated=self.accept)
+            QShortcut(QKeySequence(keys), self, self.accept)
         self._update_overall()
 
     def scores(self) -> dict[str, float]:
