@@ -156,6 +156,8 @@ def test_blind_review_through_the_queue_with_two_judges(
             dialog.values[name].setValue(value)
         qtbot.keyClick(dialog, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
 
+    queue.activateWindow()  # the judge goes back to the queue window
+    qtbot.waitUntil(queue.isActiveWindow)
     QTimer.singleShot(200, fill_and_save)
     qtbot.keyClick(queue.table, Qt.Key.Key_S)
     qtbot.waitUntil(lambda: queue.model.rows[number].my_score is not None, timeout=TIMEOUT_MS)
@@ -169,6 +171,8 @@ def test_blind_review_through_the_queue_with_two_judges(
     assert ranking.table.rowCount() == 1  # the two logbooks I have not scored stay out of my sight
     assert "2 logbook(s) you have not scored yet are left out" in ranking.notes.text()
 
+    queue.activateWindow()
+    qtbot.waitUntil(queue.isActiveWindow)
     qtbot.keyClick(queue.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # undo my score
     qtbot.waitUntil(lambda: queue.model.rows[number].my_score is None, timeout=TIMEOUT_MS)
     assert queue.model.hides(number)
