@@ -231,9 +231,9 @@ def _claim_pages(pages: list[Page]) -> tuple[list[Claim], list[_Scope]]:
             continue
         written = _page_number(page)
         scope = _Scope(page)
-        n, label = written if written else (None, None)
-        key = f"{page.slug}#{label if label is not None else 1}"
-        claim = _claim(page, key, n, page.title, scope, number=label)
+        number, label_text = written if written else (None, None)
+        key = f"{page.slug}#{label_text if label_text is not None else 1}"
+        claim = _claim(page, key, number, page.title, scope, number=label_text)
         old_key = _v1_key(page)
         if old_key != key:
             claim.aliases = (old_key,)
@@ -476,7 +476,8 @@ def _verdict_column_of(header: list[str]) -> int | None:
         i for i, c in enumerate(names) if len(c) <= 40 and _VERDICT_COLUMN.search(c) and not _OTHERS_COLUMN.search(c)
     ]
     own = [i for i in columns if _OWN_COLUMN.search(names[i])]
-    return (own or columns or [None])[0]
+    picked = own or columns
+    return picked[0] if picked else None
 
 
 def _code_output(cell: Cell, page: Page, out: list[VerdictMention]) -> None:
@@ -710,7 +711,7 @@ def _stated_otherwise(verdict: Verdict, other: Verdict) -> bool:
 
 
 def _page_texts(page: Page) -> list[tuple[str, int, int | None]]:
-    texts = [(page.preamble, page.preamble_line, None)] if page.preamble else []
+    texts: list[tuple[str, int, int | None]] = [(page.preamble, page.preamble_line, None)] if page.preamble else []
     texts += [(c.body, c.body_line, c.ordinal) for c in page.cells if c.kind in (CellKind.MARKDOWN, CellKind.GENERIC)]
     return texts
 
