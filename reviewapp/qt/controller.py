@@ -6,7 +6,9 @@ window keeps painting. A newer request always wins: results of a superseded load
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,10 +22,12 @@ from reviewapp.core.logbook.artifacts import ArtifactEntry, list_artifacts
 from reviewapp.core.logbook.demo import demo_workspace
 from reviewapp.core.logbook.locate import NotALogbookError
 from reviewapp.core.logbook.model import Claim, Logbook, Problem
+from reviewapp.core.logbook.parse_cache import read_logbook_cached
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook.recent import recent_logbooks, remember_logbook
 from reviewapp.core.logbook.search import SearchIndex, query_terms
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
+from reviewapp.core.queue.blind import Blinder
 from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.slots import VerdictSlots
 from reviewapp.core.review.workspace import ReviewWorkspace, RowUpdate
@@ -48,6 +52,7 @@ def _remote_ref(source: str) -> SourceRef | None:
 
 
 INDEX_FALLBACK_MS = 1500
+_PATHS = re.compile(r"(?:[A-Za-z]:)?[/\\][^\s:'\"]+")  # a path in an error message, hidden in blind mode
 _Load = Callable[[ProgressCallback, CancelToken], Logbook]
 
 
@@ -57,6 +62,7 @@ class _Loaded:
     search: SearchIndex
     artifacts: list[ArtifactEntry]
     review: ReviewOpening
+    blinder: Blinder | None = None
 
 
 class LogbookController(QObject):
@@ -96,16 +102,29 @@ class LogbookController(QObject):
         # the workspace hears changes where the action runs (the write lane); the window hears of them after it
         self.workspace.listeners.append(lambda update: self.review.deliver(lambda: self._rows_updated(update)))
         self._claims: list[Claim] = []
+        self.blind = False  # blind mode: the next logbooks opened hide who made them (View > Blind Review)
+        self.blinder: Blinder | None = None  # the open logbook's, while it is shown blind
+        self._blind_next = False
+
+    def shown(self, text: str) -> str:
+        """`text` as the judge may see it: scrubbed of the participant's identity while the logbook is blind."""
+        return self.blinder.scrub(text) if self.blinder is not None and text else text
 
     # --- opening ------------------------------------------------------------------------------------------------
 
-    def open(self, source: Path | str) -> None:
-        """Open a folder, or any other SOURCE form (a Space, dataset or URL: downloaded, or its cached copy)."""
+    def open(self, source: Path | str, *, cached: bool = False, blind: bool | None = None) -> None:
+        """Open a folder, or any other SOURCE form (a Space, dataset or URL: downloaded, or its cached copy).
+
+        `cached` reads a folder through the parse cache (a queue's logbooks, read there already); `blind` overrides
+        the window's blind mode for this logbook (a queue reveals a logbook once the judge has scored it)."""
+        self._blind_next = self.blind if blind is None else blind
         ref = None if isinstance(source, Path) else _remote_ref(source)
         self.failed_source = None if ref is None else str(source)
         if ref is None:
             path = Path(source).expanduser()
-            self._start(path.name or str(path), lambda progress, token: read_logbook(path, progress, token), path)
+            reader = read_logbook_cached if cached else read_logbook
+            label = "a logbook" if self._blind_next else path.name or str(path)
+            self._start(label, lambda progress, token: reader(path, progress, token), path)
             return
 
         def load(progress: ProgressCallback, token: CancelToken) -> Logbook:
@@ -117,7 +136,7 @@ class LogbookController(QObject):
             self._pending_sources[id(token)] = opened
             return read_logbook(opened.folder, progress, token, logbook_id=opened.logbook_id)
 
-        self._start(ref.describe(), load, None)
+        self._start("a logbook" if self._blind_next else ref.describe(), load, None)
 
     def source_banner(self) -> str | None:
         """What copy is shown, for a logbook from the Hub or a URL (`Showing a cached copy of … at revision …`)."""
@@ -132,6 +151,8 @@ class LogbookController(QObject):
         return isinstance(self.failure, SourceAccessDenied) and self.failed_source is not None
 
     def open_demo(self) -> None:
+        self._blind_next = self.blind
+
         def load(progress: ProgressCallback, token: CancelToken) -> Logbook:
             return read_logbook(demo_workspace(), progress, token)
 
@@ -158,11 +179,18 @@ class LogbookController(QObject):
         token = CancelToken()
         self._load_token = token
         self.source_label = label
+        blind, judge = self._blind_next, self._judge_name()
 
         def work(progress: ProgressCallback) -> _Loaded:
             logbook = load(progress, token)
+            blinder = None
+            if blind:
+                from reviewapp.core.queue.blind_logbook import blind_logbook, blinder_of
+
+                blinder = blinder_of(logbook, judge)
+                logbook = blind_logbook(logbook, blinder)
             search = SearchIndex(logbook, token)
-            return _Loaded(logbook, search, list_artifacts(logbook), prepare_review(logbook))
+            return _Loaded(logbook, search, list_artifacts(logbook), prepare_review(logbook), blinder)
 
         self.loading_started.emit(label)
         self.busy_changed.emit(True)
@@ -185,6 +213,8 @@ class LogbookController(QObject):
             self._index_token.cancel()
         self.opened_source = self._pending_sources.pop(id(token), None)
         self._pending_sources.clear()
+        self.blinder = result.blinder
+        self.review.blind = result.blinder is not None
         self.logbook = result.logbook
         self._search = result.search
         self.artifacts = result.artifacts
@@ -213,11 +243,27 @@ class LogbookController(QObject):
         if isinstance(exc, Cancelled):
             self.load_cancelled.emit()
         elif isinstance(exc, NotALogbookError | SourceUnavailable):
-            self.load_failed.emit(str(exc))  # names the source and what to do (log in, retry later, …)
+            self.load_failed.emit(self._failure_text(str(exc)))  # names the source and what to do
         else:
             log.error("loading failed", exc_info=(type(exc), exc, exc.__traceback__))
-            self.load_failed.emit(f"{self.source_label}: could not be opened ({type(exc).__name__}: {exc})")
+            self.load_failed.emit(
+                self._failure_text(f"{self.source_label}: could not be opened ({type(exc).__name__}: {exc})")
+            )
         self.busy_changed.emit(self.busy)
+
+    def _failure_text(self, text: str) -> str:
+        """A blind load's error names no path: the names that would scrub it are only known once it is read."""
+        if not self._blind_next:
+            return text
+        return Blinder.for_logbook("", ()).scrub(_PATHS.sub("…", text))
+
+    def _judge_name(self) -> str:
+        identity = self.review.identity
+        if identity is not None:
+            return identity.name
+        from reviewapp.core.review.preferences import load_preferences
+
+        return load_preferences().annotator or ""
 
     def index_traces(self) -> None:
         """Tie trace events to claims in the background; once per load. Deferred so that it does not compete
@@ -292,6 +338,11 @@ class LogbookController(QObject):
         found: list[Excerpt] = []
         for key in keys:  # a split or merged claim is tied to what the claims it replaces were tied to
             found.extend(e for e in self.excerpt_index.for_claim(key) if e not in found)
+        if self.blinder is not None:
+            from reviewapp.core.queue.blind_logbook import blind_event
+
+            blinder = self.blinder
+            found = [dataclasses.replace(e, event=blind_event(e.event, blinder)) for e in found]
         return found
 
     def verdict_slots(self, claim: Claim) -> VerdictSlots:

@@ -198,6 +198,7 @@ class MainWindow(QMainWindow):
         a["show_artifacts"].triggered.connect(lambda: self._show_tab(self.artifacts))
         a["toggle_claims_pane"].toggled.connect(self.left.setVisible)
         a["toggle_side_pane"].toggled.connect(self.side_tabs.setVisible)
+        a["blind_review"].toggled.connect(self.set_blind)
         for choice in theme.ThemeChoice:
             a[f"theme_{choice.value}"].triggered.connect(lambda _=False, ch=choice: theme.manager().apply(ch))
         theme.manager().changed.connect(self._theme_changed)
@@ -220,21 +221,28 @@ class MainWindow(QMainWindow):
         self._loading_done()
         self.context = CardContext(logbook, self.controller.images)
         self.current_claim = None
-        self.setWindowTitle(f"{logbook.title} — reviewapp")
+        blinder = self.controller.blinder
+        title = logbook.title
+        if blinder is not None and blinder.alias not in title:
+            title = f"{blinder.alias} — {title}"
+        self.setWindowTitle(f"{title} — reviewapp" + (" (blind)" if blinder else ""))
         claims = self.controller.claims
         self.claim_model.set_claims(claims, [self.controller.verdict_slots(c) for c in claims])
         self.claim_panel.clear_filters()
         self.page_model.set_logbook(logbook)
         self.page_tree.expandAll()
         self.artifacts.set_entries(logbook, self.controller.artifacts)
+        self.timeline.model.scrub = self.controller.blinder.scrub if self.controller.blinder is not None else None
         self.timeline.set_logbook(logbook)
         self.excerpts.show_state("Reading the agent trace…" if self.controller.indexing else "")
         self.update_problems()
         self.update_progress()
-        banner = self.controller.source_banner()
-        self.source_banner.setText(banner or "")
+        banner = self.controller.shown(self.controller.source_banner() or "")
+        self.source_banner.setText(banner)
         self.source_banner.setVisible(bool(banner))
         where = self.controller.source_label if banner else display_path(logbook.root)
+        if blinder is not None:  # the folder and the Space name the participant
+            where = f"{blinder.alias} (blind review)"
         self.status_label.setText(f"{where}  ·  {len(logbook.pages)} pages · {len(claims)} claims")
         if claims:
             self.claim_panel.select_key(claims[0].key)
@@ -329,6 +337,17 @@ class MainWindow(QMainWindow):
         if claim is not None:
             self.claim_panel.clear_filters()
         return claim is not None and self.claim_panel.select_key(claim.key)
+
+    def set_blind(self, blind: bool) -> None:
+        """Blind review on or off; the logbook shown is read again under its pseudonym, or under its names."""
+        self.actions_by_name["blind_review"].setChecked(blind)
+        if blind == self.controller.blind:
+            return
+        self.controller.blind = blind
+        logbook = self.controller.logbook
+        if logbook is not None and (self.controller.blinder is not None) != blind:
+            opened = self.controller.opened_source
+            self.controller.open(opened.ref.text if opened is not None else logbook.root, cached=True)
 
     def focus_search(self) -> None:
         self.claim_panel.search.setFocus()
@@ -441,6 +460,7 @@ class MainWindow(QMainWindow):
         dialog.show()
 
     def show_error(self, title: str, message: str) -> None:
+        message = self.controller.shown(message)
         self.error_shown.emit(message)
         box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
         box.setTextFormat(Qt.TextFormat.PlainText)

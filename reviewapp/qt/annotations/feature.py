@@ -140,14 +140,14 @@ class ReviewFeature(QObject):
             self.reviewer.setToolTip("")
         else:
             file = self.review.file()
-            shown = display_path(file) if file is not None else ""
+            shown = self.window.controller.shown(display_path(file)) if file is not None else ""
             role = self.review.logbook_review.role if self.review.logbook_review else ""
             if where.fallback:
                 self.reviewer.setText(f"{identity.name} ({role}) · reviews saved outside the logbook: {shown}")
                 self.reviewer.setToolTip(plain_tooltip(f"{where.reason}\nCommitting copies them into the logbook."))
             else:
                 self.reviewer.setText(f"{identity.name} ({role}) · reviews saved in {shown}")
-                self.reviewer.setToolTip(plain_tooltip(str(file)))
+                self.reviewer.setToolTip(plain_tooltip(self.window.controller.shown(str(file))))
         self.window.update_problems()
         self.subject_shown()
 

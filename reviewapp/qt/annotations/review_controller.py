@@ -52,6 +52,7 @@ class ReviewController(QObject):
         self.lane = WriteLane(self)  # every action runs there: appends, fsync and git stay off the GUI thread
         self._pending: list[Callable[[], None]] = []  # what the lane heard, told on the GUI thread after it
         self._pending_lock = threading.Lock()
+        self.blind = False  # in blind review other reviewers' verdicts on a claim stay hidden until mine is saved
 
     # -- opening ----------------------------------------------------------------------------------------------
 
@@ -154,6 +155,8 @@ class ReviewController(QObject):
         logbook_review = self.logbook_review
         if logbook_review is None:
             return []
+        if self.blind and self.my_verdict(claim_key) is None:
+            return []  # no anchoring: seen only once this reviewer has said what they think
         return [
             r
             for name, r in sorted(logbook_review.state.verdicts(claim_key).items())

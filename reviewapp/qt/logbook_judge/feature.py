@@ -46,6 +46,7 @@ class LogbookJudgeFeature(QObject):
         self.dialog: QDialog | None = None
         self._runner = TaskRunner(1, self)
         self.details = JudgeDetails()
+        self.details.scrub = window.controller.shown
         window.evidence.header.set_judge_widget(self.details)
         self.panel = DisagreementPanel()
         self.panel_tab = window.side_tabs.addTab(self.panel, "Disagreements")
