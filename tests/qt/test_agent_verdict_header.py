@@ -50,3 +50,21 @@ def test_contradiction_history_confidence_and_candidates(
     assert candidate == "Candidate on “Claim 2: Gadgets”, line 8: FALSIFIED — “Verdict: likely falsified (one seed).”"
     theme.manager().apply(theme.ThemeChoice.DARK)
     screenshots.take(window, "agent-verdict-candidates-dark")
+
+
+def test_a_claim_number_the_logbook_never_wrote_says_where_it_came_from(
+    qtbot: QtBot, open_window: OpenWindow, tmp_path: Path
+) -> None:
+    draft = LogbookDraft("Reproduction: Unnumbered")
+    draft.page("Claim: sparsity", slug="claim-sparsity").markdown("Verdict: verified.")
+    draft.page("Claim 7: speed").markdown("Verdict: toy.")
+    draft.write(tmp_path)
+    window = open_window(tmp_path)
+    header = window.evidence.header
+    assert window.claim_panel.select_key("claim-sparsity#1")
+    wait_idle(qtbot, window)
+    assert header.kicker.text() == "CLAIM 8 · NEXT FREE NUMBER"
+    assert "next number after the ones the logbook wrote" in header.kicker.toolTip()
+    assert window.claim_panel.select_key("claim-7-speed#7")
+    wait_idle(qtbot, window)
+    assert header.kicker.text() == "CLAIM 7" and header.kicker.toolTip() == ""

@@ -28,6 +28,12 @@ _SOURCES = {
     "claim table": "in a table on the claim's page",
     "code output": "in a code cell's output",
 }
+# Where a claim number the logbook did not write came from: (kicker suffix, tool tip).
+_NUMBERING = {
+    "summary table": ("NUMBER FROM A SUMMARY TABLE", "is the number a summary table gives its page"),
+    "manifest order": ("NUMBERED BY PAGE ORDER", "is its place in the page order (no claim is numbered)"),
+    "after the written numbers": ("NEXT FREE NUMBER", "is the next number after the ones the logbook wrote"),
+}
 _SHOWN_ELSEWHERE = 4  # statements on current pages, then as many from earlier attempts
 _SHOWN_HISTORY = 3
 
@@ -159,7 +165,14 @@ class EvidenceHeader(QFrame):
     def show_claim(self, logbook: Logbook, claim: Claim, slots: VerdictSlots) -> None:
         page = logbook.page(claim.page)
         self.set_corrections([])
-        self.kicker.setText(claim.label.upper() if claim.n is not None else "CLAIM")
+        kicker = claim.label.upper() if claim.n is not None else "CLAIM"
+        unwritten = _NUMBERING.get(claim.numbering) if claim.n is not None else None
+        if unwritten:  # the logbook never wrote this number
+            kicker += f" · {unwritten[0]}"
+        self.kicker.setText(kicker)
+        self.kicker.setToolTip(
+            plain_tooltip(f"The logbook does not number this claim; {claim.label} {unwritten[1]}.") if unwritten else ""
+        )
         self._set_page(page)
         self.title.setText(short_title(claim))
         self.verdict_row.show()
@@ -195,6 +208,7 @@ class EvidenceHeader(QFrame):
 
     def show_page(self, logbook: Logbook, page: Page) -> None:
         self.kicker.setText("OVERVIEW" if page.is_index else "PAGE")
+        self.kicker.setToolTip("")
         self._set_page(None)
         self.title.setText(logbook.title if page.is_index else page.title)
         self.verdict_row.hide()
