@@ -263,7 +263,7 @@ def test_workspace_files_resolve_only_inside_the_workspace(tmp_path: Path) -> No
     assert len(problems_about(logbook, "workspace file refused")) == 2
 
 
-def test_huge_page_is_refused_without_failing_the_rest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_huge_page_opens_truncated_without_failing_the_rest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from reviewapp.core.logbook import reader
 
     basic(tmp_path)
@@ -273,8 +273,9 @@ def test_huge_page_is_refused_without_failing_the_rest(tmp_path: Path, monkeypat
     page = tmp_path / ".trackio" / "logbook" / "pages" / "conclusion" / "page.md"
     page.write_text("# Conclusion\n" + "x" * 500)
     logbook = read_logbook(tmp_path)
-    assert logbook.page("conclusion") is None
-    assert problems_about(logbook, "over the 200-byte limit")
+    conclusion = logbook.page("conclusion")
+    assert conclusion is not None and conclusion.title == "Conclusion" and conclusion.size == 513
+    assert problems_about(logbook, "over the 200 bytes a page may have; only its first 13 bytes are shown")
 
 
 def test_progress_and_cancel(tmp_path: Path) -> None:

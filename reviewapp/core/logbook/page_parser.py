@@ -14,10 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reviewapp.core.logbook.model import Cell, CellKind, Problem
+from reviewapp.core.progress import CancelToken
 
 _OPENING = re.compile(r"(?:^|\n)---[ \t]*\n<!--[ \t]*trackio-cell[ \t]*\n")
 _BARE_MARKER = re.compile(r"^[ \t]*<!--[ \t]*trackio-cell\b", re.MULTILINE)
-_H1 = re.compile(r"^[ \t]*#[ \t]+(\S[^\n]*?)[ \t#]*$", re.MULTILINE)
+# Greedy to the line end, trailing blanks and #s stripped in Python: a lazy title before `[ \t#]*$` retried the
+# whole blank run at every character (`# x` + 100k spaces + `y` took minutes).
+_H1 = re.compile(r"^[ \t]*#[ \t]+(\S[^\n]*)$", re.MULTILINE)
 _KINDS = {kind.value: kind for kind in CellKind if kind is not CellKind.GENERIC}
 _MARKS = re.compile(r"[*_`#>\[\]]+")
 
@@ -45,6 +48,9 @@ def decode_page(data: bytes, file: str) -> tuple[str, list[Problem]]:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text, problems
+
+
+_CANCEL_EVERY = 256
 
 
 class _LineCounter:
@@ -84,10 +90,11 @@ def _find_openings(text: str) -> tuple[list[tuple[int, int]], bool]:
     return openings, False
 
 
-def parse_page(text: str, slug: str, file: str) -> ParsedPage:
+def parse_page(text: str, slug: str, file: str, cancel: CancelToken | None = None) -> ParsedPage:
+    """Cells and heading of one page; `cancel` is checked every few hundred cells, so one page can be cancelled."""
     problems: list[Problem] = []
     h1 = _H1.search(text)
-    h1_title = h1.group(1).strip() if h1 else None
+    h1_title = _h1_title(h1.group(1)) if h1 else None
     openings, irregular = _find_openings(text)
     lines = _LineCounter(text)
     first = openings[0][0] if openings else len(text)
@@ -95,6 +102,8 @@ def parse_page(text: str, slug: str, file: str) -> ParsedPage:
     preamble_line = _preamble_line(text, first, h1)
     cells: list[Cell] = []
     for ordinal, (start, header_start) in enumerate(openings):
+        if cancel is not None and ordinal % _CANCEL_EVERY == 0:
+            cancel.check()
         limit = openings[ordinal + 1][0] if ordinal + 1 < len(openings) else len(text)
         cells.append(_parse_cell(text, start, header_start, limit, slug, file, ordinal, lines, problems))
     if irregular:
@@ -103,6 +112,11 @@ def parse_page(text: str, slug: str, file: str) -> ParsedPage:
         _shift_bodies_back(cells, preamble, preamble_line, file, problems)
         preamble = ""
     return ParsedPage(h1_title, preamble, cells, problems, preamble_line)
+
+
+def _h1_title(text: str) -> str:
+    """The heading's text without closing #s and blanks, keeping its first character (`# #` is titled "#")."""
+    return (text[0] + text[1:].rstrip(" \t#")).strip()
 
 
 def _start_of(opening: re.Match[str], text: str) -> int:
@@ -229,12 +243,13 @@ def _decode_header(
 
 
 def _report_bare_markers(text: str, header_starts: set[int], file: str, problems: list[Problem]) -> None:
+    lines = _LineCounter(text)  # counted on from the previous marker: 200k markers stay linear
     for bare in _BARE_MARKER.finditer(text):
         line_end = text.find("\n", bare.start())
         if (line_end + 1 if line_end >= 0 else len(text)) in header_starts:
             continue
-        line = text.count("\n", 0, bare.start()) + 1
-        problems.append(Problem(file, line, "cell marker without the '---' line before it; not read as a cell"))
+        message = "cell marker without the '---' line before it; not read as a cell"
+        problems.append(Problem(file, lines.at(bare.start()), message))
 
 
 def _markers_follow_bodies(cells: list[Cell], preamble: str) -> bool:

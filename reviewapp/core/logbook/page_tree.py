@@ -80,11 +80,14 @@ def toc_links(index_text: str) -> list[tuple[str, int]]:
     """(slug, line) for every page link in the index, in order of first appearance."""
     seen: set[str] = set()
     links: list[tuple[str, int]] = []
+    line, counted_to = 1, 0  # counted on from the previous link, so 100k links stay linear
     for match in _TOC_LINK.finditer(index_text):
         slug = match.group("anchor") or match.group("path")
         if slug and slug not in seen:
             seen.add(slug)
-            links.append((slug, index_text.count("\n", 0, match.start()) + 1))
+            line += index_text.count("\n", counted_to, match.start())
+            counted_to = match.start()
+            links.append((slug, line))
     return links
 
 

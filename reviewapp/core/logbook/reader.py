@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 from reviewapp.core.io.coerce import as_int, as_name
-from reviewapp.core.io.safepath import UnsafeReference, read_contained, resolve_inside
+from reviewapp.core.io.safepath import UnsafeReference, is_contained, open_regular, resolve_inside
 from reviewapp.core.logbook.claim_finder import find_claims
 from reviewapp.core.logbook.locate import locate
 from reviewapp.core.logbook.logbook_id import LogbookId, check_logbook_id
@@ -14,11 +15,16 @@ from reviewapp.core.logbook.metadata import paper_info, read_json_object, tags_o
 from reviewapp.core.logbook.model import Logbook, Page, Problem
 from reviewapp.core.logbook.page_parser import decode_page, parse_page
 from reviewapp.core.logbook.page_tree import INDEX_FILE, ORPHAN, PageRef, build_tree
+from reviewapp.core.logbook.problem_cap import cap_per_kind
 from reviewapp.core.logbook.traces import load_traces
 from reviewapp.core.logbook.workspace_files import load_workspace_files
 from reviewapp.core.progress import CancelToken, ProgressCallback
 
-PAGE_LIMIT = 256 * 1024 * 1024
+# Budgets sized to real logbooks (the largest real page is about 1 MB): past them a page opens truncated, with a
+# problem saying so, instead of a 250 MB page holding the window for seconds and gigabytes.
+PAGE_LIMIT = 16 * 1024 * 1024
+LOGBOOK_LIMIT = 512 * 1024 * 1024
+PAGE_FLOOR = 64 * 1024  # what each page still gets once the logbook's budget is spent: its title and start
 
 
 def read_logbook(
@@ -46,7 +52,9 @@ def read_logbook(
             read_json_object(where.metadata_file, "../metadata.json", problems, root=where.metadata_file.parent) or {}
         )
     manifest = read_json_object(root / "logbook.json", "logbook.json", problems, root=root)
-    index_page, index_text = _read_page(root, PageRef("index", INDEX_FILE, None, 0, None, True), problems)
+    budget = _Budget(LOGBOOK_LIMIT)
+    index_ref = PageRef("index", INDEX_FILE, None, 0, None, True)
+    index_page, index_text = _read_page(root, index_ref, problems, budget, cancel)
     index_h1 = index_page.title if index_page and index_page.title != "index" else None  # "index": no H1
     tree = build_tree(root, manifest, index_text, problems)
     refs, manifest_root_title = tree.refs, tree.root_title
@@ -56,7 +64,7 @@ def read_logbook(
     for done, ref in enumerate(refs, start=1):
         if cancel is not None:
             cancel.check()
-        page, _ = _read_page(root, ref, problems)
+        page, _ = _read_page(root, ref, problems, budget, cancel)
         if page is not None:
             pages.append(page)
         if progress is not None:
@@ -73,6 +81,9 @@ def read_logbook(
     )
     if index_page is not None:
         index_page.title = title
+    claims = find_claims(pages)
+    traces = load_traces(root, manifest, problems)
+    workspace_files = load_workspace_files(root, where.workspace, metadata, problems)
     return Logbook(
         root=root,
         source=source,
@@ -88,24 +99,50 @@ def read_logbook(
         metadata=metadata,
         manifest=manifest,
         pages=pages,
-        claims=find_claims(pages),
-        traces=load_traces(root, manifest, problems),
-        workspace_files=load_workspace_files(root, where.workspace, metadata, problems),
-        problems=problems,
+        claims=claims,
+        traces=traces,
+        workspace_files=workspace_files,
+        problems=cap_per_kind(problems),
         explicit_id=logbook_id,
     )
 
 
-def _read_page(root: Path, ref: PageRef, problems: list[Problem]) -> tuple[Page | None, str]:
-    """The parsed page and its text ("" when it could not be read)."""
+class _Budget:
+    """Bytes of page text left for the rest of the logbook."""
+
+    def __init__(self, total: int) -> None:
+        self.left = total
+
+    def for_page(self) -> int:
+        return min(PAGE_LIMIT, max(self.left, PAGE_FLOOR))
+
+    def spend(self, size: int) -> None:
+        self.left -= size
+
+
+def _read_page(
+    root: Path, ref: PageRef, problems: list[Problem], budget: _Budget, cancel: CancelToken | None = None
+) -> tuple[Page | None, str]:
+    """The parsed page and its text ("" when it could not be read); over budget, its start only."""
+    limit = budget.for_page()
     try:
-        data = read_contained(root, ref.path or resolve_inside(root, ref.file), PAGE_LIMIT)
+        data, size = _read_head(root, ref.path or resolve_inside(root, ref.file), limit)
     except UnsafeReference as exc:
         problems.append(Problem(ref.file, None, f"page not read: {exc}"))
         return None, ""
+    budget.spend(len(data))
+    if size > len(data):
+        why = "a page may have" if limit == PAGE_LIMIT else "left of the logbook's budget"
+        problems.append(
+            Problem(
+                ref.file,
+                None,
+                f"page is {size:,} bytes, over the {limit:,} bytes {why}; only its first {len(data):,} bytes are shown",
+            )
+        )
     text, decode_problems = decode_page(data, ref.file)
     problems.extend(decode_problems)
-    parsed = parse_page(text, ref.slug, ref.file)
+    parsed = parse_page(text, ref.slug, ref.file, cancel)
     problems.extend(parsed.problems)
     title = ref.manifest_title or parsed.h1_title or ref.slug
     page = Page(
@@ -115,7 +152,7 @@ def _read_page(root: Path, ref: PageRef, problems: list[Problem]) -> tuple[Page 
         preamble=parsed.preamble,
         cells=parsed.cells,
         sha256=hashlib.sha256(data).hexdigest(),
-        size=len(data),
+        size=size,
         depth=ref.depth,
         parent=ref.parent,
         in_manifest=ref.in_manifest,
@@ -124,6 +161,21 @@ def _read_page(root: Path, ref: PageRef, problems: list[Problem]) -> tuple[Page 
         preamble_line=parsed.preamble_line,
     )
     return page, text
+
+
+def _read_head(root: Path, path: Path, limit: int) -> tuple[bytes, int]:
+    """(the first `limit` bytes of a contained regular file, cut at a line end when cut, its size)."""
+    real = os.path.realpath(path)
+    if not is_contained(root, Path(real)):
+        raise UnsafeReference(f"{os.path.basename(path)} leads outside {os.path.basename(os.path.realpath(root))}/")
+    with os.fdopen(open_regular(real, follow=False), "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        data = handle.read(min(size, limit) + 1)
+    if len(data) <= limit:
+        return data, max(size, len(data))
+    data = data[:limit]
+    cut = data.rfind(b"\n")
+    return (data[: cut + 1] if cut > 0 else data), max(size, limit + 1)
 
 
 def _report_duplicate_ids(pages: list[Page], problems: list[Problem]) -> None:
