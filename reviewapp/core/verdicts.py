@@ -54,6 +54,10 @@ _PHRASES: tuple[tuple[str, Verdict], ...] = (
     (r"not\s+attempted", Verdict.INCONCLUSIVE),
     (r"not\s+replicated", Verdict.INCONCLUSIVE),
     (r"weakly\s+supported", Verdict.PARTIAL),
+    (
+        r"(?:mostly|largely|partly|qualitatively)\s+(?:verified|reproduced|replicated|supported|confirmed|holds?)",
+        Verdict.PARTIAL,
+    ),
     (r"partially\s+(?:verified|reproduced|supported|confirmed|holds?)", Verdict.PARTIAL),
     (r"partially", Verdict.PARTIAL),
     (r"partial", Verdict.PARTIAL),
@@ -68,6 +72,8 @@ _PHRASES: tuple[tuple[str, Verdict], ...] = (
     (r"verified", Verdict.VERIFIED),
     (r"reproduced", Verdict.VERIFIED),
     (r"confirmed", Verdict.VERIFIED),
+    (r"replicated", Verdict.VERIFIED),
+    (r"validated", Verdict.VERIFIED),
     (r"supported", Verdict.VERIFIED),
     (r"holds", Verdict.VERIFIED),
     (r"match(?:es|ed)\s+the\s+paper", Verdict.VERIFIED),
@@ -75,6 +81,7 @@ _PHRASES: tuple[tuple[str, Verdict], ...] = (
     (r"contradicted", Verdict.FALSIFIED),
     (r"refuted", Verdict.FALSIFIED),
     (r"disprov(?:ed|en)", Verdict.FALSIFIED),
+    (r"disconfirmed", Verdict.FALSIFIED),
     (r"inconclusive", Verdict.INCONCLUSIVE),
     (r"unverified", Verdict.INCONCLUSIVE),
     (r"unverifiable", Verdict.INCONCLUSIVE),
@@ -83,6 +90,8 @@ _PHRASES: tuple[tuple[str, Verdict], ...] = (
     (r"pending", Verdict.INCONCLUSIVE),
     (r"unresolved", Verdict.INCONCLUSIVE),
     (r"undetermined", Verdict.INCONCLUSIVE),
+    (r"indeterminate", Verdict.INCONCLUSIVE),
+    (r"insufficient\s+evidence", Verdict.INCONCLUSIVE),
 )
 
 #: Matches any verdict phrase as a whole word; group names map back to verdicts.
@@ -98,7 +107,7 @@ _STEMS = (
     "verif", "reproduc", "confirmed", "supported", "hold", "partial", "mixed", "toy", "proxy", "falsified",
     "contradicted", "refuted", "inconclusive", "attempted", "replicated", "blocked", "undetermined", "executed",
     "rerun", "evaluated", "tested", "deferred", "reduced", "small", "match", "scaled", "disprov", "pending",
-    "unresolved",
+    "unresolved", "validated", "disconfirmed", "indeterminate", "insufficient",
 )  # fmt: skip
 
 

@@ -38,6 +38,13 @@ def one_claim(tmp_path: Path, body: str, title: str = "Claim 1: The widget bound
         ("Status: pending.", Verdict.INCONCLUSIVE),
         ("Verdict: UNRESOLVED", Verdict.INCONCLUSIVE),
         ("Verdict: disproved by the ablation.", Verdict.FALSIFIED),
+        ("Verdict: disconfirmed.", Verdict.FALSIFIED),
+        ("Verdict: insufficient evidence.", Verdict.INCONCLUSIVE),
+        ("Verdict: INDETERMINATE", Verdict.INCONCLUSIVE),
+        ("Verdict: REPLICATED", Verdict.VERIFIED),
+        ("**Status:** Validated on all three datasets.", Verdict.VERIFIED),
+        ("Verdict: mostly reproduced (2 of 3 datasets).", Verdict.PARTIAL),
+        ("Verdict: qualitatively reproduced; magnitudes differ.", Verdict.PARTIAL),
         # plain positives
         ("Verdict: the result matches the paper.", Verdict.VERIFIED),
         ("Verdict: holds.", Verdict.VERIFIED),
@@ -84,6 +91,7 @@ def test_what_a_labelled_verdict_means(tmp_path: Path, body: str, verdict: Verdi
         "**Target outcome:** reproduced within 1%.",
         # a claim's own words, not a verdict on it
         "The paper claims the method is verified on ImageNet, as the authors report.",
+        "The model is validated on held-out data as in the paper.",
         # the paper's or the authors' statements, labelled like a verdict
         "The paper's conclusion: the bound holds for all n.",
         "**Paper's verdict:** VERIFIED",
