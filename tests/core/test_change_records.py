@@ -8,6 +8,8 @@ import pytest
 
 from reviewapp.core.pairs.rating import PairRatingRound
 from reviewapp.core.pairs.sets import load_set
+from reviewapp.core.queue.rubric import OVERALL_ONLY
+from reviewapp.core.queue.scoring import record_rubric_score, score_payload, set_flag
 from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.logbook_review import LogbookReview
 from tests.core.annotation_helpers import CLAIM_PAGES, open_review, small_logbook
@@ -113,3 +115,39 @@ def test_a_reload_says_everything_may_have_changed(review: LogbookReview) -> Non
     review.set_verdict(1, "toy", "x")
     review.history.clear()
     assert changes[-1].everything and changes[-1].logbook_id == review.logbook.logbook_id
+
+
+def _rubric_score(review: LogbookReview) -> object:
+    return record_rubric_score(review, score_payload(OVERALL_ONLY, {"overall": 4}))
+
+
+EVERY_COMMAND = [
+    ("set_verdict", lambda r: r.set_verdict(1, "toy", "proxy"), False),
+    ("clear_verdict", lambda r: (r.set_verdict(1, "toy", "proxy"), r.clear_verdict(1)), False),
+    ("add_note", lambda r: r.add_note(r.claim_target(1), "padding counted"), False),
+    ("edit_note", lambda r: r.edit_note(r.add_note(r.claim_target(1), "a").id, "b"), False),
+    ("delete_note", lambda r: r.delete(r.add_note(r.claim_target(1), "a").id), False),
+    ("correct_agent_verdict", lambda r: r.correct_agent_verdict(1, "partial", "the page says so"), False),
+    ("add_claim", lambda r: r.add_claim(CLAIM_PAGES[2], "a missed claim", "missed"), True),
+    ("split_claim", lambda r: r.split_claim(1, [{"title": "a"}, {"title": "b"}], "two"), True),
+    ("merge_claims", lambda r: r.merge_claims([2, 3], "both", "one finding"), True),
+    ("rubric_score", _rubric_score, False),
+    ("raise_flag", lambda r: set_flag(r, True, "looks copied"), False),
+]
+
+
+@pytest.mark.parametrize(("kind", "act", "restructures"), EVERY_COMMAND, ids=[c[0] for c in EVERY_COMMAND])
+def test_every_command_reports_itself_when_done_undone_and_redone(
+    review: LogbookReview, kind: str, act, restructures: bool
+) -> None:
+    act(review)
+    changes = heard(review)
+    label = review.history.undo_label
+    review.history.undo()
+    review.history.redo()
+    undo, redo = changes
+    assert (undo.kind, undo.direction, redo.kind, redo.direction) == (kind, "undo", kind, "redo")
+    assert undo.label == redo.label and label == f"Undo {undo.label}"
+    assert undo.restructures == redo.restructures == restructures
+    assert undo.record_ids and redo.record_ids and set(undo.record_ids).isdisjoint(redo.record_ids)
+    assert all(review.state.record(i) is not None for i in (*undo.record_ids, *redo.record_ids))
