@@ -83,6 +83,7 @@ def test_what_a_labelled_verdict_means(tmp_path: Path, body: str, verdict: Verdi
         "It was rated **toy** by the grader.",
         # negations and conditions of the words, not verdicts
         "No claim is BLOCKED any more; the run continues.",
+        "It is likely **VERIFIED**, but we ran one seed.",  # a hedge before a bold word
         "**Verdict contract:** VERIFIED only if the bound holds for all n.",
         # a dash that is not a label
         "Status-quo baselines - verified elsewhere - are listed below.",
@@ -109,6 +110,7 @@ def test_statements_that_are_not_the_agents_verdict(tmp_path: Path, body: str) -
         "**Verdict: Likely verified** (single seed).",
         "Verdict: probably FALSIFIED.",
         "Status: appears to be reproduced.",
+        "Verdict: likely **VERIFIED**, one seed only.",
     ],
 )
 def test_a_hedged_verdict_is_unstated_with_the_statement_as_a_candidate(tmp_path: Path, body: str) -> None:

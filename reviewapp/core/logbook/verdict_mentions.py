@@ -291,7 +291,7 @@ def emphasized(line: str) -> Iterator[Found]:
         match = PHRASE_RE.match(inner)
         before = line[max(0, bold.start() - 40) : bold.start()]
         if match and not _NEGATION.search(before) and not _CONDITION_AFTER.match(inner[match.end() :]):
-            if attributed(line, bold.start()):
+            if attributed(line, bold.start()) or _HEDGE.search(_unemphasized(before[-30:])):
                 continue
             # A bold lead-in states the verdict; bold inside a sentence only stresses a detail of it.
             lead = not any(ch.isalnum() for ch in line[: bold.start()])  # markers and emoji may come first
