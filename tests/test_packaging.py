@@ -53,7 +53,8 @@ def test_desktop_entry_starts_the_console_command() -> None:
     scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
     assert command in scripts
     assert section["TryExec"] == command
-    assert subcommand in build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    commands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert isinstance(commands, dict) and subcommand in commands
 
 
 def test_desktop_files_install_under_one_share_folder(tmp_path: Path) -> None:
