@@ -1,0 +1,114 @@
+"""What a judge sees of the controls: a focus ring wherever the keys are, checked toggles in either theme, and the
+pair window's answer buttons and counter."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication, QWidget
+from pytestqt.qtbot import QtBot
+
+from reviewapp.core.review.records import PairRatingRecord, parse_line
+from reviewapp.core.verdicts import Verdict
+from reviewapp.qt import theme
+from reviewapp.qt.pairs import PairRatingWindow
+from tests.qt.conftest import OpenWindow, settle
+from tests.support.pair_fixtures import open_annotations, write_pair_logbook
+
+TIMEOUT = 20_000
+
+
+def picture(widget: QWidget) -> QImage:
+    settle()
+    return widget.grab().toImage()
+
+
+def focus(qtbot: QtBot, widget: QWidget) -> None:
+    widget.window().activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is widget.window())
+    widget.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(widget.hasFocus)
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_the_focus_ring_shows_where_the_keys_go(
+    qtbot: QtBot, open_window: OpenWindow, demo_copy: Path, dark: bool
+) -> None:
+    theme.manager().apply(theme.ThemeChoice.DARK if dark else theme.ThemeChoice.LIGHT)
+    window = open_window(demo_copy)
+    editor = window.review.editor
+    accent = theme.colors().accent
+    partial = editor.verdict_buttons[Verdict.PARTIAL]
+    checked = editor.verdict_buttons[Verdict.TOY]
+    checked.click()  # the ring must show on a checked verdict's colour too
+    editor.rationale.setPlainText("Checked the runs.")  # so that Save can take focus
+    targets = [partial, checked, editor.save_button, editor.rationale, window.claim_panel.view, editor.toggle]
+    for widget in targets:
+        focus(qtbot, window.claim_panel.search)
+        before = picture(widget)
+        focus(qtbot, widget)
+        after = picture(widget)
+        assert before != after, f"{widget.objectName() or type(widget).__name__}: focus changes nothing on screen"
+        edge = after.pixelColor(1, after.height() // 2)
+        if widget not in (checked, editor.save_button):  # those are filled: their ring is in the text colour
+            assert edge.name() == accent, f"{widget.objectName()}: the ring is {edge.name()}, not the accent colour"
+
+
+@pytest.fixture
+def pair_windows(qtbot: QtBot) -> Iterator[list[PairRatingWindow]]:
+    opened: list[PairRatingWindow] = []
+    yield opened
+    for window in opened:
+        window.close()
+
+
+def open_pairs(qtbot: QtBot, opened: list, workspace: Path) -> PairRatingWindow:
+    window = PairRatingWindow.for_set(open_annotations(workspace, "Rita Rater"), "test")
+    qtbot.addWidget(window)
+    opened.append(window)
+    window.resize(1300, 820)
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.waitUntil(lambda: window.rating.complete or window.can_answer, timeout=TIMEOUT)
+    return window
+
+
+def test_pair_window_answers_with_the_mouse_and_counts_plainly(
+    qtbot: QtBot, pair_windows: list, tmp_path: Path
+) -> None:
+    workspace = write_pair_logbook(tmp_path / "ws", 3)
+    window = open_pairs(qtbot, pair_windows, workspace)
+    total = len(window.rating.trials)
+    reviews = workspace / ".trackio" / "logbook" / "reviews" / "rita-rater.jsonl"
+    answers = ["left", "same", "right"]
+    for n in range(total):
+        assert window.progress.text().startswith(f"Pair {n + 1} of {total}")
+        trial = window.rating.current
+        assert trial is not None
+        qtbot.mouseClick(window.answer_buttons[answers[n % 3]], Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: window.rating.complete or window.can_answer, timeout=TIMEOUT)
+        saved = parse_line(reviews.read_bytes().splitlines()[-1])
+        assert isinstance(saved, PairRatingRecord) and saved.payload.trial == trial.index
+        assert saved.payload.response == answers[n % 3]
+    assert window.progress.text() == f"All {total} pairs rated"  # not "Pair all rated"
+    assert not any(b.isEnabled() for b in window.answer_buttons.values())
+    assert all(b.focusPolicy() == Qt.FocusPolicy.NoFocus for b in window.answer_buttons.values())
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_pair_window_toggles_show_their_checked_state(
+    qtbot: QtBot, pair_windows: list, tmp_path: Path, dark: bool
+) -> None:
+    theme.manager().apply(theme.ThemeChoice.DARK if dark else theme.ThemeChoice.LIGHT)
+    window = open_pairs(qtbot, pair_windows, write_pair_logbook(tmp_path / "ws", 2))
+    button = window.left_unusable_button
+    off = picture(button)
+    qtbot.keyClick(window, Qt.Key.Key_Q)
+    assert button.isChecked()
+    on = picture(button)
+    middle = (on.width() // 2, 3)  # inside the border, clear of the text
+    assert on.pixelColor(*middle).name() == theme.colors().accent != off.pixelColor(*middle).name()
