@@ -35,6 +35,7 @@ from reviewapp.qt.logbook_judge.feature import LogbookJudgeFeature
 from reviewapp.qt.models.claim_table import ClaimTableModel
 from reviewapp.qt.models.page_tree_model import PageTreeModel
 from reviewapp.qt.models.trace_events import TraceEventModel
+from reviewapp.qt.paper.feature import PaperFeature
 from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.queue.feature import QueueFeature
 from reviewapp.qt.resources import app_icon
@@ -72,6 +73,7 @@ class MainWindow(QMainWindow):
         self.review = ReviewFeature(self)  # verdicts, notes, corrections, undo/redo, export, pairs, commit
         self.logbook_judge = LogbookJudgeFeature(self)  # J badges, evidence, disagreements, re-match, agreement
         self.queue = QueueFeature(self)  # File > Open Queue: many logbooks, scores, flags
+        self.paper = PaperFeature(self)  # File > Open Paper: every logbook on one paper, authors' responses
         self.traces = TraceFeature(self)  # attached transcripts, pinning, links, the published traces dataset
         self.resize(1600, 1000)
         if remember_state:

@@ -1,0 +1,78 @@
+"""File > Open Paper: the paper window beside the review window, which opens a logbook at the claim asked for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QMessageBox
+
+from reviewapp.core.paper.gather import PaperRequest
+from reviewapp.core.review.identity import Identity
+from reviewapp.qt.paper.open_paper_dialog import OpenPaperDialog, list_sources
+from reviewapp.qt.paper.paper_window import PaperWindow
+
+if TYPE_CHECKING:
+    from reviewapp.qt.main_window import MainWindow
+
+
+class PaperFeature(QObject):
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.paper_window: PaperWindow | None = None
+        self._pending: tuple[Path, str | None] | None = None
+        window.actions_by_name["open_paper"].triggered.connect(self.choose_paper)
+        window.controller.loaded.connect(self._loaded)
+
+    def choose_paper(self) -> None:
+        dialog = OpenPaperDialog(self.window)
+        if dialog.exec() != OpenPaperDialog.DialogCode.Accepted:
+            return
+        request = dialog.request()
+        if dialog.list_file is not None:
+            try:
+                sources, problems = list_sources(dialog.list_file)
+            except ValueError as exc:
+                QMessageBox.warning(self.window, "The list cannot be read", str(exc))
+                return
+            request.sources += sources
+            if problems:
+                QMessageBox.information(self.window, "Some rows of the list are left out", "\n".join(problems))
+        self.open_paper(request)
+
+    def open_paper(self, request: PaperRequest) -> PaperWindow:
+        if self.paper_window is not None:
+            self.paper_window.close()
+        self.paper_window = PaperWindow(request, self.open_evidence, identity=self._me)
+        self.paper_window.show()
+        return self.paper_window
+
+    def open_evidence(self, source: str, folder: Path, key: str | None) -> None:
+        """Show claim `key` of the logbook in `folder` in the review window, opening it first unless it is shown."""
+        logbook = self.window.controller.logbook
+        if logbook is not None and logbook.root.resolve() == folder.resolve():
+            if key:
+                self.window.select_claim(key)
+        else:
+            self._pending = (folder.resolve(), key)
+            local = Path(source).expanduser().exists()
+            self.window.controller.open(Path(source) if local else source)
+        self.window.show()
+        self.window.activateWindow()
+
+    def _loaded(self, logbook: object) -> None:
+        pending, self._pending = self._pending, None
+        root = getattr(logbook, "root", None)
+        if pending is not None and root is not None and Path(root).resolve() == pending[0] and pending[1]:
+            self.window.select_claim(pending[1])
+
+    def _me(self) -> Identity | None:
+        identity = self.window.controller.review.identity
+        if identity is not None:
+            return identity
+        from reviewapp.core.review.preferences import load_preferences
+
+        name = load_preferences().annotator
+        return Identity(name, "preferences") if name else None

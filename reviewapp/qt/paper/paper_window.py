@@ -1,0 +1,486 @@
+"""The paper window: every logbook on one paper as a matrix of claims by logbook, the classes that follow, and the
+authors' responses; a cell opens that logbook's evidence for the claim, two cells of a row compare side by side.
+
+Gathering (Hub search, downloads, reading through the parse cache) runs off the GUI thread with progress and
+cancel; responses and hand alignments are paper records, written at once and undoable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHeaderView,
+    QInputDialog,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTextBrowser,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewapp.core.io.durable import atomic_write
+from reviewapp.core.paper.export import link_text, response_markdown, view_json
+from reviewapp.core.paper.gather import GatheredPaper, PaperRequest, find_on_hub, gather_paper, rebuild
+from reviewapp.core.paper.paper_review import PaperActionError, PaperReview
+from reviewapp.core.paper.view import MatrixCell, PaperLogbook, PaperView
+from reviewapp.core.progress import CancelToken, ProgressCallback
+from reviewapp.core.review.identity import Identity
+from reviewapp.core.sources.opened import OpenedSource
+from reviewapp.qt.paper.matrix_model import CLAIM, CLASS, FIRST_LOGBOOK, PaperMatrixModel, cell_lines, cell_tooltip
+from reviewapp.qt.plain import PlainLabel
+from reviewapp.qt.workers import TaskRunner, alive
+
+#: open a logbook's evidence: (source as given, logbook folder, claim key)
+OpenEvidence = Callable[[str, Path, str | None], None]
+CLASS_RULE = (
+    "Each cell: A agent · J Logbook Judge · H people → the verdict that decides it and its source (a person's "
+    "over the Logbook Judge's over the agent's; ⚠ people disagree). Paper classes in order: contested, "
+    "falsified, fully verified, partially verified, toy only, nothing established. Authors' responses never "
+    "decide a class."
+)
+
+
+class PaperWindow(QMainWindow):
+    loaded = Signal()  # the matrix is shown (tests and the benchmark wait for it)
+    failed = Signal(str)
+
+    def __init__(
+        self,
+        request: PaperRequest,
+        open_evidence: OpenEvidence | None = None,
+        *,
+        identity: Callable[[], Identity | None] | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("paperWindow")
+        self.request = request
+        self._open_evidence = open_evidence
+        self._identity = identity
+        self.gathered: GatheredPaper | None = None
+        self.review: PaperReview | None = None
+        self.dialog: QWidget | None = None
+        self._cancel: CancelToken | None = None
+        self.runner = TaskRunner(1, self)
+        self.setWindowTitle("Paper — reviewapp")
+        self.model = PaperMatrixModel()
+        self.heading = PlainLabel("Gathering the logbooks on the paper…")
+        self.heading.setObjectName("paneTitle")
+        self.heading.setWordWrap(True)
+        rule = PlainLabel(CLASS_RULE)
+        rule.setObjectName("muted")
+        rule.setWordWrap(True)
+        self.table = QTableView()
+        self.table.setObjectName("paperMatrix")
+        self.table.setAccessibleName("The paper's claims by logbook")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setWordWrap(True)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(48)
+        self.table.horizontalHeader().setDefaultSectionSize(210)
+        self.table.doubleClicked.connect(lambda _index: self.open_evidence())
+        self.details = QTextBrowser()
+        self.details.setObjectName("paperDetails")
+        self.details.setOpenLinks(False)
+        self.details.setOpenExternalLinks(False)
+        self.details.setAccessibleName("The selected cell and the authors' responses to its claim")
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.details)
+        split.setStretchFactor(0, 1)
+        split.setSizes([560, 180])
+        host = QWidget()
+        layout = QVBoxLayout(host)
+        layout.setContentsMargins(8, 8, 8, 4)
+        layout.addWidget(self.heading)
+        layout.addWidget(rule)
+        layout.addWidget(split, 1)
+        self.setCentralWidget(host)
+        self._build_toolbar()
+        self.summary = PlainLabel()
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.cancel)
+        self.statusBar().addWidget(self.summary, 1)
+        self.statusBar().addPermanentWidget(self.progress)
+        self.statusBar().addPermanentWidget(self.cancel_button)
+        self.resize(1400, 860)
+        self.reload()
+
+    # -- building --------------------------------------------------------------------------------------------
+
+    def _build_toolbar(self) -> None:
+        bar = QToolBar("Paper")
+        bar.setObjectName("paperToolbar")
+        bar.setMovable(False)
+        self.addToolBar(bar)
+        self.actions_by_name: dict[str, QAction] = {}
+        for name, text, keys, slot, tip in (
+            ("open", "Open Evidence", ("Return", "Enter"), self.open_evidence, "This logbook's evidence for the claim"),
+            ("compare", "Compare…", ("C",), self.compare, "Two logbooks' evidence for the claim, side by side"),
+            ("respond", "Respond…", ("R",), self.respond, "Your answer to the finding, as an author"),
+            ("align", "Align…", ("A",), self.align, "Which paper claim this logbook's claim is about, by hand"),
+            ("undo", "Undo", ("Ctrl+Z",), self.undo, "Undo your last response or alignment"),
+            ("redo", "Redo", ("Ctrl+Shift+Z", "Ctrl+Y"), self.redo, "Redo what was undone"),
+            ("export_markdown", "Export Markdown…", ("Ctrl+E",), lambda: self.export("markdown"),
+             "The findings, their evidence and the responses, ready to post or commit"),
+            ("export_json", "Export JSON…", ("Ctrl+Shift+E",), lambda: self.export("json"), "The matrix as JSON"),
+            ("reload", "Reload", ("F5",), self.reload, "Read the logbooks and the paper's records again"),
+        ):  # fmt: skip
+            action = QAction(text, self)
+            action.setObjectName(f"paper_{name}")
+            action.setShortcuts([QKeySequence(k) for k in keys])
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            shown = " or ".join(QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText) for k in keys)
+            action.setToolTip(f"{tip} ({shown})")
+            action.triggered.connect(slot)
+            bar.addAction(action)
+            self.actions_by_name[name] = action
+        close = QAction(self)
+        close.setShortcut(QKeySequence("Ctrl+W"))
+        close.triggered.connect(self.close)
+        self.addAction(close)
+        self._enable(False)
+
+    def _enable(self, ready: bool) -> None:
+        for name, action in self.actions_by_name.items():
+            action.setEnabled(ready or name == "reload")
+        if ready:
+            self._update_history_actions()
+
+    # -- loading ---------------------------------------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        return self.runner.pending > 0
+
+    def reload(self) -> None:
+        if self.busy:
+            return
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        self.cancel_button.show()
+        self.summary.setText("Gathering the logbooks on the paper…")
+        self._enable(False)
+        request, token = self.request, CancelToken()
+        self._cancel = token
+
+        def work(progress: ProgressCallback) -> GatheredPaper:
+            from reviewapp.core.sources.opener import open_source
+
+            def opener(source: str) -> OpenedSource:
+                return open_source(source, cancel=token)
+
+            return gather_paper(
+                request, opener, find=lambda orid: find_on_hub(orid, token), progress=progress, cancel=token
+            )
+
+        self.runner.submit(work, self._loaded, self._failed, self._progressed)
+
+    def cancel(self) -> None:
+        if self._cancel is not None:
+            self._cancel.cancel()
+
+    def _progressed(self, done: int, total: int, label: str) -> None:
+        if alive(self):
+            self.progress.setRange(0, total)
+            self.progress.setValue(done)
+            if label:
+                self.summary.setText(f"Reading {label} ({done + 1} of {total})…")
+
+    def _loaded(self, gathered: GatheredPaper) -> None:
+        if not alive(self):
+            return
+        self.progress.hide()
+        self.cancel_button.hide()
+        self.show_gathered(gathered)
+        self.table.setFocus()
+        self.loaded.emit()
+
+    def _failed(self, exc: BaseException) -> None:
+        if not alive(self):
+            return
+        from reviewapp.core.progress import Cancelled
+
+        self.progress.hide()
+        self.cancel_button.hide()
+        self._enable(self.gathered is not None)
+        message = "Gathering was cancelled." if isinstance(exc, Cancelled) else f"The paper cannot be shown: {exc}"
+        self.summary.setText(message.split("\n", 1)[0])
+        if self.gathered is None:
+            self.heading.setText(message)
+        self.failed.emit(message)
+
+    def show_gathered(self, gathered: GatheredPaper) -> None:
+        """Show a gathered paper, keeping the selected cell where it still exists."""
+        current = self.table.currentIndex()
+        where = (current.row(), current.column()) if current.isValid() else (0, FIRST_LOGBOOK)
+        self.gathered = gathered
+        view = gathered.view
+        self.model.set_view(view)
+        self.setWindowTitle(f"{view.title or view.orid or 'Paper'} — reviewapp")
+        flag = " (every claim falsified)" if view.all_falsified else ""
+        rows = "rows from the claim registry" if view.registry_used else "claims aligned across the logbooks"
+        self.heading.setText(
+            f"{view.title or 'Untitled paper'}  [{view.orid or 'no paper id'}] — paper class: "
+            f"{view.paper_class}{flag} · {len(view.logbooks)} logbook(s) · {len(view.rows)} claim(s), {rows}"
+        )
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(CLAIM, QHeaderView.ResizeMode.Interactive)
+        self.table.setColumnWidth(CLAIM, 300)
+        self.table.setColumnWidth(CLASS, 140)
+        self.table.setColumnWidth(self.model.responses_column(), 160)
+        self.table.resizeRowsToContents()
+        contested = sum(1 for c in view.claim_classes.values() if c == "contested")
+        disputed = sum(1 for c in view.cells.values() if c.decision.disputed)
+        problems = gathered.problems + view.notes
+        text = f"{len(view.logbooks)} logbooks · {contested} contested claim(s) · {disputed} disputed cell(s)"
+        if problems:
+            text += f" · {len(problems)} note(s) (point here to read them)"
+        self.summary.setText(text)
+        self.summary.setToolTip("\n".join(problems))
+        self._enable(True)
+        if self.model.rowCount():
+            row = min(where[0], self.model.rowCount() - 1)
+            column = min(where[1], self.model.columnCount() - 1)
+            self.table.setCurrentIndex(self.model.index(row, column))
+        self.table.selectionModel().currentChanged.connect(self._show_details, Qt.ConnectionType.UniqueConnection)
+        self._show_details()
+
+    # -- selection -------------------------------------------------------------------------------------------
+
+    def select_cell(self, row_id: str, logbook_id: str) -> None:
+        view = self._view()
+        row = next(i for i, r in enumerate(view.rows) if r.id == row_id)
+        index = self.model.index(row, self.model.column_of(logbook_id))
+        self.table.setCurrentIndex(index)
+        self.table.selectionModel().select(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+
+    def current_row_id(self) -> str | None:
+        index = self.table.currentIndex()
+        if not index.isValid() or self.gathered is None:
+            return None
+        return self.gathered.view.rows[index.row()].id
+
+    def current_cell(self) -> MatrixCell | None:
+        return self.model.cell_at(self.table.currentIndex())
+
+    def _view(self) -> PaperView:
+        assert self.gathered is not None
+        return self.gathered.view
+
+    def _column(self, logbook_id: str) -> PaperLogbook:
+        return next(lb for lb in self._view().logbooks if lb.logbook_id == logbook_id)
+
+    def _show_details(self, *_args: object) -> None:
+        row_id = self.current_row_id()
+        if row_id is None:
+            self.details.clear()
+            return
+        view = self._view()
+        row = next(r for r in view.rows if r.id == row_id)
+        parts = [f"Claim {row.number}: {' '.join(row.text.split())}", f"Finding: {view.claim_classes[row_id]}"]
+        attempted = view.attempted_by(row_id)
+        parts.append(f"Attempted by {len(attempted)} of {len(view.logbooks)} logbook(s).")
+        cell = self.current_cell()
+        if cell is not None:
+            parts += ["", cell_tooltip(cell, self._column(cell.logbook_id).label)]
+        labels = {lb.logbook_id: lb.label for lb in view.logbooks}
+        for response in view.responses.get(row_id, []):
+            payload = response.payload
+            parts += ["", f"{response.annotator} (author) — {payload.response}: {payload.comment}"]
+            parts += [f"  evidence: {link_text(link, labels)}" for link in payload.evidence]
+        if not view.responses.get(row_id):
+            parts += ["", "No author has responded to this finding yet (R to respond)."]
+        self.details.setPlainText("\n".join(parts))
+
+    # -- actions ---------------------------------------------------------------------------------------------
+
+    def open_evidence(self) -> None:
+        cell = self.current_cell()
+        if cell is None or self._open_evidence is None:
+            return
+        if cell.claim is None:
+            self.statusBar().showMessage("This logbook did not attempt this claim.", 6000)
+            return
+        column = self._column(cell.logbook_id)
+        self._open_evidence(column.label, column.logbook.root, cell.claim.key)
+
+    def compare(self) -> None:
+        """The selected cell against another logbook's on the same claim: a second selected cell of the row, the
+        only other attempt, or the one the user picks (those that reached another verdict first)."""
+        row_id, cell = self.current_row_id(), self.current_cell()
+        if row_id is None or cell is None or cell.claim is None:
+            self.statusBar().showMessage("Select a logbook's cell on a claim it attempted, then compare.", 6000)
+            return
+        view = self._view()
+        others = [lb for lb in view.attempted_by(row_id) if lb != cell.logbook_id]
+        selected = {
+            self.model.logbook_at(i.column())
+            for i in self.table.selectionModel().selectedIndexes()
+            if i.row() == self.table.currentIndex().row()
+        }
+        chosen = next((lb for lb in others if lb in selected), None)
+        if chosen is None and len(others) == 1:
+            chosen = others[0]
+        if chosen is None and others:
+            mine = cell.decision.verdict
+            others.sort(key=lambda lb: view.cell(row_id, lb).decision.verdict == mine)
+            names = [self._column(lb).label for lb in others]
+            name, ok = QInputDialog.getItem(self, "Compare with", "Compare with which logbook?", names, 0, False)
+            if not ok:
+                return
+            chosen = others[names.index(name)]
+        if chosen is None:
+            self.statusBar().showMessage("No other logbook attempted this claim.", 6000)
+            return
+        self.open_comparison(row_id, cell.logbook_id, chosen)
+
+    def open_comparison(self, row_id: str, left: str, right: str) -> QWidget:
+        from reviewapp.qt.paper.compare_window import ComparisonWindow
+
+        view = self._view()
+        row = next(r for r in view.rows if r.id == row_id)
+        sides = [(self._column(lb), view.cell(row_id, lb)) for lb in (left, right)]
+        window = ComparisonWindow(f"Claim {row.number}: {' '.join(row.text.split())}", sides[0], sides[1], self)
+        self._show_dialog(window)
+        return window
+
+    def respond(self) -> None:
+        from reviewapp.qt.paper.response_dialog import ResponseDialog
+
+        row_id = self.current_row_id()
+        review = self._paper_review() if row_id is not None else None
+        if row_id is None or review is None:
+            return
+        dialog = ResponseDialog(self._view(), row_id, review.response(row_id), self)
+        if dialog.exec() != ResponseDialog.DialogCode.Accepted:
+            return
+        response = dialog.response()
+        assert response is not None
+        self._write(lambda: review.respond(row_id, response, dialog.comment.toPlainText(), dialog.evidence()))
+
+    def align(self) -> None:
+        from reviewapp.qt.paper.align_dialog import AlignDialog
+
+        cell = self.current_cell()
+        view = self._view() if self.gathered is not None else None
+        if view is None:
+            return
+        logbook_id = cell.logbook_id if cell is not None else view.logbooks[0].logbook_id
+        key = cell.claim.key if cell is not None and cell.claim is not None else None
+        review = self._paper_review()
+        if review is None:
+            return
+        dialog = AlignDialog(view, logbook_id, key, self)
+        if dialog.exec() != AlignDialog.DialogCode.Accepted:
+            return
+        chosen = dialog.chosen()
+        if chosen is not None:
+            self._write(lambda: review.align(*chosen))
+
+    def undo(self) -> None:
+        if self.review is not None and self.review.history.can_undo:
+            self._write(self.review.history.undo)
+
+    def redo(self) -> None:
+        if self.review is not None and self.review.history.can_redo:
+            self._write(self.review.history.redo)
+
+    def export(self, fmt: str, path: Path | None = None) -> Path | None:
+        if self.gathered is None:
+            return None
+        view = self._view()
+        if path is None:
+            suffix = "md" if fmt == "markdown" else "json"
+            default = Path.home() / f"{view.orid or 'paper'}-findings.{suffix}"
+            chosen, _ = QFileDialog.getSaveFileName(
+                self, "Export the findings", str(default), "Markdown (*.md)" if fmt == "markdown" else "JSON (*.json)"
+            )
+            if not chosen:
+                return None
+            path = Path(chosen)
+        if fmt == "markdown":
+            text = response_markdown(view)
+        else:
+            import json
+
+            text = json.dumps(view_json(view), ensure_ascii=False, indent=2) + "\n"
+        try:
+            atomic_write(path, text.encode("utf-8"))
+        except OSError as exc:
+            QMessageBox.warning(self, "Not exported", f"{path}: {exc.strerror or exc}")
+            return None
+        self.statusBar().showMessage(f"Exported to {path}", 8000)
+        return path
+
+    # -- writing ---------------------------------------------------------------------------------------------
+
+    def _paper_review(self) -> PaperReview | None:
+        view = self._view()
+        if not view.orid:
+            QMessageBox.information(
+                self, "No paper id", "The logbooks name no paper; open the paper with its id to keep responses."
+            )
+            return None
+        if self.review is not None and self.review.orid == view.orid:
+            return self.review
+        identity = self._identity() if self._identity is not None else None
+        if identity is None:
+            name, ok = QInputDialog.getText(self, "Who is responding?", "Your name, as written into your records:")
+            if not ok or not name.strip():
+                return None
+            identity = Identity(" ".join(name.split()), "asked")
+        try:
+            self.review = PaperReview.open(view.orid, identity, "author")
+        except (OSError, ValueError) as exc:
+            QMessageBox.warning(self, "Cannot keep paper records", str(exc))
+            return None
+        return self.review
+
+    def _write(self, action: Callable[[], object]) -> None:
+        assert self.gathered is not None
+        try:
+            action()
+        except (PaperActionError, OSError, ValueError) as exc:
+            QMessageBox.warning(self, "Nothing saved", str(exc))
+            return
+        self.show_gathered(rebuild(self.gathered))
+        self.statusBar().showMessage("Saved.", 4000)
+
+    def _update_history_actions(self) -> None:
+        history = self.review.history if self.review is not None else None
+        self.actions_by_name["undo"].setEnabled(bool(history and history.can_undo))
+        self.actions_by_name["redo"].setEnabled(bool(history and history.can_redo))
+
+    def _show_dialog(self, dialog: QWidget) -> None:
+        if isinstance(self.dialog, QWidget) and alive(self.dialog):
+            self.dialog.close()
+        self.dialog = dialog
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.cancel()
+        self.runner.wait(5000)
+        super().closeEvent(event)
+
+
+def cell_summary(cell: MatrixCell) -> str:
+    """One line for a cell (used in tests and status messages)."""
+    first, second = cell_lines(cell)
+    return f"{first} {second}".strip()

@@ -1,0 +1,226 @@
+"""The paper window on a generated paper of three teams: the matrix with A/J/H and the deciding source, disputed
+cells, a cell opening its logbook's evidence in the review window, an author's response with evidence links,
+exported and undone, a hand alignment, and two logbooks' evidence side by side, scrolled together."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QDialog
+from pytestqt.qtbot import QtBot
+
+from reviewapp.core.paper.gather import PaperRequest
+from reviewapp.core.review.identity import Identity
+from reviewapp.qt import theme
+from reviewapp.qt.controller import LogbookController
+from reviewapp.qt.main_window import MainWindow
+from reviewapp.qt.paper.align_dialog import OWN_ROW, AlignDialog
+from reviewapp.qt.paper.compare_window import ComparisonWindow
+from reviewapp.qt.paper.matrix_model import CLASS, FIRST_LOGBOOK
+from reviewapp.qt.paper.paper_window import PaperWindow
+from reviewapp.qt.paper.response_dialog import ResponseDialog
+from tests.core.annotation_helpers import open_review
+from tests.qt.conftest import LOAD_TIMEOUT_MS, Screenshots, settle
+from tests.support.paper_fixtures import ORID, write_team_logbook
+
+AUTHOR = Identity("Ann Author", "asked")
+
+
+@pytest.fixture
+def teams(tmp_path: Path) -> dict[str, Path]:
+    """ada tries claims 1-4; bob words them his own way and numbers claims 2 and 1 as his 1 and 2 (he finds
+    claim 2 falsified); cy verifies claim 1 and makes claim 5, which nobody else attempted."""
+    root = tmp_path / "logbooks"
+    return {
+        "ada": write_team_logbook(root / "ada", "ada", [(0, "verified"), (1, "verified"), (2, "toy"), (3, "partial")],
+                                  runs=3),
+        "bob": write_team_logbook(root / "bob", "bob", [(1, "falsified"), (0, "verified")], wording=1, runs=2),
+        "cy": write_team_logbook(root / "cy", "cy", [(0, "verified"), (4, "inconclusive")]),
+    }  # fmt: skip
+
+
+def open_paper(qtbot: QtBot, teams: dict[str, Path], opened: list[tuple[str, Path, str | None]]) -> PaperWindow:
+    request = PaperRequest([str(p) for p in teams.values()])
+    window = PaperWindow(request, lambda *args: opened.append(args), identity=lambda: AUTHOR)
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.loaded, timeout=LOAD_TIMEOUT_MS):
+        window.show()
+    settle()
+    return window
+
+
+def activate(qtbot: QtBot, window: PaperWindow) -> None:
+    """Back to the paper window after a modal dialog, as the window system does, so its shortcuts apply."""
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+
+
+def text_at(window: PaperWindow, row: int, column: int) -> str:
+    return str(window.model.index(row, column).data())
+
+
+def answer_next_dialog(qtbot: QtBot, fill) -> None:  # type: ignore[no-untyped-def]
+    """Fill in the next modal dialog when it shows, then accept it."""
+
+    def act() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QDialog):
+            QTimer.singleShot(20, act)
+            return
+        fill(dialog)
+        dialog.accept()
+
+    QTimer.singleShot(0, act)
+
+
+def test_matrix_shows_slots_sources_classes_and_opens_evidence(
+    qtbot: QtBot, teams: dict[str, Path], screenshots: Screenshots
+) -> None:
+    opened: list[tuple[str, Path, str | None]] = []
+    window = open_paper(qtbot, teams, opened)
+    view = window.gathered.view  # type: ignore[union-attr]
+    assert [r.number for r in view.rows] == [1, 2, 3, 4, 5]
+    assert "paper class: contested" in window.heading.text()
+    bob = FIRST_LOGBOOK + 1
+    assert text_at(window, 1, CLASS) == "contested"  # ada verified claim 2, bob falsified it
+    assert text_at(window, 1, bob) == "A falsified · J — · H —\n→ falsified (A)"
+    assert text_at(window, 0, bob).endswith("→ verified (A)")  # his claim 2 is the paper's claim 1
+    assert text_at(window, 4, FIRST_LOGBOOK) == "not attempted"  # only cy made claim 5
+    assert text_at(window, 4, CLASS) == "nothing established"
+    # a person's verdict decides over the agent's; people who disagree make the cell disputed
+    open_review(teams["ada"], "Grace Judge").set_verdict(3, "verified", "Re-ran it at full scale.")
+    open_review(teams["cy"], "Grace Judge").set_verdict(1, "verified", "Fine.")
+    open_review(teams["cy"], "Alan Judge").set_verdict(1, "falsified", "Seeds cherry-picked.")
+    with qtbot.waitSignal(window.loaded, timeout=LOAD_TIMEOUT_MS):
+        qtbot.keyClick(window.table, Qt.Key.Key_F5)
+    assert text_at(window, 2, FIRST_LOGBOOK) == "A toy · J — · H verified\n→ verified (H)"
+    assert (
+        text_at(window, 0, FIRST_LOGBOOK + 2) == "A verified · J — · H falsified/verified\n⚠ disputed: people disagree"
+    )
+    assert text_at(window, 0, CLASS) == "contested"  # verified against falsified inside one cell
+    assert "2 contested claim(s) · 1 disputed cell(s)" in window.summary.text()
+    screenshots.take(window, "paper-matrix-light")
+    theme.manager().apply(theme.ThemeChoice.DARK)
+    screenshots.take(window, "paper-matrix-dark")
+    theme.manager().apply(theme.ThemeChoice.LIGHT)
+    # Enter on bob's cell of claim 2 opens bob's logbook at his claim 1
+    window.table.setCurrentIndex(window.model.index(1, bob))
+    qtbot.keyClick(window.table, Qt.Key.Key_Return)
+    source, folder, key = opened[-1]
+    assert source == str(teams["bob"]) and folder == teams["bob"] / ".trackio" / "logbook"
+    assert key is not None and key.startswith("claim-1-")
+
+
+def test_author_response_with_evidence_export_and_undo(
+    qtbot: QtBot, teams: dict[str, Path], tmp_path: Path, screenshots: Screenshots
+) -> None:
+    window = open_paper(qtbot, teams, [])
+    window.table.setCurrentIndex(window.model.index(1, FIRST_LOGBOOK + 1))
+
+    def fill(dialog: ResponseDialog) -> None:
+        dialog.answers["partly"].setChecked(True)
+        dialog.comment.setPlainText("bob ran one epoch; the paper trains for 200.")
+        dialog.cell_choice.setCurrentIndex(dialog.cell_choice.count() - 1)  # bob's last cell on the claim
+        dialog._add_cell()
+        dialog.url.setText("https://example.org/appendix-b")
+        dialog._add_url()
+        screenshots.take(dialog, "paper-response-dialog", min_colors=10)
+
+    answer_next_dialog(qtbot, fill)
+    qtbot.keyClick(window.table, Qt.Key.Key_R)
+    assert text_at(window, 1, window.model.responses_column()) == "Ann Author: partly"
+    assert text_at(window, 1, CLASS) == "contested"  # an author's answer never decides a class
+    assert "bob ran one epoch" in window.details.toPlainText()
+    activate(qtbot, window)
+    markdown = window.export("markdown", tmp_path / "findings.md")
+    assert markdown is not None
+    text = markdown.read_text()
+    assert "**Ann Author (author) partly agrees.** bob ran one epoch; the paper trains for 200." in text
+    assert f"evidence: {teams['bob']}, page claim-1-" in text and "`https://example.org/appendix-b`" in text
+    exported = json.loads(window.export("json", tmp_path / "findings.json").read_text())  # type: ignore[union-attr]
+    assert exported["paper"] == ORID and exported["claims"][1]["responses"][0]["response"] == "partly"
+    qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert text_at(window, 1, window.model.responses_column()) == ""
+    qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert text_at(window, 1, window.model.responses_column()) == "Ann Author: partly"
+
+
+def test_hand_alignment_moves_a_claim_to_its_own_row(qtbot: QtBot, teams: dict[str, Path]) -> None:
+    window = open_paper(qtbot, teams, [])
+    window.table.setCurrentIndex(window.model.index(1, FIRST_LOGBOOK + 1))  # bob's falsified claim
+
+    def fill(dialog: AlignDialog) -> None:
+        dialog.row.setCurrentIndex(dialog.row.findData(OWN_ROW))
+
+    answer_next_dialog(qtbot, fill)
+    qtbot.keyClick(window.table, Qt.Key.Key_A)
+    view = window.gathered.view  # type: ignore[union-attr]
+    assert len(view.rows) == 6 and text_at(window, 1, FIRST_LOGBOOK + 1) == "not attempted"
+    assert text_at(window, 1, CLASS) == "verified" and "paper class: falsified" in window.heading.text()
+    moved = view.cell(view.rows[5].id, window.model.logbook_at(FIRST_LOGBOOK + 1) or "")
+    assert moved.placement is not None and moved.placement.method == "by hand"
+    activate(qtbot, window)
+    qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert len(window.gathered.view.rows) == 5  # type: ignore[union-attr]
+
+
+def test_side_by_side_pairs_runs_and_scrolls_together(
+    qtbot: QtBot, teams: dict[str, Path], screenshots: Screenshots
+) -> None:
+    window = open_paper(qtbot, teams, [])
+    window.table.setCurrentIndex(window.model.index(0, FIRST_LOGBOOK))  # ada's claim 1 ...
+    bob = window.model.index(0, FIRST_LOGBOOK + 1)  # ... and bob's, Ctrl+clicked: those two, not cy's
+    qtbot.mouseClick(
+        window.table.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier,
+        window.table.visualRect(bob).center(),
+    )  # fmt: skip
+    window.table.setCurrentIndex(window.model.index(0, FIRST_LOGBOOK))
+    qtbot.keyClick(window.table, Qt.Key.Key_C)
+    compare = window.dialog
+    assert isinstance(compare, ComparisonWindow)
+    assert [side[0].label for side in compare.sides] == [str(teams["ada"]), str(teams["bob"])]
+    compare.resize(1200, 500)
+    qtbot.waitUntil(lambda: not compare.busy, timeout=LOAD_TIMEOUT_MS)
+    settle()
+    kinds = [(p.kind, p.left is not None, p.right is not None) for p in compare.pairs]
+    assert kinds.count(("run", True, True)) >= 1
+    assert ("note", True, True) in kinds  # the two verdict notes sit level
+    last_run = max(i for i, p in enumerate(compare.pairs) if p.kind == "run" and p.right is not None)
+    pair = compare.pairs[last_run]
+    with qtbot.waitSignal(compare.synced):
+        compare.pair_list.setCurrentRow(last_run)
+    left_card, right_card = compare.card_for(0, pair.left), compare.card_for(1, pair.right)
+    assert left_card is not None and right_card is not None
+    assert compare.scroll_bar(0).value() == min(left_card.y(), compare.scroll_bar(0).maximum())
+    assert compare.scroll_bar(1).value() == min(right_card.y(), compare.scroll_bar(1).maximum())
+    with qtbot.waitSignal(compare.synced):  # scrolling the left pane moves the right one with it
+        compare.scroll_bar(0).setValue(0)
+    assert compare.scroll_bar(1).value() == 0
+    screenshots.take(compare, "paper-compare-light")
+    theme.manager().apply(theme.ThemeChoice.DARK)
+    screenshots.take(compare, "paper-compare-dark")
+    theme.manager().apply(theme.ThemeChoice.LIGHT)
+    qtbot.keyClick(compare, Qt.Key.Key_L)
+    assert not compare.linked.isChecked()
+
+
+def test_file_open_paper_and_evidence_in_the_review_window(qtbot: QtBot, teams: dict[str, Path]) -> None:
+    controller = LogbookController()
+    main = MainWindow(controller, remember_state=False)
+    qtbot.addWidget(main)
+    main.show()
+    assert main.actions_by_name["open_paper"].shortcut().toString() == "Ctrl+Shift+P"
+    window = main.paper.open_paper(PaperRequest([str(p) for p in teams.values()]))
+    qtbot.addWidget(window)
+    qtbot.waitSignal(window.loaded, timeout=LOAD_TIMEOUT_MS, raising=False).wait()
+    qtbot.waitUntil(lambda: window.gathered is not None, timeout=LOAD_TIMEOUT_MS)
+    window.table.setCurrentIndex(window.model.index(1, FIRST_LOGBOOK + 1))
+    with qtbot.waitSignal(controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        window.open_evidence()
+    qtbot.waitUntil(lambda: main.current_claim is not None, timeout=LOAD_TIMEOUT_MS)
+    assert main.current_claim is not None and main.current_claim.n == 1
+    assert main.controller.logbook is not None and main.controller.logbook.root.parent.parent == teams["bob"]
+    window.close()
