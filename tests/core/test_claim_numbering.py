@@ -150,3 +150,32 @@ def test_an_overview_with_claim_sections_adds_no_claims_beside_claim_pages(tmp_p
         ("claim-1-sparse#1", Verdict.VERIFIED),
         ("claim-2-fast#2", Verdict.FALSIFIED),
     ]
+
+
+def test_pages_about_the_claims_and_supplements_of_one_are_not_claims(tmp_path: Path) -> None:
+    draft = LogbookDraft("Reproduction: Extra pages")
+    draft.page("Claim summary").markdown("| Claim | Verdict |\n|---|---|\n| 1 | VERIFIED |")
+    draft.page("Claim-by-claim overview", slug="claim-by-claim-overview").markdown("Text.")
+    draft.page("Claim verification methodology", slug="claim-verification-methodology").markdown("How.")
+    draft.page("Claim 1: Widgets").markdown("Verdict: verified.")
+    draft.page("Claim 2: Gadgets").markdown("Verdict: toy.")
+    draft.page("Claim 2 — appendix: extra figures", slug="claim-2-appendix").markdown("More plots.")
+    draft.write(tmp_path)
+    logbook = read_logbook(tmp_path)
+    assert [c.key for c in logbook.claims] == ["claim-1-widgets#1", "claim-2-gadgets#2"]
+    assert logbook.claim(2).verdict is Verdict.TOY
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        # must not fire: a claim's own statement, or a supplement-like page that is the only page of its claim
+        "Claim: evidence lower bound is tight",
+        "Claim 2: Extra layers help",
+        "Claim 2 (continued from the first round)",
+        "Claim 2: Details matter",
+    ],
+)
+def test_claim_statements_that_look_like_pages_about_claims_stay_claims(tmp_path: Path, title: str) -> None:
+    claims = claims_of(tmp_path, [("Claim 1: Widgets", None), (title, "the-claim")])
+    assert [c.page for c in claims] == ["claim-1-widgets", "the-claim"]

@@ -112,6 +112,7 @@ def find_claims(pages: list[Page]) -> list[Claim]:
     if not claims:
         claims, scopes = _find([p for p in pages if not p.is_root])
     claims, scopes = _without_older_versions(claims, scopes)
+    claims, scopes = _without_supplements(claims, scopes)
     for claim, scope in zip(claims, scopes, strict=True):
         _assign_own_verdict(claim, scope)
     claim_pages = {id(s.page) for s in scopes}
@@ -139,6 +140,22 @@ def _without_older_versions(claims: list[Claim], scopes: list[_Scope]) -> tuple[
         if scopes[index].page.is_current:
             scopes[index].page.status = SUPERSEDED
     keep = [i for i in range(len(claims)) if i not in older]
+    return [claims[i] for i in keep], [scopes[i] for i in keep]
+
+
+def _without_supplements(claims: list[Claim], scopes: list[_Scope]) -> tuple[list[Claim], list[_Scope]]:
+    """A second page for a claim number that says it only adds to it (an appendix, "continued") is that claim's
+    evidence, not another claim; alone, such a page is still the claim."""
+    labels: dict[str, list[int]] = {}
+    for index, claim in enumerate(claims):
+        if claim.number is not None and scopes[index].first_line == 0:
+            labels.setdefault(claim.number, []).append(index)
+    extra: set[int] = set()
+    for indexes in labels.values():
+        supplements = {i for i in indexes if _SUPPLEMENT.search(scopes[i].page.title[:300])}
+        if supplements and len(supplements) < len(indexes):
+            extra |= supplements
+    keep = [i for i in range(len(claims)) if i not in extra]
     return [claims[i] for i in keep], [scopes[i] for i in keep]
 
 
@@ -213,7 +230,27 @@ def _is_claim_page(page: Page) -> bool:
         return True
     if re.match(r"^claims\b", page.slug.lower()) or re.match(r"^claims\b", page.title.lower()):
         return False  # a page listing all claims
+    if _ABOUT_CLAIMS.match(page.title) or (
+        not page.title.lower().startswith("claim") and _ABOUT_CLAIMS.match(page.slug)
+    ):
+        return False  # "Claim summary", "Claim-by-claim overview": about the claims, not one of them
     return page.slug.lower().startswith(("claim-", "claim_")) or page.title.lower().startswith("claim")
+
+
+# A page about the claims rather than one claim: "claim" followed (without a colon or dash stating a claim) by a
+# word for a summary, a method or a table.
+_ABOUT_CLAIMS = re.compile(
+    r"^\W*claims?(?:[-_\s]+by[-_\s]+claim)?[-_\s]+(?:summary|overview|index|list|table|verification|methodology|"
+    r"methods?|scorecard|status|results|evidence|notes|audit|registry|map|matrix|tracker|review|analysis|"
+    r"assessment|verdicts?)\b",
+    re.IGNORECASE,
+)
+# A page that adds to a claim another page states: "Claim 2 — appendix", "Claim 3 (continued)", "Claim 1: raw data".
+_SUPPLEMENT = re.compile(
+    r"\b(?:appendix|supplement(?:ary)?|additional\s+(?:figures|results|evidence|data)|extra\s+(?:figures|plots|runs)|"
+    r"continued|cont\.|part\s+(?:2|ii|two)|raw\s+(?:data|logs|outputs?)|details)\b",
+    re.IGNORECASE,
+)
 
 
 def _claim_pages(pages: list[Page]) -> tuple[list[Claim], list[_Scope]]:
