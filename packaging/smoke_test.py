@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
             smoke.figures["build"] = f"{build_seconds:.0f} s"
         for name, value in smoke.figures.items():
             sys.stdout.write(f"{name}: {value}\n")
-        sys.stdout.write(f"bundle smoke test: {smoke.passed} passed, {len(smoke.failures)} failed\n")
+        sys.stdout.write(f"bundle: {smoke.passed} passed, {len(smoke.failures)} failed\n")
         return 1 if smoke.failures else 0
 
 
