@@ -163,6 +163,9 @@ def test_pages_between_summary_and_conclusion_without_claim_names(tmp_path: Path
         d.page("Sparse training speed").markdown("Verdict: FALSIFIED.")
         d.page("Methods").markdown("How we ran things.")
         d.page("Robustness under shift").markdown("Status: TOY.")
+        d.page("Training runs").markdown("Status: all runs verified to finish.")  # how, not what
+        d.page("Data preparation").markdown("Loaded.")
+        d.page("Results").markdown("See the findings.")
         d.page("Conclusion").markdown("Verdict overall: mixed.")
 
     assert verdicts(write(tmp_path, build)) == [

@@ -46,6 +46,15 @@ _NOT_CLAIM = re.compile(
     r"background|related|faq|about|changelog|todo|lessons|discussion|cost|resource",
     re.IGNORECASE,
 )
+# Pages that record how the work was done rather than a finding, named as a whole ("Results", "Data preparation");
+# a finding's title may still use the words ("Sparse training speed").
+_PROCESS_PAGE = re.compile(
+    r"^\W*(?:\d+[.)]?\s*)?(?:results|experiments?|implementation(?:\s+details)?|training(?:\s+(?:setup|details|runs?|logs?))?|"
+    r"data(?:sets?)?(?:\s+(?:preparation|prep|loading|sources?))?|figures|plots|logs?|runs?|code|timeline|progress|"
+    r"work\s*log|journal|hyperparameters?|configuration|infrastructure|compute|next\s+steps|open\s+questions|"
+    r"caveats|risks|errata|reproduction\s+(?:plan|log|details|notes))\W*$",
+    re.IGNORECASE,
+)
 _ROW_CLAIM = re.compile(r"^\s*(?:\*\*)?\s*(?:claim\s*|c)?#?\s*(\d{1,3})\b", re.IGNORECASE)
 _LINE_CLAIMS = re.compile(
     r"\bclaim(?:\s*(?:#\s*)?(\d{1,3})|s\s*(\d{1,3})\s*(?:[-–]{1,2}|to|and|&)\s*(\d{1,3}))\b"
@@ -345,6 +354,8 @@ def _between_summary_and_conclusion(pages: list[Page]) -> tuple[list[Claim], lis
     scopes: list[_Scope] = []
     for page in pages[start:end]:
         if _NOT_CLAIM.search(page.slug) or _NOT_CLAIM.search(page.title) or (not page.cells and not page.preamble):
+            continue
+        if _PROCESS_PAGE.match(page.title):
             continue
         scope = _Scope(page)
         claims.append(_claim(page, f"{page.slug}#1", None, page.title, scope))
