@@ -35,6 +35,8 @@ def claims_of(tmp_path: Path, pages: list[tuple[str, str | None]], summary: str 
         ("Claim 3a: The first half", None, 3, "3a", "claim-3a-the-first-half#3a"),
         ("Claim 3.2 — A sub-claim", "sub-claim", 3, "3.2", "sub-claim#3.2"),
         ("Claim B: Widgets", "claim-b", 2, "B", "claim-b#B"),
+        ("Claim III: Widgets", "claim-iii", 3, "3", "claim-iii#3"),
+        ("Claim XIV — Widgets", "widgets-xiv", 14, "14", "widgets-xiv#14"),
         ("Widgets are sparse", "claim-06-widgets", 6, "6", "claim-06-widgets#6"),
         ("Widgets are sparse", "c4-widgets", 4, "4", "c4-widgets#4"),
         ("Widgets are sparse", "claim-2b-widgets", 2, "2b", "claim-2b-widgets#2b"),
@@ -51,6 +53,8 @@ def test_written_numbers(tmp_path: Path, title: str, slug: str | None, n: int, n
         # a number in the claim's own statement is not its number: it is numbered after the written ones
         ("Claim: widgets scale to 300 layers", "claim-widgets-scale", [(2, "after the written numbers")]),
         ("Claims about 3 widgets", "claims-about-3-widgets", []),  # a page listing claims, not claim 3
+        ("Claim I think matters: widgets", "claim-i-think", [(2, "after the written numbers")]),
+        ("Claim IIII: not a numeral", "claim-iiii", [(2, "after the written numbers")]),
     ],
 )
 def test_numbers_that_are_not_claim_numbers(tmp_path: Path, title: str, slug: str, expected: list) -> None:

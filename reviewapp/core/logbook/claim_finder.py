@@ -27,7 +27,8 @@ _V1_SLUG_NUMBER = re.compile(r"(?:^|[-_])claim[-_]?(\d{1,3})(?:[-_]|$)", re.IGNO
 _TITLE_NUMBER = re.compile(
     r"\bclaims?\s*(?:(?:#|no\.?|number)\s*)?C?(?P<num>\d{1,3})(?:(?P<sub>[a-z])|\.(?P<dot>\d{1,2}))?(?![\w.])"
     r"|^\W{0,3}C(?P<cnum>\d{1,3})(?P<csub>[a-z])?(?:\W|$)"
-    r"|\bclaim\s+(?P<letter>[A-H])(?=\s*[:.)\]—–-]|\s*$)",
+    r"|\bclaim\s+(?P<letter>[A-H])(?=\s*[:.)\]—–-]|\s*$)"
+    r"|\bclaim\s+(?P<roman>[IVX]{1,5})(?=\s*[:.)\]—–-]|\s*$)",
     re.IGNORECASE,
 )
 _SLUG_NUMBER = re.compile(
@@ -217,6 +218,9 @@ def _label_of(match: re.Match[str] | None) -> tuple[int, str] | None:
     if match is None:
         return None
     groups = match.groupdict()
+    if groups.get("roman"):
+        value = _roman(groups["roman"].upper())
+        return (value, str(value)) if value else None
     if groups.get("letter"):
         letter = groups["letter"].upper()
         return ord(letter) - ord("A") + 1, letter
@@ -227,6 +231,19 @@ def _label_of(match: re.Match[str] | None) -> tuple[int, str] | None:
     dot = groups.get("dot")
     label = str(int(num)) + (sub.lower() if sub else f".{int(dot)}" if dot else "")
     return int(num), label
+
+
+_ROMAN = re.compile(r"^(X{0,3})(IX|IV|V?I{0,3})$")
+
+
+def _roman(text: str) -> int | None:
+    """'III' -> 3, 'XIV' -> 14; None for anything that is not a roman numeral up to 39."""
+    match = _ROMAN.match(text)
+    if not match or not text:
+        return None
+    tens, units = match.groups()
+    unit_values = {"": 0, "I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9}
+    return 10 * len(tens) + unit_values[units]
 
 
 def _v1_key(page: Page) -> str:
