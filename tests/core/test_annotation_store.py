@@ -252,7 +252,7 @@ def test_threads_writing_different_and_the_same_file(root: Path) -> None:
 
     def write(name: str, slug: str) -> None:
         for i in range(per_thread):
-            store.append(note(f"{name}-{i}", name), slug)
+            store.append(note(f"{name}-{i}", slug), slug)  # a file holds only its owner's records
 
     threads = [threading.Thread(target=write, args=(f"w{i}", f"w{i % 3}")) for i in range(6)]
     for thread in threads:
@@ -264,7 +264,9 @@ def test_threads_writing_different_and_the_same_file(root: Path) -> None:
     assert len(loaded.records) == 6 * per_thread
     by_writer = {}
     for record, _ in loaded.records:
-        by_writer.setdefault(record.annotator, []).append(int(record.payload.text.split("-")[1]))  # type: ignore[attr-defined]
+        name, number = record.payload.text.split("-")  # type: ignore[attr-defined]
+        by_writer.setdefault(name, []).append(int(number))
+    assert len(by_writer) == 6
     assert all(sorted(v) == list(range(per_thread)) for v in by_writer.values())
 
 
@@ -278,7 +280,7 @@ store = AnnotationStore(root)
 store.known_secrets = []
 for i in range(count):
     text = f"{name}-{i}-" + "x" * size
-    store.append(make_record("note", annotator=name, role="judge", target=Target(claim="c#1"),
+    store.append(make_record("note", annotator=slug, role="judge", target=Target(claim="c#1"),
                              payload={"text": text}), slug)
 """
 
@@ -296,7 +298,7 @@ def test_processes_writing_different_files_and_one_shared_file(root: Path, tmp_p
     store = AnnotationStore(root)
     loaded = store.load()
     assert loaded.issues == []
-    seen = {(r.annotator, r.payload.text.split("-")[1]) for r, _ in loaded.records}  # type: ignore[attr-defined]
+    seen = {tuple(r.payload.text.split("-")[:2]) for r, _ in loaded.records}  # type: ignore[attr-defined]
     assert seen == {(name, str(i)) for name, _ in jobs for i in range(count)}
     shared = (root / "reviews" / "shared.jsonl").read_bytes().split(b"\n")
     assert shared[-1] == b"" and len(shared) == 3 * count + 1
@@ -321,14 +323,14 @@ def test_two_branches_appending_to_one_file_merge_without_conflict(tmp_path: Pat
     _git(["config", "user.name", "Test"], workspace)
     _git(["config", "user.email", "test@example.invalid"], workspace)
     store = AnnotationStore(root)
-    store.append(note("base"), "ada")
+    store.append(note("base"), "ada-lovelace")
     _git(["add", "-A"], workspace)
     _git(["commit", "-q", "-m", "base"], workspace)
     _git(["checkout", "-q", "-b", "laptop"], workspace)
-    store.append(note("from laptop"), "ada")
+    store.append(note("from laptop"), "ada-lovelace")
     _git(["commit", "-q", "-am", "laptop"], workspace)
     _git(["checkout", "-q", "main"], workspace)
-    store.append(note("from desktop"), "ada")
+    store.append(note("from desktop"), "ada-lovelace")
     _git(["commit", "-q", "-am", "desktop"], workspace)
     merge = gitcmd.run(["merge", "-q", "--no-edit", "laptop"], workspace)
     assert merge.ok, merge.stdout + merge.stderr
@@ -350,9 +352,9 @@ def test_append_survives_a_vanished_folder(root: Path) -> None:
     import shutil
 
     store = AnnotationStore(root)
-    store.append(note("one"), "ada")
+    store.append(note("one"), "ada-lovelace")
     shutil.rmtree(root / "reviews")
-    store.append(note("two"), "ada")
+    store.append(note("two"), "ada-lovelace")
     assert texts(store) == ["two"]
     assert (root / "reviews" / "SCHEMA.json").is_file()
 

@@ -98,7 +98,7 @@ def test_two_read_only_clones_of_one_remote_share_their_reviews(
     first = read_logbook(clone(remote, tmp_path / "first", "Ada", "ada@example.invalid"))
     second = read_logbook(clone(remote, tmp_path / "second", "Ada", "ada@example.invalid"))
 
-    AnnotationStore(first.root, writable=False, logbook_id=first.logbook_id).append(note("from one"), "ada")
+    AnnotationStore(first.root, writable=False, logbook_id=first.logbook_id).append(note("from one"), "ada-lovelace")
     other = AnnotationStore(second.root, writable=False, logbook_id=second.logbook_id)
     assert texts(other) == ["from one"]
     assert other.folder == fallback_folder(first.root) != legacy_fallback_folder(first.root)

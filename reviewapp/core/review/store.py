@@ -41,6 +41,7 @@ from reviewapp.core.io.durable import (
 from reviewapp.core.io.paths import user_data_dir
 from reviewapp.core.io.safepath import UnsafeReference, hub_blob_target, hub_repo_folder, open_regular, read_capped
 from reviewapp.core.logbook.logbook_id import LogbookId, logbook_id_for, safe_folder_name
+from reviewapp.core.review.identity import annotator_slug
 from reviewapp.core.review.records import (
     MAX_LINE_BYTES,
     SCHEMA_VERSION,
@@ -401,7 +402,8 @@ class AnnotationStore:
                         result.issues.append(done.issue)
                     if done is None or done.set_aside is None:  # completed (or finished by a writer): re-read
                         records, issues, _ = read_file(path)
-            per_file.append(records)
+            per_file.append(_own_records(path, records, result.issues))
+        per_file = _without_conflicts(result.files, per_file, result.issues)
         result.records = list(heapq.merge(*per_file, key=lambda item: item[0].created_at))
         return result
 
@@ -418,6 +420,70 @@ class AnnotationStore:
             return False, None
         finally:
             os.close(fd)
+
+
+def file_owner(path: Path) -> str:
+    """The annotator slug a review file belongs to: its name (`reviews/ada-lovelace.jsonl` -> "ada-lovelace")."""
+    return path.name.removesuffix(RECORD_SUFFIX)
+
+
+def _own_records(
+    path: Path, records: list[tuple[RecordBase, str]], issues: list[StoreIssue]
+) -> list[tuple[RecordBase, str]]:
+    """The records of `path` that its owner wrote; another person's record or a reused id is invalid.
+
+    A record counts only for the annotator whose file holds it: whatever its `annotator` field claims, a record
+    in mallory.jsonl can never stand for Ada, so a copy of her record or a retraction in her name is refused.
+    """
+    owner = file_owner(path)
+    kept: list[tuple[RecordBase, str]] = []
+    seen: dict[str, RecordBase] = {}
+    for record, where in records:
+        line = _line_of(where)
+        if annotator_slug(record.annotator) != owner:
+            message = (
+                f"record {record.id} names {record.annotator!r} as its annotator but is in {path.name}, "
+                f"the file of {owner!r}; a record counts only in its author's file, so it is ignored"
+            )
+            issues.append(StoreIssue(path, line, message, "error"))
+            continue
+        first = seen.get(record.id)
+        if first is not None:
+            if first != record:
+                message = f"id {record.id} is used by an earlier, different record of this file; ignored"
+                issues.append(StoreIssue(path, line, message, "error"))
+            continue  # an identical line twice (a union merge can duplicate lines) is harmless
+        seen[record.id] = record
+        kept.append((record, where))
+    return kept
+
+
+def _without_conflicts(
+    paths: list[Path], per_file: list[list[tuple[RecordBase, str]]], issues: list[StoreIssue]
+) -> list[list[tuple[RecordBase, str]]]:
+    """Drop every copy of an id that two files hold as different records (identical copies, such as the data
+    folder's and the committed copy of one file, are one record). Neither can be trusted over the other, so
+    neither is applied, and both places are named."""
+    where_of: dict[str, list[tuple[RecordBase, str, Path]]] = {}
+    for path, records in zip(paths, per_file, strict=True):
+        for record, where in records:
+            where_of.setdefault(record.id, []).append((record, where, path))
+    conflicting: set[str] = set()
+    for record_id, copies in where_of.items():
+        if any(other != copies[0][0] for other, _, _ in copies[1:]):
+            conflicting.add(record_id)
+            places = ", ".join(where for _, where, _ in copies)
+            for _, where, path in copies:
+                message = f"id {record_id} is held by different records ({places}); none of them is applied"
+                issues.append(StoreIssue(path, _line_of(where), message, "error"))
+    if not conflicting:
+        return per_file
+    return [[item for item in records if item[0].id not in conflicting] for records in per_file]
+
+
+def _line_of(where: str) -> int | None:
+    tail = where.rsplit(":", 1)[-1]
+    return int(tail) if tail.isdigit() else None
 
 
 def read_file(path: Path) -> tuple[list[tuple[RecordBase, str]], list[StoreIssue], bool]:
