@@ -8,7 +8,7 @@ from pathlib import Path
 
 from reviewapp.core.logbook import parse_cache
 from reviewapp.core.logbook.locate import find_logbooks
-from reviewapp.core.logbook.parse_cache import encode, read_logbook_cached
+from reviewapp.core.logbook.parse_cache import encode, forget_recent, read_logbook_cached
 from reviewapp.core.logbook.reader import read_logbook
 from tests.core.annotation_helpers import small_logbook
 
@@ -23,7 +23,10 @@ def test_a_cached_read_equals_a_fresh_one(tmp_path: Path) -> None:
     stored = entries(parse_cache.cache_folder())
     assert len(stored) == 1
     json.loads(stored[0].read_text())  # plain JSON, never pickle
-    second = read_logbook_cached(workspace)
+    assert read_logbook_cached(workspace) is first  # the same process: kept in memory, not decoded again
+    forget_recent()
+    second = read_logbook_cached(workspace)  # decoded from the file
+    assert second is not first
     assert encode(second) == encode(first) == encode(read_logbook(workspace))
     assert second.claims[0].verdict == first.claims[0].verdict and second.root == first.root
 
@@ -44,8 +47,10 @@ def test_a_damaged_entry_is_a_miss(tmp_path: Path) -> None:
     expected = encode(read_logbook_cached(workspace))
     (entry,) = entries(parse_cache.cache_folder())
     entry.write_bytes(b'{"key": "' + entry.stem.encode() + b'", "logbook": {"root": 3}}')
+    forget_recent()
     assert encode(read_logbook_cached(workspace)) == expected
     entry.write_bytes(b"\x80garbage")
+    forget_recent()
     assert encode(read_logbook_cached(workspace)) == expected
 
 
@@ -54,4 +59,5 @@ def test_every_corpus_logbook_survives_the_round_trip(corpus: Path) -> None:
         root = folder if (folder / ".trackio").is_dir() else find_logbooks(folder, max_depth=2)[0]
         fresh = read_logbook(root)
         read_logbook_cached(root)
+        forget_recent()
         assert encode(read_logbook_cached(root)) == encode(fresh), folder.name

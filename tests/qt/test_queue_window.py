@@ -85,6 +85,8 @@ def test_blind_mode_hides_who_made_each_logbook(qtbot: QtBot, queue_file: Path) 
     blinded = [window.proxy.index(i, LOGBOOK).data() for i in range(window.proxy.rowCount())]
     assert all(label.startswith("Participant ") for label in blinded)
     assert not any("ada" in label.lower() or "bob" in label.lower() for label in blinded), blinded
+    qtbot.waitUntil(lambda: window.model.complete, timeout=QUEUE_TIMEOUT_MS)  # every author's name known
+    blinded = [window.proxy.index(i, LOGBOOK).data() for i in range(window.proxy.rowCount())]
     assert all("Reproduction of flat minima by Participant " in label for label in blinded)
     assert len(set(blinded)) == 3  # a stable pseudonym per logbook
 

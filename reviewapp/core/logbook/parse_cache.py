@@ -12,8 +12,11 @@ import dataclasses
 import hashlib
 import json
 import os
+import threading
 import types
 import typing
+from collections import OrderedDict
+from collections.abc import Callable
 from enum import Enum
 from functools import cache
 from pathlib import Path
@@ -93,11 +96,17 @@ def read_logbook_cached(
     extras = tuple(p for p in (where.metadata_file, where.workspace and where.workspace / ".trackio") if p)
     key_text = json.dumps([FORMAT, reader_version(), str(source.resolve()), fingerprint(where.root, extras)])
     key = hashlib.sha256(key_text.encode("utf-8", "surrogatepass")).hexdigest()
+    with _RECENT_LOCK:
+        recent = _RECENT.get(key)
+    if recent is not None:
+        return recent
     entry = (folder or cache_folder()) / f"{key}.json"
     hit = _load(entry, key)
     if hit is not None:
+        _remember(key, hit)
         return hit
     logbook = read_logbook(source, progress=progress, cancel=cancel)
+    _remember(key, logbook)
     try:
         data = json.dumps({"key": key, "logbook": encode(logbook)}, ensure_ascii=False, separators=(",", ":"))
         entry.parent.mkdir(parents=True, exist_ok=True)
@@ -105,6 +114,28 @@ def read_logbook_cached(
     except (OSError, TypeError, ValueError):
         pass  # a cache that cannot be written only costs time
     return logbook
+
+
+# The logbooks answered lately, by key: a queue opened again in the same process (or a logbook the window opens
+# from it) is not decoded again. The key changes whenever a file does, so a changed logbook is never served.
+# The reader's objects are read-only by convention; everyone holding one shares it.
+RECENT_LIMIT = 128
+_RECENT: OrderedDict[str, Logbook] = OrderedDict()
+_RECENT_LOCK = threading.Lock()
+
+
+def forget_recent() -> None:
+    """Drop the logbooks kept in memory (the files on disk stay): the next read decodes its entry again."""
+    with _RECENT_LOCK:
+        _RECENT.clear()
+
+
+def _remember(key: str, logbook: Logbook) -> None:
+    with _RECENT_LOCK:
+        _RECENT[key] = logbook
+        _RECENT.move_to_end(key)
+        while len(_RECENT) > RECENT_LIMIT:
+            _RECENT.popitem(last=False)
 
 
 def _load(entry: Path, key: str) -> Logbook | None:
@@ -144,34 +175,58 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def decode(kind: Any, value: Any) -> Any:
+    return _decoder(kind)(value)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@cache
+def _decoder(kind: Any) -> Callable[[Any], Any]:
+    """A decoder for values of type `kind`, built once per type: a cached logbook has ~200,000 values, and asking
+    `typing` about each one's type again cost more than reading the JSON."""
     origin = typing.get_origin(kind)
-    if kind is Any or kind is typing.Any:
-        return value
+    if kind is Any or kind is typing.Any or kind in (str, int, bool, type(None)):
+        return _same
     if origin in (Union, types.UnionType):
-        if value is None:
-            return None
         options = [a for a in typing.get_args(kind) if a is not type(None)]
-        return decode(options[0], value) if len(options) == 1 else value
+        if len(options) != 1:
+            return _same
+        inner = _decoder(options[0])
+        return _same if inner is _same else lambda v: None if v is None else inner(v)
     if origin is list:
         (item,) = typing.get_args(kind) or (Any,)
-        return [decode(item, v) for v in value]
+        each = _decoder(item)
+        return list if each is _same else lambda v: [each(x) for x in v]
     if origin is tuple:
         args = typing.get_args(kind)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(decode(args[0], v) for v in value)
-        return tuple(decode(a, v) for a, v in zip(args, value, strict=True))
+            one = _decoder(args[0])
+            return lambda v: tuple(one(x) for x in v)
+        parts = [_decoder(a) for a in args]
+        return lambda v: tuple(d(x) for d, x in zip(parts, v, strict=True))
     if origin is dict:
         _, item = typing.get_args(kind) or (str, Any)
-        return {k: decode(item, v) for k, v in value.items()}
+        each = _decoder(item)
+        return _same if each is _same else lambda v: {k: each(x) for k, x in v.items()}
     if isinstance(kind, type):
         if dataclasses.is_dataclass(kind):
-            hints = _hints(kind)
-            fields = {f.name for f in dataclasses.fields(kind)}
-            return kind(**{name: decode(hints[name], v) for name, v in value.items() if name in fields})
+            return _dataclass_decoder(kind)
         if issubclass(kind, Enum):
-            return kind(value)
+            return kind
         if issubclass(kind, Path):
-            return Path(value)
-        if kind is float and isinstance(value, int):
-            return float(value)
-    return value
+            return Path
+        if kind is float:
+            return lambda v: float(v) if isinstance(v, int) else v
+    return _same
+
+
+def _dataclass_decoder(kind: type) -> Callable[[Any], Any]:
+    hints = _hints(kind)
+    fields = {f.name: _decoder(hints[f.name]) for f in dataclasses.fields(kind)}
+
+    def build(value: Any) -> Any:
+        return kind(**{name: fields[name](v) for name, v in value.items() if name in fields})
+
+    return build

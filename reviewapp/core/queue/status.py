@@ -117,10 +117,10 @@ def _row(
     except OSError as exc:
         row.problem = f"{entry.source}: {exc.strerror or exc}"
         return row
-    if known_id:
-        logbook.explicit_id = known_id  # a Hub snapshot's folder does not say which Space it is
+    # a Hub snapshot's folder does not say which Space it is; a folder's id costs two git runs, asked once
+    logbook.explicit_id = known_id or _folder_id(logbook.root)
     row.logbook = logbook
-    row.logbook_id = known_id or logbook_id_for(logbook.root)
+    row.logbook_id = logbook.explicit_id
     row.title = logbook.title
     row.paper = entry.paper or logbook.paper_id or ""
     loaded = AnnotationStore(logbook.root, writable=False, logbook_id=row.logbook_id).load(repair=False)
@@ -152,6 +152,16 @@ def _row(
     elif mine or row.my_score is not None:
         row.status = IN_PROGRESS
     return row
+
+
+_FOLDER_IDS: dict[Path, str] = {}  # for this process: reopening a queue asks git nothing again
+
+
+def _folder_id(root: Path) -> str:
+    found = _FOLDER_IDS.get(root)
+    if found is None:
+        found = _FOLDER_IDS[root] = logbook_id_for(root)
+    return found
 
 
 def next_unreviewed(rows: list[QueueRow], after: tuple[int, str] | None = None) -> tuple[int, str] | None:

@@ -32,15 +32,25 @@ class QueueTableModel(QAbstractTableModel):
         self.rows: list[QueueRow] = []
         self.blind = False
         self._blinders: dict[int, Blinder] = {}
+        self.complete = False  # the blinders know every name (git authors too); until then only pseudonyms show
 
     def set_rows(self, rows: list[QueueRow], blinders: list[Blinder] | None = None) -> None:
-        """`blinders`: one per row, made off the GUI thread (they read each logbook's git authors)."""
+        """`blinders`: one per row, made off the GUI thread (they read each logbook's git authors); without them
+        the names the rows know stand in, and blind labels show the pseudonym alone until `set_blinders`."""
         self.beginResetModel()
         self.rows = rows
+        self.complete = blinders is not None
         if blinders is None:
             blinders = [blinder_for(r.logbook_id or r.entry.location, r.logbook) for r in rows]
         self._blinders = dict(enumerate(blinders))
         self.endResetModel()
+
+    def set_blinders(self, rows: list[QueueRow], blinders: list[Blinder]) -> None:
+        if rows is not self.rows:
+            return  # the queue was read again meanwhile
+        self._blinders = dict(enumerate(blinders))
+        self.complete = True
+        self.set_blind(self.blind)
 
     def set_blind(self, blind: bool) -> None:
         self.blind = blind
@@ -56,7 +66,9 @@ class QueueTableModel(QAbstractTableModel):
         return self.blind and self.rows[number].my_score is None
 
     def shown(self, number: int, text: str) -> str:
-        return self._blinders[number].scrub(text) if self.hides(number) else text
+        if not self.hides(number):
+            return text
+        return self._blinders[number].scrub(text) if self.complete else self._blinders[number].alias
 
     def alias(self, number: int) -> str:
         return self._blinders[number].alias
@@ -66,7 +78,8 @@ class QueueTableModel(QAbstractTableModel):
         row = self.rows[number]
         if self.hides(number):
             blinder = self._blinders[number]
-            return f"{blinder.alias} — {blinder.scrub(row.title)}" if row.title else blinder.alias
+            shown = row.title and self.complete
+            return f"{blinder.alias} — {blinder.scrub(row.title)}" if shown else blinder.alias
         label = f"{row.title} ({row.entry.source})" if row.title else row.entry.source
         return f"{label} · revealed after your score" if self.blind else label
 

@@ -55,7 +55,7 @@ from reviewapp.qt.workers import TaskRunner, alive
 
 OpenClaim = Callable[[Path, str | None, bool], None]  # folder, claim key, blind
 STATUSES = ("", NOT_STARTED, IN_PROGRESS, DONE, FLAGGED)
-_Read = tuple[Queue, list[QueueRow], list[Blinder]]
+_Read = tuple[Queue, list[QueueRow], list[Blinder] | None]  # blinders only in blind mode: they run git
 
 
 class QueueWindow(QMainWindow):
@@ -166,7 +166,7 @@ class QueueWindow(QMainWindow):
         self.progress.setRange(0, 0)
         self.progress.show()
         self.summary.setText("Reading the queue…")
-        path, me = self.queue_path, self.me
+        path, me, blind = self.queue_path, self.me, self.model.blind
 
         def work(progress: ProgressCallback) -> _Read:
             queue = read_queue(path)
@@ -178,7 +178,7 @@ class QueueWindow(QMainWindow):
                 progress=progress,
                 cancel=token,
             )
-            return queue, rows, [row_blinder(row, me) for row in rows]
+            return queue, rows, [row_blinder(row, me) for row in rows] if blind else None
 
         def loaded(result: _Read) -> None:
             if token is self._token:
@@ -380,6 +380,13 @@ class QueueWindow(QMainWindow):
     def _blind_toggled(self, blind: bool) -> None:
         self.model.set_blind(blind)
         self.blind_changed.emit(blind)
+        if blind and not self.model.complete and self.model.rows:
+            rows, me = self.model.rows, self.me
+            self.runner.submit(
+                lambda _progress: [row_blinder(row, me) for row in rows],
+                lambda blinders: self.model.set_blinders(rows, blinders) if alive(self) else None,
+                lambda exc: self.summary.setText(f"Blind mode could not read the logbooks' authors: {exc}"),
+            )
 
     def show_ranking(self) -> None:
         from reviewapp.qt.queue.ranking_dialog import RankingDialog
