@@ -17,6 +17,7 @@ CLAIMS = [
     ("Flat minima survive weight noise", "Accuracy under Gaussian weight noise is higher at flat minima"),
     ("Large batches find sharper minima", "Training with large batch sizes converges to sharper minima"),
     ("The effect holds for transformers", "Vision transformers show the same flatness effect"),
+    ("Warmup hides the early sharpness spike", "Learning-rate warmup masks the sharpness spike early in training"),
 ]
 WORDS = {"verified": "VERIFIED", "falsified": "FALSIFIED", "toy": "TOY", "partial": "PARTIALLY VERIFIED",
          "inconclusive": "INCONCLUSIVE"}  # fmt: skip

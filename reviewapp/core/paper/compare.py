@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from reviewapp.core.logbook.model import Cell, CellKind, Logbook
+from reviewapp.core.logbook.model import Cell, CellKind, Claim, Logbook
 from reviewapp.core.review.state import EffectiveClaim
 
 PAIR_THRESHOLD = 0.5  # below this two cells are shown apart, not as the same step
@@ -41,7 +41,7 @@ class EvidencePair:
         return signature(cell)[:120] or f"{self.kind} {cell.ordinal + 1}"
 
 
-def evidence_cells(logbook: Logbook, claim: EffectiveClaim | None) -> list[Cell]:
+def evidence_cells(logbook: Logbook, claim: EffectiveClaim | Claim | None) -> list[Cell]:
     if claim is None:
         return []
     page = logbook.page(claim.page)

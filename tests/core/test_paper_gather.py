@@ -1,0 +1,153 @@
+"""Gathering a paper's logbooks (folders, a stored registry import, the Hub by paper tag), every claim class in one
+paper, the Logbook Judge between the agent and people, and two logbooks' evidence paired cell by cell."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reviewapp.cli import main
+from reviewapp.core.logbook.locate import NotALogbookError
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.writer import LogbookDraft
+from reviewapp.core.logbook_judge.importer import import_verdicts
+from reviewapp.core.paper.compare import evidence_cells, pair_evidence
+from reviewapp.core.paper.gather import PaperGatherError, PaperRequest, gather_paper
+from reviewapp.core.sources.opener import open_source
+from reviewapp.core.verdicts import Verdict
+from tests.core import judge_fixtures
+from tests.core.annotation_helpers import open_review
+from tests.support.hub_server import HubServer
+from tests.support.paper_fixtures import ORID, write_team_logbook
+
+pytest_plugins = ["tests.support.hub_fixtures"]
+
+
+def gather(*folders: Path, strict: bool = False, **request: object):  # type: ignore[no-untyped-def]
+    return gather_paper(PaperRequest([str(f) for f in folders], **request), open_source, strict=strict)  # type: ignore[arg-type]
+
+
+def test_every_claim_class_in_one_paper_including_a_claim_only_one_team_attempted(tmp_path: Path) -> None:
+    teams = {
+        "ada": [(0, "verified"), (1, "falsified"), (2, "verified"), (3, "partial")],
+        "bob": [(0, "falsified"), (1, "toy"), (2, "partial"), (3, "toy"), (5, "inconclusive")],
+        "cy": [(4, "toy")],
+    }
+    folders = [write_team_logbook(tmp_path / t, t, v, wording=i % 2) for i, (t, v) in enumerate(teams.items())]
+    view = gather(*folders).view
+    by_text = {row.text: view.claim_classes[row.id] for row in view.rows}
+    assert list(by_text.values()) == [
+        "contested",  # ada verified it, bob falsified it
+        "falsified",
+        "verified",  # verified beats partial
+        "partially verified",
+        "nothing established",  # bob alone: inconclusive
+        "toy only",  # cy alone
+    ]
+    lone = [row for row in view.rows if len(view.attempted_by(row.id)) == 1]
+    assert len(lone) == 2 and view.attempted_by(lone[1].id) == [view.logbooks[2].logbook_id]
+    assert view.paper_class == "contested"
+
+
+def test_logbook_judge_decides_over_the_agent_and_a_person_over_both_with_the_stored_registry(
+    tmp_path: Path,
+) -> None:
+    ada = judge_fixtures.write_logbook(tmp_path / "ada")
+    bob = judge_fixtures.write_logbook(tmp_path / "bob", [1, 0], numbers=[1, 2], metadata_space="bob/repro-gen")
+    registry = judge_fixtures.write_registry(tmp_path / "registry.json")
+    verdicts = judge_fixtures.write_verdicts(
+        tmp_path / "verdicts.json",
+        {
+            judge_fixtures.SPACE: judge_fixtures.entry(["verified", "verified", "toy", "verified"]),
+            "bob/repro-gen": judge_fixtures.entry(
+                ["toy", "falsified", "inconclusive", "inconclusive"], space_id="bob/repro-gen"
+            ),
+        },
+    )
+    import_verdicts(verdicts, [read_logbook(ada), read_logbook(bob)], registry_file=registry)
+    gathered = gather(ada, bob)  # no registry named: the one imported with the verdicts gives the rows
+    view = gathered.view
+    assert view.registry_used and [r.id for r in view.rows] == [f"registry:{i}" for i in range(1, 5)]
+    ada_id, bob_id = (lb.logbook_id for lb in view.logbooks)
+    speed = view.cell("registry:2", ada_id)  # the agent wrote FALSIFIED, the Logbook Judge verified
+    assert (speed.agent, speed.logbook_judge) == (Verdict.FALSIFIED, Verdict.VERIFIED)
+    assert (speed.decision.verdict, speed.decision.decided_by) == (Verdict.VERIFIED, "Logbook Judge")
+    assert view.cell("registry:2", bob_id).decision.verdict is Verdict.FALSIFIED  # bob's claim 1 is registry 2
+    assert view.claim_classes["registry:2"] == "contested"
+    open_review(ada, "Grace Judge").set_verdict(2, "falsified", "Timed it again: no speed-up.")
+    view = gather(ada, bob).view
+    speed = view.cell("registry:2", ada_id)
+    assert (speed.decision.verdict, speed.decision.decided_by) == (Verdict.FALSIFIED, "person")
+    assert view.claim_classes["registry:2"] == "falsified"
+    assert view.cell("registry:3", bob_id).claim is None  # bob never attempted registry claim 3
+
+
+def test_a_source_that_is_not_a_logbook_is_left_out_or_stops_a_strict_gathering(tmp_path: Path) -> None:
+    ada = write_team_logbook(tmp_path / "ada", "ada", [(0, "verified")])
+    (tmp_path / "empty").mkdir()
+    gathered = gather(ada, tmp_path / "empty", ada)
+    assert len(gathered.view.logbooks) == 1
+    assert [p.split(":")[0] for p in gathered.problems] == [str(tmp_path / "empty"), str(ada)]
+    assert "same logbook as an earlier source" in gathered.problems[1]
+    with pytest.raises(NotALogbookError):
+        gather(ada, tmp_path / "empty", strict=True)
+    with pytest.raises(PaperGatherError, match="none of the logbooks"):
+        gather(tmp_path / "empty")
+    bad = tmp_path / "registry.json"
+    bad.write_text("[1, 2]")
+    with pytest.raises(PaperGatherError, match="claim registry"):
+        gather(ada, registry=bad)
+
+
+def test_paper_orid_alone_gathers_the_papers_spaces_from_the_hub(
+    hub_server: HubServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for team, verdicts in (("ada", [(0, "verified"), (1, "verified")]), ("bob", [(1, "falsified")])):
+        root = write_team_logbook(tmp_path / team, team, verdicts) / ".trackio" / "logbook"
+        files = {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+        tags = ["icml2026-repro", f"paper-{ORID.lower()}"]
+        hub_server.create_repo(f"{team}/flat-minima", repo_type="space", tags=tags, files=files)
+    hub_server.create_repo("cy/other", repo_type="space", tags=["icml2026-repro", "paper-Other"], files={})
+
+    assert main(["paper", "--orid", ORID, "--format", "json"]) == 0
+
+    view = json.loads(capsys.readouterr().out)
+    assert {lb["id"] for lb in view["logbooks"]} == {"hf:space/ada/flat-minima", "hf:space/bob/flat-minima"}
+    assert (view["paper"], view["class"]) == (ORID, "contested")
+    assert main(["paper", "--orid", "NoSuchPaper"]) == 2
+    assert "no logbooks found on the Hub for paper NoSuchPaper" in capsys.readouterr().err
+
+
+def test_two_logbooks_evidence_is_paired_run_with_run_and_figure_with_figure(tmp_path: Path) -> None:
+    def logbook(name: str, steps: list[tuple[str, str]]) -> Path:
+        draft = LogbookDraft(f"{name} on flat minima", metadata={"paper": {"openreview_id": ORID}})
+        page = draft.page("Claim 1: SAM reduces test error")
+        for kind, what in steps:
+            if kind == "run":
+                page.run(what.split(), f"{what}: error 4.1%")
+            elif kind == "figure":
+                page.figure_html("<svg width='10' height='10'></svg>", what)
+            else:
+                page.markdown(f"{what} text", title=what)
+        return draft.write(tmp_path / name)
+
+    left = logbook("ada", [("note", "Claim"), ("run", "python train.py --seed=0"), ("run", "python eval.py"),
+                           ("figure", "Test error by epoch"), ("note", "Verdict")])  # fmt: skip
+    right = logbook("bob", [("note", "Claim"), ("run", "python train.py --seed=3"),
+                            ("run", "python sweep.py --rho 0.05"), ("run", "python eval.py"),
+                            ("figure", "Test error per epoch"), ("note", "Verdict")])  # fmt: skip
+    a, b = read_logbook(left), read_logbook(right)
+    left_cells, right_cells = evidence_cells(a, a.claims[0]), evidence_cells(b, b.claims[0])
+    pairs = pair_evidence(left_cells, right_cells)
+    assert [(p.kind, p.label) for p in pairs if p.left and p.right] == [
+        ("note", "Claim"), ("run", "python train.py --seed=0"), ("run", "python eval.py"),
+        ("figure", "Test error by epoch"), ("note", "Verdict"),
+    ]  # fmt: skip
+    alone = [(p.kind, p.left is None) for p in pairs if p.left is None or p.right is None]
+    assert alone == [("run", True)]  # bob's sweep, in its place between the runs
+    assert [p.label for p in pairs][2] == "python sweep.py --rho 0.05"
+    # pairs never cross: with the figure before the evaluation on one side, only one of the two can pair
+    crossed = pair_evidence([left_cells[2], left_cells[3]], [right_cells[4], right_cells[3]])
+    assert sum(1 for p in crossed if p.left and p.right) == 1
