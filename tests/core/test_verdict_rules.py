@@ -200,6 +200,20 @@ def test_verifier_json_in_a_code_output_is_the_last_resort(tmp_path: Path) -> No
     assert claim.confidence < 0.6
 
 
+@pytest.mark.parametrize(
+    ("json_text", "verdict"),
+    [
+        ('{"status": "pending", "job": 7}', Verdict.UNSTATED),  # a job's state
+        ('{"status": "NOT_EXECUTED"}', Verdict.UNSTATED),
+        ('{"verdict": "NOT_EXECUTED"}', Verdict.INCONCLUSIVE),  # a verdict key means it
+        ('{"status": "inconclusive"}', Verdict.INCONCLUSIVE),
+    ],
+)
+def test_a_status_key_holding_a_jobs_state_is_not_a_verdict(tmp_path: Path, json_text: str, verdict: Verdict) -> None:
+    [claim] = write_page(tmp_path, "Claim 1: Widgets", "", [output_cell(json_text)])
+    assert claim.verdict is verdict
+
+
 def test_nested_json_verdicts_are_about_sub_checks(tmp_path: Path) -> None:
     data = '{"finite_penalty": {"verdict": "FALSIFIED"}, "score": 1}'
     [claim] = write_page(tmp_path, "Claim 1: Widgets", "", [output_cell(data)])

@@ -532,6 +532,8 @@ def _claim_tables(
 
 _ROW_LABELS = frozenset({"verdict", "final verdict", "overall verdict", "status", "outcome", "result", "assessment"})
 _JSON_VERDICT_KEYS = ("verdict", "status", "outcome", "result")
+_PROCESS_KEYS = frozenset({"status", "result"})
+_PROCESS_STATE = re.compile(r"pending|deferred|blocked|unresolved|not\s+(?:yet\s+)?\w+", re.IGNORECASE)
 
 
 def _verdict_column_of(header: list[str]) -> int | None:
@@ -562,6 +564,8 @@ def _code_output(cell: Cell, page: Page, out: list[VerdictMention]) -> None:
         if not isinstance(value, str) or len(value) > 200:
             continue
         found = vm.head_verdict(value.replace("_", " "))
+        if found and key in _PROCESS_KEYS and _PROCESS_STATE.fullmatch(found[1]):
+            continue  # {"status": "pending"} is a job's state, not a verdict on the claim
         if found:
             text = f'"{key}": "{value}"'
             out.append(VerdictMention(found[0], found[1].upper(), text, page.slug, cell.body_line, cell.ordinal,
