@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 
 from reviewapp.core.logbook.writer import LogbookDraft
 from reviewapp.qt import theme
+from tests.core.corpus_expectations import EXPECTED
 from tests.qt.conftest import OpenWindow, Screenshots, wait_idle
 
 
@@ -68,3 +70,23 @@ def test_a_claim_number_the_logbook_never_wrote_says_where_it_came_from(
     assert window.claim_panel.select_key("claim-7-speed#7")
     wait_idle(qtbot, window)
     assert header.kicker.text() == "CLAIM 7" and header.kicker.toolTip() == ""
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "MachineLearning-Nerd__icml26-repro-aU2sxdnRuL-distribution-valued-cpd",
+        "MachineLearning-Nerd__icml26-repro-TBSyYj4VV6-quantum-regression",
+    ],
+)
+def test_rewritten_corpus_logbooks_show_earlier_verdicts_as_history(
+    qtbot: QtBot, open_window: OpenWindow, corpus: Path, name: str
+) -> None:
+    window = open_window(corpus / name / EXPECTED[name].root)
+    for claim in window.context.logbook.claims:
+        assert window.claim_panel.select_key(claim.key)
+        wait_idle(qtbot, window)
+        shown = links(window)
+        assert any(t.endswith("(differs)") for t in shown) == claim.contradicted, claim.key
+        assert any(t.endswith("(history)") for t in shown) == bool(claim.history), claim.key
+    assert any(c.history for c in window.context.logbook.claims)
