@@ -34,12 +34,12 @@ class QueueTableModel(QAbstractTableModel):
         self._blinders: dict[int, Blinder] = {}
         self.complete = False  # the blinders know every name (git authors too); until then only pseudonyms show
 
-    def set_rows(self, rows: list[QueueRow], blinders: list[Blinder] | None = None) -> None:
-        """`blinders`: one per row, made off the GUI thread (they read each logbook's git authors); without them
-        the names the rows know stand in, and blind labels show the pseudonym alone until `set_blinders`."""
+    def set_rows(self, rows: list[QueueRow], blinders: list[Blinder] | None = None, *, complete: bool = True) -> None:
+        """`blinders`: one per row, made off the GUI thread; `complete` when they know the git authors' names too.
+        Until they do, blind labels show the pseudonym alone (`set_blinders` completes them)."""
         self.beginResetModel()
         self.rows = rows
-        self.complete = blinders is not None
+        self.complete = blinders is not None and complete
         if blinders is None:
             blinders = [blinder_for(r.logbook_id or r.entry.location, r.logbook) for r in rows]
         self._blinders = dict(enumerate(blinders))

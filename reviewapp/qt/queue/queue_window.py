@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
-from reviewapp.core.queue.blind import Blinder
+from reviewapp.core.queue.blind import Blinder, blinder_for
 from reviewapp.core.queue.blind_logbook import row_blinder
 from reviewapp.core.queue.queue_file import Queue, read_queue
 from reviewapp.core.queue.rubric import DEFAULT_RUBRIC, Rubric
@@ -55,7 +55,7 @@ from reviewapp.qt.workers import TaskRunner, alive
 
 OpenClaim = Callable[[Path, str | None, bool], None]  # folder, claim key, blind
 STATUSES = ("", NOT_STARTED, IN_PROGRESS, DONE, FLAGGED)
-_Read = tuple[Queue, list[QueueRow], list[Blinder] | None]  # blinders only in blind mode: they run git
+_Read = tuple[Queue, list[QueueRow], list[Blinder], bool]  # the blinders know git authors in blind mode only
 
 
 class QueueWindow(QMainWindow):
@@ -178,7 +178,12 @@ class QueueWindow(QMainWindow):
                 progress=progress,
                 cancel=token,
             )
-            return queue, rows, [row_blinder(row, me) for row in rows] if blind else None
+            # reading git authors costs a git run a logbook: only when blind mode needs them
+            blinders = [
+                row_blinder(row, me) if blind else blinder_for(row.logbook_id or row.entry.location, row.logbook)
+                for row in rows
+            ]
+            return queue, rows, blinders, blind
 
         def loaded(result: _Read) -> None:
             if token is self._token:
@@ -204,9 +209,9 @@ class QueueWindow(QMainWindow):
     def _loaded(self, result: _Read) -> None:
         if not alive(self):
             return
-        self.queue, rows, blinders = result
+        self.queue, rows, blinders, complete = result
         selected = self.selected_row()
-        self.model.set_rows(rows, blinders)
+        self.model.set_rows(rows, blinders, complete=complete)
         self.progress.hide()
         self._summarize()
         if self.proxy.rowCount():
