@@ -27,7 +27,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ),
     ActionSpec("find_logbooks", "&Find Logbooks on a Paper…", "File", (), "Every published logbook on a paper"),
     ActionSpec("open_demo", "Open &Demo Logbook", "File", (), "Open the built-in demo review"),
-    ActionSpec("open_queue", "Open &Queue…", "File", ("Ctrl+Shift+O",), "Open a queue of logbooks to judge"),
+    ActionSpec("open_queue", "Open &Queue…", "File", ("Ctrl+Shift+J",), "Open a queue of logbooks to judge"),
     ActionSpec(
         "open_paper", "Open &Paper…", "File", ("Ctrl+Shift+P",), "Every logbook on one paper, claims by logbook"
     ),
