@@ -9,6 +9,7 @@ import pytest
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.review.identity import Identity
 from reviewapp.core.review.logbook_review import LogbookReview
+from reviewapp.core.review.state import AnnotationState
 from reviewapp.core.review.workspace import ReviewWorkspace, RowUpdate, WorkspaceError
 from reviewapp.core.verdicts import Verdict
 from tests.core.annotation_helpers import small_logbook
@@ -136,3 +137,19 @@ def test_one_source_opened_from_two_folders_is_one_logbook(tmp_path: Path, monke
     heard = updates(workspace)
     first_review.set_verdict(2, "toy", "proxy")
     assert heard == []
+
+
+def test_a_verdict_on_a_claim_the_logbook_no_longer_lists_is_reported_not_hidden(tmp_path: Path) -> None:
+    workspace = ReviewWorkspace()
+    _, review = opened(workspace, small_logbook(tmp_path))
+    record = review.set_verdict(3, "toy", "proxy")
+    assert review.state.claim_problems() == []
+    # the logbook is rewritten: claim 3's page is now an earlier attempt, no longer a claim
+    kept = [c for c in review.logbook.claims if c.key != record.target.claim]
+    state = AnnotationState(kept)
+    state.add_all(review.store.load().records)
+
+    (problem,) = state.claim_problems()
+    assert problem.record_id == record.id
+    assert f"claim {record.target.claim}" in problem.message and "no longer lists" in problem.message
+    assert state.verdict(str(record.target.claim)) is not None  # kept, not dropped

@@ -275,9 +275,34 @@ class AnnotationState:
         return cached  # type: ignore[return-value]
 
     def claim_problems(self) -> list[StateProblem]:
-        """Corrections that could not apply (a split of a claim that is not there any more, a key used twice)."""
+        """Corrections that could not apply (a split of a claim that is not there any more, a key used twice),
+        and reviewers' verdicts and notes on claims this logbook no longer lists."""
         self.effective_claims()
-        return list(self._cache["claim_problems"])  # type: ignore[call-overload]
+        return [*self._cache["claim_problems"], *self._orphaned()]  # type: ignore[misc]
+
+    def _orphaned(self) -> list[StateProblem]:
+        """A rewritten logbook can turn a claim page into an earlier attempt: what reviewers said about that claim
+        is kept (and exported) but no claim shows it, so it is reported instead of silently hidden."""
+        if not self.claims:
+            return []  # a paper's records name rows, not claims
+        known = {c.key for c in self.claims} | set(self._aliases)
+        for claim in self.effective_claims():
+            known.add(claim.key)
+            known.update(claim.replaces)
+        found = []
+        for record in self.live():
+            key = record.target.claim if record.kind in ("verdict", "note", "agent_verdict") else None
+            if key is not None and key not in known:
+                found.append(
+                    StateProblem(
+                        record.id,
+                        f"{record.annotator}'s {record.kind.replace('_', ' ')} is about claim {key}, which this "
+                        "logbook no longer lists as a claim (its page may now be an earlier attempt); it is kept "
+                        "in the review files and in exports",
+                        self._where.get(record.id, ""),
+                    )
+                )
+        return found
 
     def effective_claim(self, ref: str | int) -> EffectiveClaim | None:
         """By key (or an earlier key of it), or by number ("3", "3a") when exactly one claim has it."""
