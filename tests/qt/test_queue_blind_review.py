@@ -23,6 +23,7 @@ from pytestqt.qtbot import QtBot
 from reviewapp.core.queue.rubric import DEFAULT_RUBRIC
 from reviewapp.core.queue.scoring import record_rubric_score, score_payload
 from reviewapp.core.verdicts import Verdict
+from reviewapp.qt import theme
 from reviewapp.qt.main_window import MainWindow
 from reviewapp.qt.queue.queue_model import LOGBOOK
 from reviewapp.qt.queue.queue_window import QueueWindow
@@ -123,6 +124,12 @@ def test_blind_review_through_the_queue_with_two_judges(
     assert queue.model.blind and main.actions_by_name["blind_review"].isChecked()
     labels = [queue.proxy.index(i, LOGBOOK).data() for i in range(3)]
     assert all(label.startswith("Participant ") for label in labels) and len(set(labels)) == 3
+    qtbot.waitUntil(lambda: queue.model.complete, timeout=TIMEOUT_MS)
+    assert_no_names(everything_shown(queue))
+    screenshots.take(queue, "queue-blind-light")
+    theme.manager().apply(theme.ThemeChoice.DARK)
+    screenshots.take(queue, "queue-blind-dark")
+    theme.manager().apply(theme.ThemeChoice.LIGHT)
     queue.table.selectRow(0)
     open_from_queue(qtbot, main, queue, Qt.Key.Key_N)  # the first claim without my verdict, shown blind
     assert main.controller.blinder is not None and main.current_claim is not None

@@ -16,7 +16,6 @@ from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
     QComboBox,
     QHeaderView,
     QInputDialog,
@@ -125,10 +124,14 @@ class QueueWindow(QMainWindow):
         self.paper_filter.setMaximumWidth(280)
         self.paper_filter.textChanged.connect(self.proxy.set_text)
         bar.addWidget(self.paper_filter)
-        self.blind_box = QCheckBox("Blind")
+        # a checkable tool button: pressed-in while blind, plain to see in both themes
+        self.blind_box = QAction("Blind", self)
+        self.blind_box.setCheckable(True)
+        self.blind_box.setShortcut(QKeySequence("Ctrl+B"))
+        self.blind_box.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.blind_box.setToolTip("Hide who made each logbook: a stable pseudonym stands in (Ctrl+B)")
         self.blind_box.toggled.connect(self._blind_toggled)
-        bar.addWidget(self.blind_box)
+        bar.addAction(self.blind_box)
         bar.addSeparator()
         self.actions_by_name: dict[str, QAction] = {}
         for name, text, keys, slot in (
@@ -152,10 +155,6 @@ class QueueWindow(QMainWindow):
         find.setShortcut(QKeySequence("Ctrl+F"))
         find.triggered.connect(lambda: self.paper_filter.setFocus(Qt.FocusReason.ShortcutFocusReason))
         self.addAction(find)
-        blind = QAction(self)
-        blind.setShortcut(QKeySequence("Ctrl+B"))
-        blind.triggered.connect(self.blind_box.toggle)
-        self.addAction(blind)
 
     # -- loading ---------------------------------------------------------------------------------------------
 
