@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from difflib import SequenceMatcher
 
 from reviewapp.core.logbook_judge.entries import JudgeClaim
 from reviewapp.core.logbook_judge.matching import LogbookClaimText, match_claims
@@ -102,19 +101,20 @@ def _across(
         return alignment
     pivot = max(range(len(logbooks)), key=lambda i: (len(logbooks[i][1]), -i))
     order = [pivot, *(i for i in range(len(logbooks)) if i != pivot)]
-    row_text: dict[str, LogbookClaimText] = {}
+    row_text: dict[str, _Reading] = {}
     for position, index in enumerate(order):
         logbook_id, claims = logbooks[index]
         alignment.placements.setdefault(logbook_id, [])
         open_claims = [c for c in claims if (logbook_id, c.key) not in manual]
+        readings = {c.key: _Reading.of(c) for c in open_claims}
         if position == 0:
             for claim in open_claims:
                 row = _own_row(alignment, logbook_id, claim, "first logbook")
-                row_text[row] = claim
+                row_text[row] = readings[claim.key]
             continue
         scored = sorted(
             (
-                (_alike(claim, row_text[row.id], row.number), claim.key, row.id)
+                (_alike(readings[claim.key], row_text[row.id], row.number), claim.key, row.id)
                 for claim in open_claims
                 for row in alignment.rows
                 if row.id in row_text
@@ -132,23 +132,43 @@ def _across(
         for claim in open_claims:
             if claim.key not in placed:
                 row = _own_row(alignment, logbook_id, claim, "own row")
-                row_text[row] = claim
+                row_text[row] = readings[claim.key]
     return alignment
 
 
-def _alike(claim: LogbookClaimText, row_claim: LogbookClaimText, row_number: int) -> float:
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """What comparing a claim needs, worked out once per claim (its page text can be long)."""
+
+    n: int | None
+    grams: frozenset[str]  # the normalized statement's character trigrams
+    words: frozenset[str]
+    page_words: frozenset[str]
+
+    @classmethod
+    def of(cls, claim: LogbookClaimText) -> _Reading:
+        statement = _statement(claim.title)
+        text = f" {normalize(statement)} "
+        return cls(
+            claim.n,
+            frozenset(text[i : i + 3] for i in range(len(text) - 2)),
+            frozenset(content_words(statement) - _SHARED),
+            frozenset(content_words(claim.text) - _SHARED),
+        )
+
+
+def _alike(claim: _Reading, row_claim: _Reading, row_number: int) -> float:
     """How alike two teams' claims read: their statements first, their pages' words a little; the words every
     claim page shares (claim, verdict, verified, ...) count for nothing."""
-    a, b = _statement(claim.title), _statement(row_claim.title)
-    words_a, words_b = content_words(a) - _SHARED, content_words(b) - _SHARED
+    words_a, words_b = claim.words, row_claim.words
     overlap = len(words_a & words_b) / max(1, min(len(words_a), len(words_b))) if words_a and words_b else 0.0
-    ratio = SequenceMatcher(None, normalize(a), normalize(b), autojunk=False).ratio()
-    page_a, page_b = content_words(claim.text) - _SHARED, content_words(row_claim.text) - _SHARED
+    page_a, page_b = claim.page_words, row_claim.page_words
     page = len(page_a & page_b) / max(1, len(page_a | page_b)) if page_a and page_b else 0.0
-    score = 0.7 * max(overlap, ratio) + 0.3 * page
-    if claim.n is not None and claim.n == row_number:
-        score += NUMBER_BONUS
-    return score
+    bonus = NUMBER_BONUS if claim.n is not None and claim.n == row_number else 0.0
+    # how alike the statements read letter by letter (Dice over trigrams: word order and endings count a little)
+    grams_a, grams_b = claim.grams, row_claim.grams
+    ratio = 2 * len(grams_a & grams_b) / (len(grams_a) + len(grams_b)) if grams_a and grams_b else 0.0
+    return 0.7 * max(overlap, ratio) + 0.3 * page + bonus
 
 
 def _statement(title: str) -> str:

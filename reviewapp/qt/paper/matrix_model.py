@@ -63,7 +63,7 @@ def cell_tooltip(cell: MatrixCell, label: str) -> str:
         title = " ".join(cell.claim.title.split())
         lines.append(title if title.startswith(cell.claim.label) else f"{cell.claim.label}: {title}")
     if cell.placement is not None:
-        lines.append(f"Aligned {cell.placement.method} (confidence {cell.placement.confidence:.2f})")
+        lines.append(f"Alignment: {cell.placement.method} (confidence {cell.placement.confidence:.2f})")
     lines.append(f"Agent (A): {short(cell.agent)}")
     lines.append(f"Logbook Judge (J): {short(cell.logbook_judge)}")
     people = ", ".join(f"{name} {v.value}" for name, v in sorted(cell.people.items())) or "nobody yet"

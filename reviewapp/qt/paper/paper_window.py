@@ -89,7 +89,9 @@ class PaperWindow(QMainWindow):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setWordWrap(True)
         self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(48)
+        # three lines: the slots (wrapped when several people disagree) and the deciding verdict; fixed, so that a
+        # paper of many logbooks is not measured cell by cell
+        self.table.verticalHeader().setDefaultSectionSize(3 * self.table.fontMetrics().lineSpacing() + 10)
         self.table.horizontalHeader().setDefaultSectionSize(210)
         self.table.doubleClicked.connect(lambda _index: self.open_evidence())
         self.details = QTextBrowser()
@@ -244,7 +246,6 @@ class PaperWindow(QMainWindow):
         self.table.setColumnWidth(CLAIM, 300)
         self.table.setColumnWidth(CLASS, 140)
         self.table.setColumnWidth(self.model.responses_column(), 160)
-        self.table.resizeRowsToContents()
         contested = sum(1 for c in view.claim_classes.values() if c == "contested")
         disputed = sum(1 for c in view.cells.values() if c.decision.disputed)
         problems = gathered.problems + view.notes
