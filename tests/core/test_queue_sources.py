@@ -87,6 +87,12 @@ def test_from_verdicts_queues_every_judged_space_filtered_by_verdict_or_points(
     assert main(["queue", "--from-verdicts", "--min-points", "2", "--save", str(saved)]) == 0
     assert [e.source for e in read_queue(saved).entries] == ["ada/repro-a", "bob/repro-b"]
     capsys.readouterr()
+    # the same logbooks opened from a folder queue show the Logbook Judge's points from the stored imports
+    (tmp_path / "local.txt").write_text("ws0\nws1\nws2\n")
+    assert main(["queue", str(tmp_path / "local.txt"), "--annotator", "Ada", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    points = [(r["logbook_judge_points"], r["logbook_judge_max"]) for r in rows]
+    assert points == [(5, 6), (2, 4), (1, 6)]
 
 
 @pytest.mark.parametrize(

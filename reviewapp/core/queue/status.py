@@ -52,6 +52,20 @@ def logbook_judge_points(verdicts: Mapping[str, Verdict]) -> tuple[int, int] | N
     return sum(POINTS[v] for v in judged), 2 * len(judged)
 
 
+def stored_logbook_judge_points(logbook: Logbook) -> tuple[int, int] | None:
+    """(points, maximum) of the logbook's stored Logbook Judge import; None without one (or a damaged one)."""
+    from reviewapp.core.logbook_judge.judged import logbook_id_of
+    from reviewapp.core.logbook_judge.stored import StoredImportError, load_import
+
+    try:
+        stored = load_import(logbook_id_of(logbook))
+    except StoredImportError:
+        return None
+    if stored is None:
+        return None
+    return logbook_judge_points({str(c.index): c.verdict for c in stored.entry.claims if c.verdict is not None})
+
+
 @dataclass(slots=True)
 class QueueRow:
     entry: QueueEntry
@@ -129,6 +143,8 @@ def _row(
     claims = state.effective_claims()
     judge = dict(judge_verdicts(logbook)) if judge_verdicts is not None else {}
     row.points = logbook_judge_points(judge)
+    if judge_verdicts is not None:  # points score every judged claim, matched to a claim of the reader's or not
+        row.points = stored_logbook_judge_points(logbook) or row.points
     row.claims = len(claims)
     mine = {c.key for c in claims if state.verdict(c.key, me) is not None}
     row.reviewed_by_me = len(mine)
