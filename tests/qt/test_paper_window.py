@@ -20,6 +20,7 @@ from reviewapp.qt.main_window import MainWindow
 from reviewapp.qt.paper.align_dialog import OWN_ROW, AlignDialog
 from reviewapp.qt.paper.compare_window import ComparisonWindow
 from reviewapp.qt.paper.matrix_model import CLASS, FIRST_LOGBOOK
+from reviewapp.qt.paper.open_paper_dialog import OpenPaperDialog
 from reviewapp.qt.paper.paper_window import PaperWindow
 from reviewapp.qt.paper.response_dialog import ResponseDialog
 from tests.core.annotation_helpers import open_review
@@ -224,3 +225,34 @@ def test_file_open_paper_and_evidence_in_the_review_window(qtbot: QtBot, teams: 
     assert main.current_claim is not None and main.current_claim.n == 1
     assert main.controller.logbook is not None and main.controller.logbook.root.parent.parent == teams["bob"]
     window.close()
+
+
+def test_open_paper_dialog_checks_what_it_is_given(qtbot: QtBot, tmp_path: Path) -> None:
+    dialog = OpenPaperDialog()
+    qtbot.addWidget(dialog)
+    dialog.accept()
+    assert dialog.error.text() == "Give the paper id, or add the logbooks on the paper."
+    dialog.orid.setText("two words")
+    dialog.accept()
+    assert "no spaces" in dialog.error.text() and dialog.result() != QDialog.DialogCode.Accepted
+    dialog.orid.setText(ORID)
+    qtbot.keyClicks(dialog.source_text, str(tmp_path / "ada"))
+    qtbot.keyClick(dialog.source_text, Qt.Key.Key_Return)
+    dialog.registry.setText(str(tmp_path / "missing.json"))
+    dialog.accept()
+    assert "No claim registry file" in dialog.error.text()
+    dialog.registry.clear()
+    dialog.accept()
+    assert dialog.result() == QDialog.DialogCode.Accepted
+    assert dialog.request() == PaperRequest([str(tmp_path / "ada")], ORID, None)
+
+
+def test_a_paper_whose_logbooks_cannot_be_opened_says_why(qtbot: QtBot, tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    window = PaperWindow(PaperRequest([str(tmp_path / "empty")]))
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.failed, timeout=LOAD_TIMEOUT_MS) as failed:
+        window.show()
+    assert "none of the logbooks could be opened" in failed.args[0] and str(tmp_path / "empty") in failed.args[0]
+    assert window.heading.text().startswith("The paper cannot be shown")
+    assert not window.actions_by_name["respond"].isEnabled() and window.actions_by_name["reload"].isEnabled()
