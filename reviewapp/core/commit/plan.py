@@ -12,6 +12,7 @@ undone, so the results are no longer complete) are deleted; annotation files are
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +34,7 @@ from reviewapp.core.commit.summary import Summary, commit_message, summarize
 from reviewapp.core.logbook.logbook_id import LogbookId
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.review.review_files import PAIR_RESULTS_DIR
-from reviewapp.core.review.secret_scan import SecretFinding, scan_bytes, scan_text
+from reviewapp.core.review.secret_scan import SecretFinding, json_strings, scan_bytes, scan_fields, scan_text
 from reviewapp.core.review.store import (
     REVIEWS_DIR,
     SCHEMA_FILE,
@@ -154,11 +155,28 @@ class CommitPlan:
     def check_secrets(self, known: Sequence[str], message: str = "") -> None:
         """Raise SecretsFound when the bytes to be committed, or the message, hold a token, key or password."""
         findings = [(MESSAGE, found) for found in scan_text(message, known)]
-        findings += [
-            (f.path, found) for f in self.changed_files if f.data is not None for found in scan_bytes(f.data, known)
-        ]
+        for planned in self.changed_files:
+            if planned.data is not None:
+                raw = scan_bytes(planned.data, known)
+                seen = {(f.line, f.preview) for f in raw}
+                decoded = [f for f in _decoded_record_findings(planned.data, known) if (f.line, f.preview) not in seen]
+                findings += [(planned.path, found) for found in [*raw, *decoded]]
         if findings:
             raise SecretsFound(findings)
+
+
+def _decoded_record_findings(data: bytes, known: Sequence[str]) -> list[SecretFinding]:
+    """Secrets in the decoded fields of each JSON line (escapes, encodings, a token split across fields), which
+    a scan of the raw bytes cannot see; reported by line."""
+    found: list[SecretFinding] = []
+    for number, line in enumerate(data.splitlines(), start=1):
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        for name, finding in scan_fields(list(json_strings(value)), known):
+            found.append(SecretFinding(f"{finding.kind} in {name}", number, 1, finding.preview))
+    return found
 
 
 def collect_sources(logbook_root: Path, logbook_id: LogbookId | None = None) -> dict[str, list[ReviewSource]]:

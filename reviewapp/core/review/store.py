@@ -51,7 +51,7 @@ from reviewapp.core.review.records import (
     parse_line,
     record_line,
 )
-from reviewapp.core.review.secret_scan import SecretFinding, known_secrets, scan_text
+from reviewapp.core.review.secret_scan import SecretFinding, known_secrets, scan_fields
 
 REVIEWS_DIR = "reviews"
 SCHEMA_FILE = "SCHEMA.json"
@@ -307,11 +307,7 @@ class AnnotationStore:
         """Raise SecretInRecord when any text in the record looks like a token, key or password."""
         if self.known_secrets is None:
             self.known_secrets = known_secrets()
-        findings = [
-            (name, finding)
-            for name, text in _strings(record.model_dump(mode="json", by_alias=True))
-            for finding in scan_text(text, self.known_secrets)
-        ]
+        findings = scan_fields(list(_strings(record.model_dump(mode="json", by_alias=True))), self.known_secrets)
         if findings:
             raise SecretInRecord(findings)
 
