@@ -128,7 +128,7 @@ class LogbookJudgeFeature(QObject):
         if judged is None or claim is None:
             self.window.statusBar().showMessage("Import Logbook Judge verdicts first (File menu).", STATUS_MS)
             return
-        dialog = RematchDialog(judged, claim.key, claim.label, self.window)
+        dialog = RematchDialog(judged, claim.key, claim.label, self.window, scrub=self.controller.shown)
         self.dialog = dialog
         accepted = dialog.exec() == QDialog.DialogCode.Accepted
         chosen = dialog.chosen()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
@@ -14,14 +16,23 @@ NONE = 0  # the row meaning "none of the Logbook Judge's claims"
 class RematchDialog(QDialog):
     """`chosen()` is the registry index picked, or NONE."""
 
-    def __init__(self, judged: JudgedLogbook, claim_key: str, claim_label: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        judged: JudgedLogbook,
+        claim_key: str,
+        claim_label: str,
+        parent: QWidget | None = None,
+        scrub: Callable[[str], str] = str,  # blind review: names taken out of what is shown
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Re-match {claim_label}")
         self.resize(720, 420)
         layout = QVBoxLayout(self)
         intro = PlainLabel(
-            f"Which of the Logbook Judge's claims for {judged.entry.space_id} is {claim_label}? "
-            "Your choice is saved as an annotation and can be undone (Ctrl+Z).",
+            scrub(
+                f"Which of the Logbook Judge's claims for {judged.entry.space_id} is {claim_label}? "
+                "Your choice is saved as an annotation and can be undone (Ctrl+Z)."
+            ),
             self,
         )
         intro.setWordWrap(True)
@@ -34,7 +45,7 @@ class RematchDialog(QDialog):
             verdict = match.judge.verdict.value if match.judge.verdict else "?"
             text = match.judge.text or "(no claim text)"
             where = "unmatched" if match.claim_key is None else f"now {match.method}: {match.claim_key}"
-            item = QListWidgetItem(f"{match.judge.index}. [{verdict}] {text}\n    {where}")
+            item = QListWidgetItem(scrub(f"{match.judge.index}. [{verdict}] {text}\n    {where}"))
             item.setData(Qt.ItemDataRole.UserRole, match.judge.index)
             self.list.addItem(item)
             if current is not None and match.judge.index == current.judge.index:
