@@ -14,7 +14,7 @@ import hashlib
 import re
 import threading
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,9 +53,50 @@ def annotator_slug(name: str) -> str:
     return slug
 
 
+# Look-alikes of Latin letters among Cyrillic and Greek (after casefolding, so capitals map by their lower case:
+# Cyrillic в and Greek η stand for their capitals B and H). Enough to catch a name typed to pass for another.
+_CONFUSABLES = str.maketrans(
+    {
+        **dict(zip("авеёһіјкмнорсѕтухԁԛԝӏ", "abeehijkmhopcstyxdqwl", strict=True)),
+        **dict(zip("αβεζηικμνορτυχϲ", "abezhikmnoptyxc", strict=True)),
+        "0": "o",
+        "1": "l",
+        "|": "l",
+    }
+)
+_SEPARATORS = re.compile(r"[\s._\-‐-―]+")
+
+
+def normalize_name(name: str) -> str:
+    """NFKC, without bidi controls, invisible formatting characters or control characters, blanks collapsed.
+
+    A right-to-left override could make one person's name display as another's; fullwidth letters would make
+    a second spelling of the same name.
+    """
+    folded = unicodedata.normalize("NFKC", name)
+    kept = "".join(c for c in folded if unicodedata.category(c) not in ("Cf", "Cc", "Cs", "Co", "Cn") or c in "\t\n")
+    return " ".join(kept.split())
+
+
+def name_skeleton(name: str) -> str:
+    """What a name looks like: case, accents, separators and Latin look-alikes folded away."""
+    text = unicodedata.normalize("NFKD", normalize_name(name).casefold())
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return _SEPARATORS.sub("-", text.translate(_CONFUSABLES)).strip("-")
+
+
+def lookalike_of(name: str, existing: Iterable[str]) -> str | None:
+    """An existing annotator `name` could be mistaken for, or would share a review file with; None when none."""
+    skeleton, slug = name_skeleton(name), annotator_slug(name)
+    for other in existing:
+        if other != name and (name_skeleton(other) == skeleton or annotator_slug(other) == slug):
+            return other
+    return None
+
+
 def check_name(name: str) -> str:
-    """A usable display name, trimmed; raise ValueError saying what is wrong."""
-    cleaned = " ".join(name.split())
+    """A usable display name, normalized and trimmed; raise ValueError saying what is wrong."""
+    cleaned = normalize_name(name)
     if not cleaned:
         raise ValueError("the annotator name is empty")
     if len(cleaned) > MAX_NAME:

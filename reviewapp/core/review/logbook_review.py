@@ -22,7 +22,7 @@ from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook.revision import LogbookRevision, logbook_revision
 from reviewapp.core.review import targets as targets
 from reviewapp.core.review.history import Change, Command, History, RecordDraft
-from reviewapp.core.review.identity import Identity
+from reviewapp.core.review.identity import Identity, lookalike_of
 from reviewapp.core.review.input_errors import plain_errors
 from reviewapp.core.review.preferences import load_preferences, update_preferences
 from reviewapp.core.review.records import (
@@ -295,12 +295,24 @@ class LogbookReview:
             )
         except RecordError as exc:
             raise AnnotationError(str(exc)) from None
+        self._check_not_a_lookalike()
         repair = self.store.append(record, self.identity.slug)
         if repair is not None:
             self.repairs.append(repair)
         self.state.add(record, "")
         self._remember_tags(getattr(record.payload, "tags", ()))
         return record
+
+    def _check_not_a_lookalike(self) -> None:
+        """Refuse a name that reads as, or shares a review file with, someone who already reviewed this logbook."""
+        others = {record.annotator for record, _ in self.loaded.records}
+        clash = lookalike_of(self.identity.name, others)
+        if clash is not None:
+            raise AnnotationError(
+                f"the name {self.identity.name!r} looks like {clash!r}, who already reviewed this logbook, or would "
+                f"share their review file ({self.identity.slug}.jsonl); nothing saved. If you are {clash}, use "
+                "exactly that name; otherwise pick a name others can tell apart"
+            )
 
     def refresh_revision(self) -> None:
         """Look the git HEAD / Space sha up again on the next append (after a commit, a pull, a download)."""

@@ -432,6 +432,7 @@ def _own_records(
     in mallory.jsonl can never stand for Ada, so a copy of her record or a retraction in her name is refused.
     """
     owner = file_owner(path)
+    names: set[str] = set()
     kept: list[tuple[RecordBase, str]] = []
     seen: dict[str, RecordBase] = {}
     for record, where in records:
@@ -450,7 +451,12 @@ def _own_records(
                 issues.append(StoreIssue(path, line, message, "error"))
             continue  # an identical line twice (a union merge can duplicate lines) is harmless
         seen[record.id] = record
+        names.add(record.annotator)
         kept.append((record, where))
+    if len(names) > 1:  # written before names had to stay apart ("ada_tester" and "ada-tester")
+        listed = ", ".join(repr(n) for n in sorted(names))
+        message = f"holds records of {len(names)} names that share this file name ({listed}); each is shown apart"
+        issues.append(StoreIssue(path, None, message, "warning"))
     return kept
 
 
