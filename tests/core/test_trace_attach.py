@@ -190,3 +190,24 @@ def test_links_by_file_name_and_run_time(tmp_path: Path) -> None:
         (0, trace_links.AT_RUN_TIME),
         (1, trace_links.NAMES_FILE.format("metrics_final.csv")),
     ]
+
+
+@needs_corpus
+def test_the_corpus_raw_opencode_session_is_attached_and_read(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The one corpus logbook that commits a raw session keeps it outside its logbook root: attached, it is read."""
+    source = tmp_path / "repro-mm-deepresearch"
+    shutil.copytree(CORPUS / "erobinson-mlis__repro-mm-deepresearch", source)
+    session_file = source / "evidence" / "session_trace.jsonl"
+    [listed] = read_logbook(source).traces
+    assert listed.id == "session_trace" and not listed.available  # listed by the manifest, its files left out
+    code, result = attach(source, session_file, capsys=capsys)  # no --session: its file name names the session
+    assert code == 0 and result["format"] == "opencode" and result["events"] == 27
+    assert result["fills_listed_session"] and result["session"] == "session_trace" and not result["unreadable_lines"]
+    [session] = list_sessions(read_logbook(source), transcript_links(open_review(source).state))
+    assert session.readable and session.trace is not None and session.transcript is not None
+    assert session.transcript.file_name == "session_trace.jsonl"
+    index = session.open_index()
+    index.build()
+    assert index.count == 27 and index.facts.model == "big-pickle" and not index.problems
+    assert [e.record for e in index.events() if e.error] == [7]  # the aborted message, with its error
+    assert [index.event(p).record for p in index.search("MessageAbortedError")] == [7]

@@ -141,6 +141,8 @@ def test_filters_search_and_jumps(tmp_path: Path) -> None:
     assert [index.event(p).kind for p in hits] == ["tool_result"]
     assert list(index.search('"Claim 1"')) == [3]  # quotes are escaped in the raw line
     assert not index.search("nowhere-to-be-found")
+    by_id = index.search("toolu_2")  # a call id seen elsewhere finds the call and its result
+    assert sorted(index.event(p).kind for p in by_id) == ["tool_call", "tool_result"]
     assert index.first_of_turn(2) == next(p for p in range(index.count) if index.event(p).turn == 2)
     assert index.first_at_time(parse_time("2026-07-20T10:00:09Z")) == result_position(index)
     assert index.position_of_sequence(index.count) == index.count - 1
@@ -197,3 +199,31 @@ def test_corpus_opencode_session_beside_the_logbook() -> None:
     assert events[0].kind == "user" and events[1].kind == "assistant"
     assert events[1].usage and events[1].usage["total"] == 16992
     assert events[1].parent == events[0].uuid
+
+
+def test_events_read_while_the_index_is_built_are_the_final_ones(tmp_path: Path) -> None:
+    """The timeline paints rows as soon as they are published, before the last line or chunk is read."""
+    from reviewapp.core.logbook.writer import LogbookDraft, write_trace
+
+    transcript = open_transcript(big_claude(tmp_path / "big.jsonl", 700))
+    draft = LogbookDraft("Chunks")
+    draft.page("Claim 1: Chunks").run(["python", "a.py"], "ok")
+    root = draft.write(tmp_path / "chunks")
+    events = [{"sequence": s, "kind": "assistant", "title": "Message", "text": f"said {s}"} for s in range(1, 1001)]
+    manifest = json.loads((root / "logbook.json").read_text())
+    manifest["traces"] = [write_trace(root, "long", events, chunk_size=100)]
+    (root / "logbook.json").write_text(json.dumps(manifest))
+    logbook = read_logbook(tmp_path / "chunks")
+    chunked = TrackioTrace(logbook.root, logbook.traces[0])
+    for index in (transcript, chunked):
+        early: dict[int, str] = {}
+
+        def shown(count: int, index=index, early=early) -> None:  # what a row painted now would show
+            if not index.complete:
+                for position in (0, count // 2, count - 1):
+                    early[position] = repr(index.event(position))
+
+        index.build(progress=shown, every=250)
+        assert len(early) > 6 and index.complete
+        assert {p: repr(index.event(p)) for p in early} == early
+        assert not any("no longer in the file" in text for text in early.values())

@@ -77,7 +77,7 @@ def link_transcript(
     review: LogbookReview, file_name: str, index: JsonlTrace, stored: StoredTranscript, session_id: str | None
 ) -> Attachment:
     """The record half of attaching: name the stored copy, its format and its session."""
-    sid = session_id or index.facts.session_id or Path(file_name).stem
+    sid = session_id or _listed_session(review, index, file_name)
     listed = review.logbook.trace(sid)
     fills = listed is not None and not (listed.available and listed.chunks)
     for record in review.state.live():
@@ -100,6 +100,18 @@ def link_transcript(
     record = _execute(review, f"attachment of {file_name}", draft, "link_transcript")
     assert isinstance(record, TranscriptLinkRecord)
     return Attachment(record, stored, index, fills, False)
+
+
+def _listed_session(review: LogbookReview, index: JsonlTrace, file_name: str) -> str:
+    """The session a transcript is of: the one its own id names, else the one its file name names (Trackio
+    names a session after its file when the format carries no id) when the manifest lists it without its
+    files; else its own id, else its file name."""
+    candidates = [c for c in (index.facts.session_id, Path(file_name).stem) if c]
+    for candidate in candidates:
+        listed = review.logbook.trace(candidate)
+        if listed is not None and not (listed.available and listed.chunks):
+            return candidate
+    return candidates[0] if candidates else "transcript"
 
 
 def excerpt_address(index: TraceIndex, position: int) -> tuple[int, int]:

@@ -80,7 +80,10 @@ class Event:
     def searchable(self) -> tuple[str, ...]:
         # tool input is JSON text: its quoted strings are searched as written, not as escaped
         unescaped = self.input.replace('\\"', '"') if self.input and '\\"' in self.input else None
-        fields = (self.title, self.text, self.tool_name, self.input, unescaped, self.output, self.status, self.extra)
+        fields = (
+            self.title, self.text, self.tool_name, self.call_id, self.input, unescaped, self.output, self.status,
+            self.extra,
+        )  # fmt: skip
         return tuple(v for v in fields if v)
 
 

@@ -294,7 +294,7 @@ class JsonlTrace(TraceIndex):
         self.path = path
         self.label = path.name
         self.size = path.stat().st_size
-        self.line_offsets = array("q")  # start of each line; one more entry for the end
+        self.line_offsets = array("q", [0])  # start of each line read, then where the last one read ends
         self.line_first = array("i")  # first event position of each line; one more entry for the end
         self.format = format_name or self._detect()
         self.facts.format = self.format
@@ -323,9 +323,9 @@ class JsonlTrace(TraceIndex):
             for raw in handle:
                 line += 1
                 digest.update(raw)
-                self.line_offsets.append(offset)
                 self.line_first.append(len(self.kinds))
                 offset += len(raw)
+                self.line_offsets.append(offset)  # before the line's events are published: it can be read again
                 if raw.strip():
                     for event in self._decode(raw, line, offset == self.size, state):
                         self._add(event)
@@ -336,7 +336,6 @@ class JsonlTrace(TraceIndex):
                     next_publish = len(self.kinds) + every
                     if progress is not None:
                         progress(self.count)
-        self.line_offsets.append(offset)
         self.line_first.append(len(self.kinds))
         self.sha256 = digest.hexdigest()
         self._finish()
@@ -382,7 +381,8 @@ class JsonlTrace(TraceIndex):
         return self._decode(raw, record, record == len(self.line_offsets) - 1, None)
 
     def _locate(self, position: int) -> tuple[int, int]:
-        index = bisect_right(self.line_first, position, 0, len(self.line_offsets) - 1) - 1
+        # every line read so far has its entry (the end sentinel, once built, is never past a shown position)
+        index = bisect_right(self.line_first, position) - 1
         return index + 1, position - self.line_first[index]
 
     def _candidate_records(self, needles: list[bytes], cancel: CancelToken | None) -> Iterator[int]:
@@ -486,7 +486,8 @@ class TrackioTrace(TraceIndex):
         return self._read_chunk(record)
 
     def _locate(self, position: int) -> tuple[int, int]:
-        chunk = bisect_right(self.chunk_first, position, 0, len(self.trace.chunks)) - 1
+        # only the chunks read so far have an entry while the index is still being built
+        chunk = bisect_right(self.chunk_first, position) - 1
         return chunk, position - self.chunk_first[chunk]
 
     def sequence(self, position: int) -> int:

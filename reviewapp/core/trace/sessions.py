@@ -83,16 +83,16 @@ def traces_ref(logbook: Logbook) -> str | None:
     return None
 
 
-def dataset_sessions(folder: Path, normalized: str = "trackio") -> list[TraceSession]:
-    """Sessions of a downloaded traces dataset: Trackio's normalized copy (in the folder `normalized`), else the
+def dataset_sessions(folder: Path, normalized_folder: str = "trackio") -> list[TraceSession]:
+    """Sessions of a downloaded traces dataset: Trackio's normalized copy (in `normalized_folder`), else the
     raw `<session>.jsonl` files at its root."""
     from reviewapp.core.logbook.metadata import read_json_object
     from reviewapp.core.logbook.model import Problem
     from reviewapp.core.logbook.traces import load_traces
 
     problems: list[Problem] = []
-    root = folder / normalized
-    listing = read_json_object(root / "index.json", f"{normalized}/index.json", problems, root=folder)
+    root = folder / normalized_folder
+    listing = read_json_object(root / "index.json", f"{normalized_folder}/index.json", problems, root=folder)
     sessions_listed = listing.get("sessions") if listing else None
     manifest = {"traces": sessions_listed} if isinstance(sessions_listed, list) else None
     normalized = load_traces(root, manifest, problems) if root.is_dir() else []
