@@ -15,6 +15,9 @@ from PySide6.QtWidgets import QFileDialog
 
 from reviewapp.core.queue.rubric import DEFAULT_RUBRIC, Rubric, RubricError, load_rubric
 from reviewapp.qt.queue.queue_window import QueueWindow
+from reviewapp.qt.workers import alive
+
+REFRESH_DELAY_MS = 400
 
 if TYPE_CHECKING:
     from reviewapp.qt.main_window import MainWindow
@@ -97,7 +100,9 @@ class QueueFeature(QObject):
             self.window.select_claim(pending[1])
         left, self._shown_root = self._shown_root, Path(root).resolve() if root is not None else None
         if self.queue_window is not None and left is not None and left != self._shown_root:
-            self.queue_window.refresh(left)  # verdicts given there show in the queue; only that row is read
+            # verdicts given there show in the queue; only that row is read, once the new logbook is on screen
+            queue_window = self.queue_window
+            QTimer.singleShot(REFRESH_DELAY_MS, lambda: queue_window.refresh(left) if alive(queue_window) else None)
 
     def _verdicts_changed(self) -> None:
         self._refresh_timer.start()

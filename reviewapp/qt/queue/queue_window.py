@@ -92,7 +92,8 @@ class QueueWindow(QMainWindow):
         self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.verticalHeader().hide()
         for column in range(len(COLUMNS)):
-            mode = QHeaderView.ResizeMode.Stretch if column == LOGBOOK else QHeaderView.ResizeMode.ResizeToContents
+            # widths are fitted once per read (`_loaded`): fitting them on every changed row measures every row
+            mode = QHeaderView.ResizeMode.Stretch if column == LOGBOOK else QHeaderView.ResizeMode.Interactive
             self.table.horizontalHeader().setSectionResizeMode(column, mode)
         self.table.doubleClicked.connect(lambda _index: self.open_selected())
         self.table.setAccessibleName("Logbooks in the queue")
@@ -211,6 +212,9 @@ class QueueWindow(QMainWindow):
         self.queue, rows, blinders, complete = result
         selected = self.selected_row()
         self.model.set_rows(rows, blinders, complete=complete)
+        for column in range(len(COLUMNS)):
+            if column != LOGBOOK:
+                self.table.resizeColumnToContents(column)
         self.progress.hide()
         self._summarize()
         if self.proxy.rowCount():
