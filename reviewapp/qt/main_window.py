@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, Qt, QUrl, Signal
+from PySide6.QtCore import QModelIndex, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QImage
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -64,6 +64,12 @@ class MainWindow(QMainWindow):
         self.current_claim: Claim | None = None
         self.dialog: QWidget | None = None  # the last non-modal dialog opened (zoom, problems, help)
         self._marking_page = False  # the page tree is following the claim shown, not clicked
+        # The claim's trace excerpts follow one event-loop turn after its header, so that a key press shows the claim
+        # at once; stepping fast through claims finds the excerpts of the last one only.
+        self._excerpts_timer = QTimer(self)
+        self._excerpts_timer.setSingleShot(True)
+        self._excerpts_timer.setInterval(0)
+        self._excerpts_timer.timeout.connect(self._show_excerpts)
         self.setWindowTitle("reviewapp")
         self.setWindowIcon(app_icon())
         self.actions_by_name = build_actions(self)
@@ -288,7 +294,7 @@ class MainWindow(QMainWindow):
         self.current_claim = claim
         self.evidence.show_claim(self.context, claim, self.controller.verdict_slots(claim))
         self._mark_page(claim.page)
-        self._show_excerpts()
+        self._excerpts_timer.start()
         self.subject_shown.emit()
 
     def show_page(self, slug: str) -> None:
@@ -503,7 +509,12 @@ class MainWindow(QMainWindow):
 
     def is_idle(self) -> bool:
         """Nothing loading, indexing, decoding or being laid out (screenshots and tests wait for this)."""
-        return not self.controller.busy and not self.evidence.busy and not self.trace_runner.pending
+        return (
+            not self.controller.busy
+            and not self.evidence.busy
+            and not self.trace_runner.pending
+            and not self._excerpts_timer.isActive()
+        )
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.remember_state:

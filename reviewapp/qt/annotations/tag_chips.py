@@ -114,6 +114,8 @@ class TagChips(FlowWidget):
     def set_choices(self, choices: list[str]) -> None:
         """The tags offered; the current selection is kept (a selected tag missing from `choices` stays)."""
         selected = self.selected()
+        if list(self.chips) == unique_tags([*choices, *selected]):
+            return  # the same chips: rebuilding them on every claim shown costs a relayout for nothing
         for chip in self.chips.values():
             self.flow.removeWidget(chip)
             chip.deleteLater()
