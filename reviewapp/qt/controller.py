@@ -336,8 +336,12 @@ class LogbookController(QObject):
         effective = self.review.effective(claim.key)
         keys = [claim.key, *(effective.replaces if effective else ())]
         found: list[Excerpt] = []
+        seen: set[tuple[str, int]] = set()  # by address: comparing thousands of events field by field froze the window
         for key in keys:  # a split or merged claim is tied to what the claims it replaces were tied to
-            found.extend(e for e in self.excerpt_index.for_claim(key) if e not in found)
+            for excerpt in self.excerpt_index.for_claim(key):
+                if (excerpt.trace_id, excerpt.sequence) not in seen:
+                    seen.add((excerpt.trace_id, excerpt.sequence))
+                    found.append(excerpt)
         if self.blinder is not None:
             from reviewapp.core.queue.blind_logbook import blind_event
 

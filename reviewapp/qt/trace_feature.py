@@ -75,7 +75,10 @@ class TraceFeature(QObject):
             if isinstance(menu, QMenu):
                 actions = menu.actions()
                 at = actions.index(timeline_action) + 1 if timeline_action in actions else len(actions)
-                menu.insertAction(actions[at] if at < len(actions) else None, self.attach_action)
+                if at < len(actions):
+                    menu.insertAction(actions[at], self.attach_action)
+                else:
+                    menu.addAction(self.attach_action)
 
     # -- sessions ----------------------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QObject, QPoint, Qt
 from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QListView, QMenu, QPlainTextEdit, QPushButton, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QMenu, QPlainTextEdit, QPushButton, QWidget
 
 from reviewapp.core.logbook.model import TraceEvent
 from reviewapp.core.review.records import NoteRecord
@@ -166,7 +166,7 @@ class NoteActions(QObject):
             self._entry(menu, "Add claim on this page…", lambda: corrections.add_claim(page.slug))
         return menu
 
-    def event_menu(self, view: QListView, index: QModelIndex, in_excerpts: bool) -> QMenu:
+    def event_menu(self, view: QAbstractItemView, index: QModelIndex, in_excerpts: bool) -> QMenu:
         menu = QMenu(self.window)
         if not index.isValid():
             return menu

@@ -287,23 +287,33 @@ class ExcerptModel(QAbstractListModel):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._rows: list[tuple[Excerpt, _Row, str]] = []
+        self._excerpts: list[Excerpt] = []
+        self._rows: dict[int, _Row] = {}  # summaries made (and secrets masked) when a row is first painted
 
     def set_excerpts(self, excerpts: list[Excerpt]) -> None:
         self.beginResetModel()
-        self._rows = [(e, _row(e.event), "; ".join(e.reasons)) for e in excerpts]
+        self._excerpts = list(excerpts)
+        self._rows = {}
         self.endResetModel()
 
     def excerpt_at(self, row: int) -> Excerpt:
-        return self._rows[row][0]
+        return self._excerpts[row]
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
+        return 0 if parent.isValid() else len(self._excerpts)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        if not index.isValid() or not 0 <= index.row() < len(self._excerpts):
             return None
-        excerpt, row, reasons = self._rows[index.row()]
+        excerpt = self._excerpts[index.row()]
+        if role == EventRole.EXCERPT:
+            return excerpt
+        if role == EventRole.EVENT:
+            return excerpt.event
+        row = self._rows.get(index.row())
+        if row is None:
+            row = self._rows[index.row()] = _row(excerpt.event)
+        reasons = "; ".join(excerpt.reasons)
         if role == Qt.ItemDataRole.DisplayRole:
             return f"#{excerpt.sequence}  {row.kind}  {excerpt.event.title}  {row.summary}"
         if role == Qt.ItemDataRole.ToolTipRole:

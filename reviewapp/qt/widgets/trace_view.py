@@ -3,17 +3,31 @@
 from __future__ import annotations
 
 import re
+import time
 from array import array
 from bisect import bisect_left, bisect_right
+from collections import OrderedDict
 from datetime import UTC, datetime
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QKeySequence, QPainter, QShortcut
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QRect,
+    QRectF,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QKeySequence, QPainter, QPixmap, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
     QHBoxLayout,
+    QHeaderView,
     QLineEdit,
     QListView,
     QPlainTextEdit,
@@ -22,6 +36,7 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -55,6 +70,8 @@ _KIND_COLORS = {
 }
 EXCERPT_ROW = 62
 TIMELINE_ROW = 24
+DRAWN_ROWS = 400  # timeline rows kept drawn: a few screens
+GROW_EVERY_S = 0.5  # how often rows indexed meanwhile are added while a trace is read
 
 
 class EventDelegate(QStyledItemDelegate):
@@ -64,11 +81,44 @@ class EventDelegate(QStyledItemDelegate):
         super().__init__(parent)
         self.detailed = detailed
         self.marked_row = -1  # the row a jump landed on
+        self._drawn: OrderedDict[tuple[object, ...], QPixmap] = OrderedDict()
+
+    def forget(self) -> None:
+        """Rows now show other events (a new session, filters): draw them again."""
+        self._drawn.clear()
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         return QSize(option.rect.width(), EXCERPT_ROW if self.detailed else TIMELINE_ROW)
 
     def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        if self.detailed:
+            self._paint_row(painter, option, index)
+            return
+        # A timeline row is drawn once and then copied: while a worker indexes the trace it holds the interpreter,
+        # and every call a row's drawing makes waits for it, so repainting the same rows must cost few calls.
+        rect = option.rect
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        row = index.row()
+        ratio = painter.device().devicePixelRatioF()
+        key = (row, selected, row == self.marked_row, index.data(EventRole.HIT), rect.width(), ratio, theme.colors())
+        pixmap = self._drawn.get(key)
+        if pixmap is None:
+            pixmap = QPixmap(QSize(int(rect.width() * ratio), int(rect.height() * ratio)))
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            local = QStyleOptionViewItem(option)
+            local.rect = QRect(0, 0, rect.width(), rect.height())
+            canvas = QPainter(pixmap)
+            self._paint_row(canvas, local, index)
+            canvas.end()
+            self._drawn[key] = pixmap
+            if len(self._drawn) > DRAWN_ROWS:
+                self._drawn.popitem(last=False)
+        painter.drawPixmap(rect.topLeft(), pixmap)
+
+    def _paint_row(
         self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
         colors = theme.colors()
@@ -294,6 +344,31 @@ def parse_time_range(text: str, day: float | None) -> tuple[float | None, float 
     return since, until
 
 
+def timeline_view(parent: QWidget, model: TraceEventModel) -> QTableView:
+    """One column of uniform rows. A table, not a list: QListView lays every row out again whenever rows are
+    added, asking the Python model about each one (millions of calls for a 100,000-event trace, a frozen
+    window while it is indexed); a table's fixed-height rows cost nothing per row."""
+    view = QTableView(parent)
+    view.setObjectName("timelineList")
+    view.setModel(model)
+    view.setShowGrid(False)
+    view.setWordWrap(False)
+    view.setTabKeyNavigation(False)
+    view.setCornerButtonEnabled(False)
+    view.horizontalHeader().hide()
+    view.horizontalHeader().setStretchLastSection(True)
+    rows = view.verticalHeader()
+    rows.hide()
+    rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    rows.setDefaultSectionSize(TIMELINE_ROW)
+    rows.setMinimumSectionSize(TIMELINE_ROW)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+    return view
+
+
 class TimelinePanel(QWidget):
     """Every event of a session over a trace index built in a worker: filters, search, jumps, links and pinning."""
 
@@ -397,14 +472,10 @@ class TimelinePanel(QWidget):
         body.addWidget(self.info)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setObjectName("timelineSplitter")
-        self.view = QListView(splitter)
-        self.view.setObjectName("timelineList")
-        self.view.setModel(self.model)
+        self.view = timeline_view(splitter, self.model)
         self.delegate = EventDelegate(False, self.view)
         self.view.setItemDelegate(self.delegate)
-        self.view.setUniformItemSizes(True)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.model.modelReset.connect(self.delegate.forget)
         below = QWidget(splitter)
         below_layout = QVBoxLayout(below)
         below_layout.setContentsMargins(0, 0, 0, 0)
@@ -587,11 +658,16 @@ class TimelinePanel(QWidget):
             index.build(cancel, lambda n: progress(n, 0, "events"))
             return link_trace(logbook, index, cancel) if logbook is not None else None
 
+        shown_at = [0.0]
+
         def grew(_done: int, _total: int, _label: str) -> None:
-            if generation == self._generation and alive(self):
-                self.model.grow()
-                self.info.setText(f"Reading the trace… {index.count:,} events so far")
-                self._try_pending()
+            # the first rows at once, then a few times a second: each time the window draws again
+            if generation != self._generation or not alive(self) or time.monotonic() - shown_at[0] < GROW_EVERY_S:
+                return
+            shown_at[0] = time.monotonic()
+            self.model.grow()
+            self.info.setText(f"Reading the trace… {index.count:,} events so far")
+            self._try_pending()
 
         def done(links: TraceLinks | None) -> None:
             if generation != self._generation or not alive(self):
@@ -667,7 +743,7 @@ class TimelinePanel(QWidget):
         index = self.model.index(row)
         self.delegate.marked_row = row
         self.view.setCurrentIndex(index)
-        self.view.scrollTo(index, QListView.ScrollHint.PositionAtCenter)
+        self.view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
 
     def _jump_entered(self) -> None:
         text = self.jump.text().strip().lower()
@@ -760,7 +836,7 @@ class TimelinePanel(QWidget):
         row = self.model.row_of_position(position)
         if row >= 0:
             self.view.setCurrentIndex(self.model.index(row))
-            self.view.scrollTo(self.model.index(row), QListView.ScrollHint.PositionAtCenter)
+            self.view.scrollTo(self.model.index(row), QAbstractItemView.ScrollHint.PositionAtCenter)
 
     # -- search ------------------------------------------------------------------------------------------------
 
