@@ -111,6 +111,9 @@ class MainWindow(QMainWindow):
         self.artifacts = ArtifactPanel(self.controller.images)
         self.side_tabs = QTabWidget()
         self.side_tabs.setObjectName("sideTabs")
+        # In a narrow window the tab titles shorten instead of hiding tabs behind scroll arrows.
+        self.side_tabs.tabBar().setElideMode(Qt.TextElideMode.ElideRight)
+        self.side_tabs.tabBar().setUsesScrollButtons(False)
         self.side_tabs.addTab(self.excerpts, "Trace excerpts")
         self.side_tabs.addTab(self.timeline, "Timeline")
         self.side_tabs.addTab(self.artifacts, "Artifacts")

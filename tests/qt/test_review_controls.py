@@ -112,3 +112,23 @@ def test_pair_window_toggles_show_their_checked_state(
     on = picture(button)
     middle = (on.width() // 2, 3)  # inside the border, clear of the text
     assert on.pixelColor(*middle).name() == theme.colors().accent != off.pixelColor(*middle).name()
+
+
+def test_at_1100x700_every_tab_shows_and_no_tag_chip_overlaps(
+    qtbot: QtBot, open_window: OpenWindow, demo_copy: Path
+) -> None:
+    window = open_window(demo_copy, size=(1100, 700))
+    bar = window.side_tabs.tabBar()
+    assert bar.count() >= 4
+    assert all(bar.tabRect(i).right() <= bar.width() for i in range(bar.count())), "a tab is scrolled out of view"
+    assert all(bar.tabRect(i).width() > 30 for i in range(bar.count()))
+    editor = window.review.editor
+    window.claim_panel.view.setFocus()
+    qtbot.keyClick(window.claim_panel.view, Qt.Key.Key_2)
+    settle()
+    chips = [c for c in editor.tags.chips.values() if c.isVisible()] + [editor.tags.new_tag]
+    boxes = [c.geometry() for c in chips]
+    for i, a in enumerate(boxes):
+        assert editor.tags.rect().contains(a), chips[i].text()
+        for j, b in enumerate(boxes[i + 1 :], start=i + 1):
+            assert not a.intersects(b), (chips[i].text(), getattr(chips[j], "text", lambda: "")())

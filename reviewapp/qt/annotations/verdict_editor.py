@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.review.rationale import is_bare_template, rationale_template, remember_rationale
 from reviewapp.core.review.records import VerdictRecord
 from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
@@ -439,9 +440,6 @@ class VerdictEditor(QFrame):
                 text += f" · confidence {p.confidence}/3"
             if p.tags:
                 text += f" · {len(p.tags)} tag{'s' if len(p.tags) != 1 else ''}"
-        others = self.review.other_verdicts(self.claim_key) if self.claim_key else []
-        if others:
-            text += f"   Also judged by {', '.join(r.annotator for r in others)}."
         if self.dirty and not self.expanded:
             text += "   Unsaved edits."
         return text
@@ -490,10 +488,13 @@ class VerdictEditor(QFrame):
                 self._set_error("A verdict needs a rationale: say what you checked.")
                 self.rationale.setFocus()
             return False
+        def save_and_remember(s: LogbookReview) -> None:
+            s.set_verdict(key, verdict, draft.rationale.strip(), draft.confidence, draft.tags)
+            # The settings file is written with an fsync: on the lane, not the GUI thread, once the record is saved.
+            _store_recent(remember_rationale(_stored_recent(), draft.rationale))
+
         try:
-            self.review.act(
-                lambda s: s.set_verdict(key, verdict, draft.rationale.strip(), draft.confidence, draft.tags)
-            )
+            self.review.act(save_and_remember)
         except ActionFailed as exc:
             self._set_error(str(exc))
             self.state.setText("Not saved.")
@@ -506,7 +507,6 @@ class VerdictEditor(QFrame):
         stored = self.stored
         self._saved_id = stored.id if stored is not None else None
         self.state.setText(f"Saved at {time.strftime('%H:%M:%S')}.")
-        _store_recent(remember_rationale(_stored_recent(), draft.rationale))
         return True
 
     def clear(self) -> bool:
