@@ -174,12 +174,12 @@ class PairRatingWindow(QWidget):
             ("same", "No difference (↓)"),
             ("right", "Right is better (→)  ▶"),
         ):
-            button = QPushButton(text)
-            button.setObjectName("answer")
-            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            button.clicked.connect(lambda _=False, r=response: self._answer_clicked(r))
-            self.answer_buttons[response] = button
-            answers.addWidget(button)
+            answer = QPushButton(text)
+            answer.setObjectName("answer")
+            answer.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            answer.clicked.connect(lambda _=False, r=response: self._answer_clicked(r))
+            self.answer_buttons[response] = answer
+            answers.addWidget(answer)
         answers.addStretch(1)
         layout.addLayout(answers)
         bar = QHBoxLayout()
@@ -409,8 +409,8 @@ class PairRatingWindow(QWidget):
         progress = self.rating.progress()
         done = progress.rated >= progress.total
         self.progress.setText(f"All {progress.total} pairs rated" if done else f"Pair {progress.text}")
-        for button in self.answer_buttons.values():
-            button.setEnabled(not done)
+        for answer in self.answer_buttons.values():
+            answer.setEnabled(not done)
 
     def _say(self, text: str, *, error: bool = False) -> None:
         self.status.setStyleSheet("color: #c0392b;" if error else "")
