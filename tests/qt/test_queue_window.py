@@ -11,12 +11,14 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from reviewapp.core.queue.scoring import rubric_scores
+from reviewapp.core.verdicts import Verdict
 from reviewapp.qt import theme
 from reviewapp.qt.queue.queue_model import LOGBOOK
 from reviewapp.qt.queue.queue_window import QueueWindow
 from reviewapp.qt.queue.score_dialog import ScoreDialog
 from tests.core.annotation_helpers import open_review
 from tests.qt.conftest import OpenWindow, Screenshots, wait_idle
+from tests.qt.review_helpers import fill_verdict
 from tests.support.paper_fixtures import write_team_logbook
 
 QUEUE_TIMEOUT_MS = 60_000
@@ -129,3 +131,30 @@ def test_file_open_queue_takes_the_review_window_to_the_claim(
     wait_idle(qtbot, main)
     assert main.controller.logbook is not None and main.controller.logbook.root.parents[1] == target.resolve()
     assert main.current_claim is not None and main.current_claim.n == 1  # the first claim without my verdict
+    number = queue.selected_row()
+    assert number is not None and queue.model.rows[number].reviewed_by_me == 0
+    editor = fill_verdict(qtbot, main, Verdict.TOY, "Ran at a tenth of the paper's scale.")
+    assert editor.save()
+    # the queue hears of the verdict and reads that row again
+    qtbot.waitUntil(lambda: queue.model.rows[number].reviewed_by_me == 1, timeout=QUEUE_TIMEOUT_MS)
+    assert queue.model.rows[number].status == "in progress"
+
+
+def test_a_rubric_file_beside_the_queue_is_used_and_a_bad_one_is_said(
+    qtbot: QtBot, queue_file: Path, open_window: OpenWindow
+) -> None:
+    main = open_window()
+    (queue_file.parent / "rubric.toml").write_text(
+        'name = "team"\nscale = [0, 10]\n[[criterion]]\nname = "rigor"\nweight = 2\n[[criterion]]\nname = "fun"\n'
+    )
+    queue = main.queue.open_queue(queue_file)
+    qtbot.addWidget(queue)
+    assert queue.rubric.name == "team" and [c.name for c in queue.rubric.criteria] == ["rigor", "fun"]
+    errors: list[str] = []
+    main.error_shown.connect(errors.append)
+    bad = queue_file.parent / "bad.toml"
+    bad.write_text("scale = [5, 1]\n")
+    queue = main.queue.open_queue(queue_file, bad)
+    qtbot.addWidget(queue)
+    assert queue.rubric.name == "reviewapp default"
+    assert errors and "bad.toml" in errors[0] and "scale" in errors[0]

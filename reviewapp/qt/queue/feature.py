@@ -47,6 +47,7 @@ class QueueFeature(QObject):
         self._refresh_timer.setInterval(400)
         self._refresh_timer.timeout.connect(self._refresh_shown)
         window.controller.verdicts_changed.connect(self._verdicts_changed)
+        window.controller.rows_changed.connect(self._verdicts_changed)  # a save redraws only its rows
 
     def choose_queue(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -104,7 +105,7 @@ class QueueFeature(QObject):
             queue_window = self.queue_window
             QTimer.singleShot(REFRESH_DELAY_MS, lambda: queue_window.refresh(left) if alive(queue_window) else None)
 
-    def _verdicts_changed(self) -> None:
+    def _verdicts_changed(self, *_changed: object) -> None:
         self._refresh_timer.start()
 
     def _refresh_shown(self) -> None:
