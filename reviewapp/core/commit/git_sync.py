@@ -5,6 +5,11 @@ touched: each review file is merged three ways (annotation files keep the lines 
 does); then the work tree moves to the new commit with a two-tree `read-tree -m -u`, which keeps unrelated local
 changes and refuses (changing nothing) where they would be overwritten.
 
+Moving the work tree and then the branch are two steps a kill can separate (the work tree half updated, or
+updated while HEAD still names the old commit). A journal in the git folder names both commits before the first
+step and is removed after the last; the next commit or push finds it and finishes the move, for every path the
+replay changed that still holds either side's content, before doing anything else.
+
 A real conflict — a review file edited by hand on both sides, or pair results rewritten on both — is never
 forced: the local commit is pushed to a new branch `reviews/<annotator>-<time>`, so both versions are on the
 remote, and the user is told what happened.
@@ -14,15 +19,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from reviewapp.core.commit.errors import CommitError, NetworkUnavailable
 from reviewapp.core.commit.files import is_record_file, keeps_all_lines, schema_version, union
 from reviewapp.core.commit.git_commit import NETWORK_TIMEOUT, GitCheckout, GitRepo, redact_urls
+from reviewapp.core.io.durable import atomic_write
 from reviewapp.core.progress import ProgressCallback
 from reviewapp.core.review.store import GITATTRIBUTES_FILE, SCHEMA_FILE
 
 MAX_PUSH_ATTEMPTS = 4
+JOURNAL = "reviewapp-replay"
 
 
 class Conflict(Exception):
@@ -94,6 +101,7 @@ def upstream_of(repo: GitRepo, checkout: GitCheckout) -> Upstream:
 def push(checkout: GitCheckout, annotator_slug: str, progress: ProgressCallback | None = None) -> PushResult:
     """Push HEAD to its upstream, replaying the review commits onto the remote when it moved."""
     repo = GitRepo(checkout.top)
+    finish_interrupted_replay(repo)
     upstream = upstream_of(repo, checkout)
     head = repo.head()
     result = PushResult(head, None)
@@ -223,11 +231,68 @@ def merge_file(path: str, base: bytes | None, ours: bytes | None, theirs: bytes 
     raise Conflict(path, "changed on both sides")
 
 
+def _journal(repo: GitRepo) -> Path:
+    return Path(repo.out("rev-parse", "--absolute-git-dir")) / JOURNAL
+
+
+def finish_interrupted_replay(repo: GitRepo) -> str | None:
+    """Finish a move from a replay that was killed half-way; returns a note saying so, None when there was none.
+
+    Every path that differs between the two commits must hold the old or the new content (or be absent where
+    that side has no file); it is then set to the new content in the index and the work tree, and the branch
+    moved if it was not yet. A path the user changed since is never overwritten: the journal stays and the
+    error names the path.
+    """
+    journal = _journal(repo)
+    try:
+        old, new = journal.read_text(encoding="ascii").split()[:2]
+    except (OSError, ValueError):
+        return None
+    head = repo.head()
+    if head not in (old, new):  # the branch moved on since (the user reset or committed): nothing to finish
+        journal.unlink(missing_ok=True)
+        return None
+    listed = repo.run("diff-tree", "-r", "-z", "--no-renames", "--name-only", old, new).stdout
+    paths = [p for p in listed.split("\0") if p]
+    for path in paths:
+        on_disk = _work_tree_bytes(repo.top / path)
+        if on_disk not in (repo.blob(old, path), repo.blob(new, path)):
+            raise CommitError(
+                f"an earlier push was interrupted while updating your working folder, and {path} has changed since; "
+                f"nothing was overwritten. Put that change aside (or delete {journal}), then commit again"
+            )
+    present = [p for p in paths if repo.blob(new, p) is not None]
+    absent = [p for p in paths if p not in present]
+    if present:
+        repo.run("checkout", new, "--", *present)
+    for path in absent:
+        (repo.top / path).unlink(missing_ok=True)
+    if absent:
+        repo.run("rm", "-q", "--cached", "--ignore-unmatch", "--", *absent)
+    if head == old:
+        repo.move_head(new, old, "reviewapp: finish an interrupted replay")
+    journal.unlink(missing_ok=True)
+    return f"an interrupted update of your working folder to {new[:10]} was finished"
+
+
+def _work_tree_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes() if path.is_file() and not path.is_symlink() else None
+    except OSError:
+        return None
+
+
 def _move_work_tree(repo: GitRepo, old: str, new: str, upstream: Upstream) -> None:
-    """Bring index and work tree from `old` to `new` as a checkout would, then move the branch."""
+    """Bring index and work tree from `old` to `new` as a checkout would, then move the branch.
+
+    The journal written first lets the next run finish the move if this process is killed in between.
+    """
     repo.run("update-index", "-q", "--refresh", check=False)
+    journal = _journal(repo)
+    atomic_write(journal, f"{old} {new}\n".encode("ascii"))
     moved = repo.run("read-tree", "-m", "-u", old, new, check=False)
     if not moved.ok:
+        journal.unlink(missing_ok=True)  # read-tree changed nothing
         raise CommitError(
             f"{upstream.describe()} has new commits, and updating your working folder to them would overwrite "
             f"your own changes ({moved.message}). Your review commit is kept locally and nothing was pushed: "
@@ -237,7 +302,9 @@ def _move_work_tree(repo: GitRepo, old: str, new: str, upstream: Upstream) -> No
         repo.move_head(new, old, f"reviewapp: replay reviews onto {upstream.describe()}")
     except CommitError:
         repo.run("read-tree", "-m", "-u", new, old, check=False)  # put the work tree back where HEAD is
+        journal.unlink(missing_ok=True)
         raise
+    journal.unlink(missing_ok=True)
 
 
 def _push_aside(

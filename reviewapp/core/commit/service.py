@@ -18,7 +18,7 @@ from typing import Literal
 
 from reviewapp.core.commit.errors import CommitError, NetworkUnavailable
 from reviewapp.core.commit.git_commit import GitCheckout, GitRepo, commit_plan, find_checkout
-from reviewapp.core.commit.git_sync import push
+from reviewapp.core.commit.git_sync import finish_interrupted_replay, push
 from reviewapp.core.commit.hub_commit import HubCommitter
 from reviewapp.core.commit.hub_repo import HubRepo, hub_repo
 from reviewapp.core.commit.plan import CommitPlan, Target, build_plan
@@ -207,9 +207,14 @@ class CommitService:
         checkout = self.checkout()
         if checkout is None:
             raise CommitError("cannot commit with git: the logbook is not in a git checkout that tracks its pages")
+        finished = finish_interrupted_replay(GitRepo(checkout.top))
+        if finished is not None:
+            checkout = self.checkout() or checkout
         if checkout.head != plan.base_revision:  # a pull or a commit since: what was read may be out of date
             plan = self.plan_git()
             plan.notes.append("the branch had moved since the changes were shown, so they were read again")
+        if finished is not None:
+            plan.notes.append(finished)
         text = _message(message, plan)
         plan.check_secrets(known_secrets(), text)
         _report(progress, "committing the review files")
