@@ -51,7 +51,7 @@ def test_the_annotations_export_quotes_every_formula_start(tmp_path: Path) -> No
 
 def rate_with_hostile_text(workspace: Path) -> PairRatingRound:
     annotations = open_annotations(workspace)
-    rating = PairRatingRound.open(annotations, load_set(annotations.logbook), seed=3)
+    rating = PairRatingRound.open(annotations, load_set(annotations.logbook))
     while (trial := rating.current) is not None:
         rating.rate(_answer(trial), confidence=1, comment='=HYPERLINK("http://x","see")', response_ms=500)
     return rating

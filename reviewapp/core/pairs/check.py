@@ -1,10 +1,17 @@
 """`reviewapp pairs check`: is a committed results file what the protocol says it should be?
 
 Checks, in order: the protocol file is there and well-formed; the CSV's sha256 matches the one the protocol
-recorded; the trials recomputed from the seed, pair ids and control settings are the ones the protocol lists;
-the CSV has the expected columns and exactly one row per trial, each matching its trial (pair, control kind,
-sides), with a valid response mapped correctly to conditions. Then the summary is computed. A file that passes
-is valid even when the rater was inconsistent; a consistency threshold, when given, is checked separately.
+recorded; the seed is the one derived from the set's fingerprint and the rater's name (algorithm v2; a v1
+session's seed was chosen, which is a warning); the trials recomputed from the seed, pair ids and control
+settings are the ones the protocol lists; the CSV has the expected columns and exactly one row per trial, each
+matching its trial (pair, control kind, sides), with a valid response mapped correctly to conditions; and every
+row equals the one recomputed from the rater's append-only `pair_session` and `pair_rating` records in their
+review file beside the results (`<reviews>/<rater>.jsonl`). Then the summary is computed. A file that passes is
+valid even when the rater was inconsistent; a consistency threshold, when given, is checked separately.
+
+What this proves: the results are what the rater's records say, for trials nobody could pick. What it cannot:
+that the records were made by a person looking at the images (whoever can write the review file can write
+records), or that the review file is the one committed (compare it with the repository's history for that).
 """
 
 from __future__ import annotations
@@ -19,7 +26,15 @@ from typing import Any
 
 from reviewapp.core.io.safepath import UnsafeReference, read_capped
 from reviewapp.core.io.spreadsheet import spreadsheet_plain
-from reviewapp.core.pairs.protocol import ALGORITHM, ControlSettings, Trial, build_trials
+from reviewapp.core.pairs.protocol import (
+    ALGORITHM,
+    FREE_SEED_ALGORITHM,
+    READABLE_ALGORITHMS,
+    ControlSettings,
+    Trial,
+    build_trials,
+    derived_seed,
+)
 from reviewapp.core.pairs.results import (
     COLUMNS,
     PROTOCOL_FORMAT,
@@ -124,6 +139,7 @@ def check_results(csv_path: Path, min_consistency: float | None = None) -> Check
     if rows is None:
         return report
     _match_trials(rows, trials, conditions, csv_path.name, report.errors)
+    _match_records(csv_path, protocol, trials, conditions, rows, report)
     if len(report.errors) > MAX_REPORTED:
         more = len(report.errors) - MAX_REPORTED
         report.errors[MAX_REPORTED:] = [f"… and {more} more problems"]
@@ -137,7 +153,7 @@ def _parse_protocol(
     if protocol.get("format") != PROTOCOL_FORMAT or protocol.get("version") not in READABLE_PROTOCOL_VERSIONS:
         errors.append(f"{label}: not a reviewapp pair protocol ({PROTOCOL_FORMAT!r}, version {PROTOCOL_VERSION})")
         return None
-    if protocol.get("algorithm") != ALGORITHM:
+    if protocol.get("algorithm") not in READABLE_ALGORITHMS:
         errors.append(f"{label}: unknown trial algorithm {protocol.get('algorithm')!r} (this version: {ALGORITHM})")
         return None
     seed = protocol.get("seed")
@@ -183,6 +199,52 @@ def _parse_protocol(
                 "the seed, pairs, controls or trials were altered"
             )
     return trials, (conditions["a"], conditions["b"]), recorded_hash
+
+
+def _match_records(
+    csv_path: Path,
+    protocol: dict[str, Any],
+    trials: list[Trial],
+    conditions: tuple[str, str],
+    rows: list[ResultRow],
+    report: CheckReport,
+) -> None:
+    """The seed rule of the protocol's algorithm, and every row against the rater's own records."""
+    from reviewapp.core.pairs.rating import recomputed_rows  # the rating module pulls in the review layer
+
+    label = csv_path.name
+    annotator = protocol.get("annotator")
+    pair_set = protocol.get("set") or {}
+    v1 = protocol.get("algorithm") == FREE_SEED_ALGORITHM
+    if not isinstance(annotator, str) or not annotator:
+        report.errors.append(f"{protocol_path_for(csv_path).name}: 'annotator' is missing")
+        return
+    if v1:
+        report.warnings.append(
+            f"{label}: made with {FREE_SEED_ALGORITHM}, whose seed the rater could choose; the trial order is "
+            "checked against that seed but cannot be shown to be unchosen"
+        )
+    elif protocol.get("seed") != derived_seed(str(pair_set.get("fingerprint")), annotator):
+        report.errors.append(
+            f"{label}: the seed is not the one derived from the set's fingerprint and the rater's name "
+            f"({ALGORITHM}); it was chosen or altered"
+        )
+    found = recomputed_rows(csv_path.parent.parent, annotator, str(protocol.get("session")), trials, conditions)
+    if isinstance(found, str):
+        (report.warnings if v1 else report.errors).append(f"{label}: {found}")
+        return
+    expected = {row.trial: row for row in found}
+    for row in rows:
+        want = expected.get(row.trial)
+        if want is None:
+            report.errors.append(f"{label}: trial {row.trial} has no rating in the rater's records")
+        elif want != row:
+            changed = [name for name in ResultRow.__dataclass_fields__ if getattr(want, name) != getattr(row, name)]
+            report.errors.append(f"{label}: trial {row.trial} differs from the rater's records ({', '.join(changed)})")
+    rated = {row.trial for row in rows}
+    missing = sorted(set(expected) - rated)
+    if missing:
+        report.errors.append(f"{label}: {len(missing)} rated trials of the records are not in the file")
 
 
 def _first_difference(got: Any, want: list[Any]) -> str:

@@ -16,17 +16,26 @@ set's rateable pair ids in manifest order:
 7. For each identical trial in `identical` order: insert at `rng.randint(0, len(seq))`.
 
 Nothing else draws from `rng`, so the same seed, pair ids and control settings always give the same trials.
+
+Algorithm "reviewapp-pairs-v2" builds the trials exactly as above; what changed is the seed, which the rater no
+longer picks: it is `derived_seed(fingerprint, annotator)`, the first 52 bits of sha256 over the algorithm name,
+the set's fingerprint (a hash of its pair ids and image contents) and the rater's name. Blinding guards against
+bias, not against an adversary, so a predictable seed is fine; what matters is that nobody can search for an
+order that suits them. v1 sessions (a seed drawn at random, or given) stay checkable, with a warning.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-ALGORITHM = "reviewapp-pairs-v1"
+ALGORITHM = "reviewapp-pairs-v2"
+FREE_SEED_ALGORITHM = "reviewapp-pairs-v1"
+READABLE_ALGORITHMS = (FREE_SEED_ALGORITHM, ALGORITHM)
 MAX_CONTROL_RATE = 0.5
 
 Condition = Literal["a", "b"]
@@ -76,6 +85,12 @@ class Trial:
 
     def condition_on(self, side: str) -> Condition:
         return self.left if side == "left" else self.right
+
+
+def derived_seed(fingerprint: str, annotator: str) -> int:
+    """The v2 seed: fixed by the set's content and the rater's name; below 2**53 so JSON keeps it exact."""
+    digest = hashlib.sha256(f"{ALGORITHM}\0{fingerprint}\0{annotator}".encode("utf-8", "surrogatepass")).digest()
+    return int.from_bytes(digest[:8], "big") >> 12
 
 
 def new_seed() -> int:

@@ -18,13 +18,22 @@ from typing import Literal, cast
 from reviewapp import __version__
 from reviewapp.core.pairs.protocol import (
     ALGORITHM,
+    FREE_SEED_ALGORITHM,
     ControlSettings,
     Trial,
     build_trials,
-    new_seed,
+    derived_seed,
     trials_from_lists,
 )
-from reviewapp.core.pairs.results import RESPONSES, Rating, SessionInfo, results_paths, write_results
+from reviewapp.core.pairs.results import (
+    RESPONSES,
+    Rating,
+    ResultRow,
+    SessionInfo,
+    results_paths,
+    row_for,
+    write_results,
+)
 from reviewapp.core.pairs.sets import Pair, PairSet
 from reviewapp.core.review.history import Change, Command, RecordDraft
 from reviewapp.core.review.logbook_review import LogbookReview
@@ -90,7 +99,11 @@ class PairRatingRound:
         controls: ControlSettings | None = None,
         restart: bool = False,
     ) -> PairRatingRound:
-        """Resume this rater's session on the set, or start one (a new seed unless `seed` is given)."""
+        """Resume this rater's session on the set, or start one.
+
+        The seed is derived from the set's fingerprint and the rater's name (algorithm v2). A `seed` given here
+        (to reproduce an earlier session) is recorded as algorithm v1, which `pairs check` flags as chosen.
+        """
         if not restart:
             existing = find_session(annotations, pair_set.name)
             if existing is not None:
@@ -98,7 +111,9 @@ class PairRatingRound:
         pair_ids = [p.id for p in pair_set.rateable]
         if not pair_ids:
             raise RatingError(f"pair set {pair_set.name!r} has no pair that can be shown")
-        seed = new_seed() if seed is None else seed
+        algorithm = ALGORITHM if seed is None else FREE_SEED_ALGORITHM
+        if seed is None:
+            seed = derived_seed(pair_set.fingerprint(), annotations.identity.name)
         settings = controls or pair_set.controls
         trials = build_trials(pair_ids, seed, settings)
         payload = PairSessionPayload(
@@ -110,7 +125,7 @@ class PairRatingRound:
             conditions=list(pair_set.conditions),
             pairs=pair_ids,
             seed=seed,
-            algorithm=ALGORITHM,
+            algorithm=algorithm,
             controls=PairControlsPayload.model_validate(settings.to_dict()),
             trial_order=[t.pair_id for t in trials],
             sides=[t.left for t in trials],
@@ -268,6 +283,7 @@ class PairRatingRound:
             session_id=self.start.id,
             started_at=self.start.created_at.isoformat(timespec="seconds"),
             app_version=payload.app_version,
+            algorithm=payload.algorithm,
         )
 
     def write_results(self) -> tuple[Path, Path]:
@@ -306,3 +322,42 @@ def _rating(trial: Trial, record: PairRatingRecord) -> Rating:
         response_ms=p.response_ms,
         rated_at=rated_at,
     )
+
+
+def recomputed_rows(
+    reviews_folder: Path, annotator: str, session_id: str, trials: list[Trial], conditions: tuple[str, str]
+) -> list[ResultRow] | str:
+    """The result rows the rater's own records give for a session, or why they cannot be read.
+
+    Read from `<reviews_folder>/<rater slug>.jsonl`, replayed so that undone ratings are gone and a later
+    rating of a trial wins, as in the rating window.
+    """
+    from reviewapp.core.review.identity import annotator_slug
+    from reviewapp.core.review.state import AnnotationState
+    from reviewapp.core.review.store import read_file
+
+    path = reviews_folder / f"{annotator_slug(annotator)}.jsonl"
+    if not path.is_file():
+        return f"the rater's review file {path.name} is not beside the results, so they cannot be recomputed"
+    records, _issues, _torn = read_file(path)
+    state = AnnotationState(())
+    state.add_all((r, w) for r, w in records if r.annotator == annotator)
+    session = state.record(session_id)
+    if not isinstance(session, PairSessionRecord):
+        return f"session {session_id} is not in {path.name}"
+    payload = session.payload
+    if (payload.trial_order, payload.sides, payload.control_kinds) != (
+        [t.pair_id for t in trials],
+        [t.left for t in trials],
+        [t.control for t in trials],
+    ):
+        return f"the session in {path.name} lists other trials than the protocol"
+    latest: dict[int, PairRatingRecord] = {}
+    for record in state.live():
+        if (
+            isinstance(record, PairRatingRecord)
+            and record.payload.session == session_id
+            and record.payload.trial < len(trials)
+        ):
+            latest[record.payload.trial] = record
+    return [row_for(_rating(trials[i], latest[i]), conditions) for i in sorted(latest)]

@@ -102,6 +102,7 @@ class SessionInfo:
     session_id: str
     started_at: str
     app_version: str
+    algorithm: str = ALGORITHM  # the session's: v1 sessions (a chosen seed) keep saying so
 
 
 def preferred_condition(response: str, left: str, right: str) -> str:
@@ -174,7 +175,7 @@ def protocol_document(info: SessionInfo, trials: list[Trial], csv_name: str, csv
     return {
         "format": PROTOCOL_FORMAT,
         "version": PROTOCOL_VERSION,
-        "algorithm": ALGORITHM,
+        "algorithm": info.algorithm,
         "seed": info.seed,
         "set": {
             "name": info.set_name,
