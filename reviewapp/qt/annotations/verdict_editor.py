@@ -488,6 +488,7 @@ class VerdictEditor(QFrame):
                 self._set_error("A verdict needs a rationale: say what you checked.")
                 self.rationale.setFocus()
             return False
+
         def save_and_remember(s: LogbookReview) -> None:
             s.set_verdict(key, verdict, draft.rationale.strip(), draft.confidence, draft.tags)
             # The settings file is written with an fsync: on the lane, not the GUI thread, once the record is saved.
