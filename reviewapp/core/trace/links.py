@@ -28,7 +28,8 @@ _SCAN = 8_192
 _TIME_SLACK = 5.0  # seconds either side of the recorded run
 _RUN = re.compile(r"trackio\s+logbook\s+run\b(?P<options>.*?)(?:\s--\s(?P<command>.*)|$)", re.DOTALL)
 _PAGE_OPTION = re.compile(r"--page(?:=|\s+)(?:\"(?P<dq>[^\"]+)\"|'(?P<sq>[^']+)'|(?P<bare>\S+))")
-_FILE_TOKEN = re.compile(r"[\w./-]*?([\w-]+\.[A-Za-z][A-Za-z0-9]{0,5})\b")
+# a base name, starting after a separator (a lazily matched directory prefix made long paths cost n^3)
+_FILE_TOKEN = re.compile(r"(?<![\w.-])([\w-]+\.[A-Za-z][A-Za-z0-9]{0,5})\b")
 _FENCE_TITLE = re.compile(r"^`{3,}\w*\s+title=(\S+)", re.MULTILINE)
 _MIN_FILE = 6  # shorter names ("a.py") name nothing in particular
 
@@ -43,6 +44,7 @@ class CellRef:
 class TraceLinks:
     by_cell: dict[CellRef, list[tuple[int, str]]] = field(default_factory=dict)
     by_event: dict[int, list[tuple[CellRef, str]]] = field(default_factory=dict)
+    _seen: set[tuple[CellRef, int, str]] = field(default_factory=set, repr=False)
 
     def events_for(self, page: str, ordinal: int | None = None) -> list[tuple[int, str]]:
         """Events linked to a cell (or, with no ordinal, to anything on the page), in trace order."""
@@ -56,8 +58,10 @@ class TraceLinks:
 
     def add(self, ref: CellRef, position: int, reason: str) -> None:
         items = self.by_cell.setdefault(ref, [])
-        if any(p == position and r == reason for p, r in items) or len(items) >= MAX_PER_CELL:
+        # a set, not a scan of the cell's links: a 100,000-event trace adds hundreds of thousands of them
+        if len(items) >= MAX_PER_CELL or (ref, position, reason) in self._seen:
             return
+        self._seen.add((ref, position, reason))
         items.append((position, reason))
         self.by_event.setdefault(position, []).append((ref, reason))
 
