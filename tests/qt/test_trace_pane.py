@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from reviewapp.core.logbook.writer import LogbookDraft
+from reviewapp.qt import theme
 from reviewapp.qt.models.trace_events import EventRole
 from tests.core.trace_fixtures import claude_records, pi_records, write_jsonl
 from tests.qt.conftest import OpenWindow, Screenshots, wait_idle
@@ -57,6 +58,12 @@ def test_the_pane_collapses_without_a_trace_and_view_trace_offers_to_attach_one(
     attach(qtbot, window, write_jsonl(tmp_path / "claude.jsonl", claude_records()))
     assert timeline.body.isVisible() and not timeline.empty_state.isVisible()
     assert timeline.model.rowCount() == timeline.model.index_.count > 10
+    timeline.select_position(3)
+    screenshots.take(window, "trace-timeline-attached-light")
+    theme.manager().apply(theme.ThemeChoice.DARK)
+    wait_idle(qtbot, window)
+    screenshots.take(window, "trace-timeline-attached-dark")
+    theme.manager().apply(theme.ThemeChoice.LIGHT)
 
     # a logbook with a trace after one that was collapsed for lacking it: the pane comes back by itself
     window.controller.open(traceless_logbook(tmp_path / "plain-2"))
