@@ -7,7 +7,8 @@ A git repository with 20,000 small tracked files and a generated logbook inside 
 benchmarks/.cache/ and committed, so that the revision lookup a save makes (`git rev-parse`, `git ls-files`) has
 real work to do. The real window runs offscreen and is driven by key presses as a reviewer would: a claim is
 selected, a verdict key (1-5) chosen, a rationale typed once (V opens the editor); then every 100 ms a verdict
-key picks the next verdict (so each save writes a record) and Ctrl+Enter saves it. Each save is timed from the
+key picks the next verdict (so each save writes a record) and Ctrl+Enter saves it 30 ms later; a save that takes
+longer than that holds the next one back until it shows "Saved", as a reviewer would wait. Each save is timed from the
 Ctrl+Enter press until the editor shows "Saved at …", polled from the event loop. The 5 ms timer probe of
 window_load.py runs throughout: its longest gap is the longest the window was frozen. Target: no stall over 50 ms
 on an idle machine. Prints figures and PASS/MISS; exits 0 unless something crashes.
