@@ -8,10 +8,12 @@ file anyone with access to the cache folder could write. A damaged or foreign en
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
 import os
+import tempfile
 import threading
 import types
 import typing
@@ -23,7 +25,6 @@ from pathlib import Path
 from typing import Any, Union
 
 from reviewapp import __version__
-from reviewapp.core.io.durable import atomic_write
 from reviewapp.core.io.paths import user_cache_dir
 from reviewapp.core.logbook import model
 from reviewapp.core.logbook.locate import locate
@@ -110,7 +111,7 @@ def read_logbook_cached(
     try:
         data = json.dumps({"key": key, "logbook": encode(logbook)}, ensure_ascii=False, separators=(",", ":"))
         entry.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(entry, data.encode("utf-8", "surrogatepass"))
+        _write_entry(entry, data.encode("utf-8", "surrogatepass"))
     except (OSError, TypeError, ValueError):
         pass  # a cache that cannot be written only costs time
     return logbook
@@ -136,6 +137,20 @@ def _remember(key: str, logbook: Logbook) -> None:
         _RECENT.move_to_end(key)
         while len(_RECENT) > RECENT_LIMIT:
             _RECENT.popitem(last=False)
+
+
+def _write_entry(entry: Path, data: bytes) -> None:
+    """Renamed into place so a reader never sees half an entry, but not synced to disk: a cache entry lost in a
+    crash is a miss, and two fsyncs a logbook were most of the time a cold queue spent writing its cache."""
+    handle, name = tempfile.mkstemp(prefix=f".{entry.stem[:16]}.", suffix=".tmp", dir=entry.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(name, entry)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
 
 
 def _load(entry: Path, key: str) -> Logbook | None:
