@@ -64,14 +64,19 @@ def text_at(window: PaperWindow, row: int, column: int) -> str:
 
 
 def answer_next_dialog(qtbot: QtBot, fill) -> None:  # type: ignore[no-untyped-def]
-    """Fill in the next modal dialog when it shows, then accept it."""
+    """Fill in the next modal dialog when it shows, then accept it (reject it if filling fails, so that a
+    failing check never leaves the test waiting on a modal dialog)."""
 
     def act() -> None:
         dialog = QApplication.activeModalWidget()
         if not isinstance(dialog, QDialog):
             QTimer.singleShot(20, act)
             return
-        fill(dialog)
+        try:
+            fill(dialog)
+        except BaseException:
+            dialog.reject()
+            raise
         dialog.accept()
 
     QTimer.singleShot(0, act)
@@ -149,15 +154,22 @@ def test_author_response_with_evidence_export_and_undo(
     assert text_at(window, 1, window.model.responses_column()) == "Ann Author: partly"
 
 
-def test_hand_alignment_moves_a_claim_to_its_own_row(qtbot: QtBot, teams: dict[str, Path]) -> None:
+def test_hand_alignment_moves_a_claim_to_its_own_row(
+    qtbot: QtBot, teams: dict[str, Path], screenshots: Screenshots
+) -> None:
     window = open_paper(qtbot, teams, [])
     window.table.setCurrentIndex(window.model.index(1, FIRST_LOGBOOK + 1))  # bob's falsified claim
 
+    offered: list[tuple[str, str]] = []
+
     def fill(dialog: AlignDialog) -> None:
+        offered.append((dialog.claim.currentText(), dialog.row.currentData()))  # the selected cell's claim and row
         dialog.row.setCurrentIndex(dialog.row.findData(OWN_ROW))
+        screenshots.take(dialog, "paper-align-dialog", min_colors=10)
 
     answer_next_dialog(qtbot, fill)
     qtbot.keyClick(window.table, Qt.Key.Key_A)
+    assert offered[0][0].startswith("Claim 1: Sharpness-aware") and offered[0][1] == "aligned:2"
     view = window.gathered.view  # type: ignore[union-attr]
     assert len(view.rows) == 6 and text_at(window, 1, FIRST_LOGBOOK + 1) == "not attempted"
     assert text_at(window, 1, CLASS) == "verified" and "paper class: falsified" in window.heading.text()
@@ -227,7 +239,7 @@ def test_file_open_paper_and_evidence_in_the_review_window(qtbot: QtBot, teams: 
     window.close()
 
 
-def test_open_paper_dialog_checks_what_it_is_given(qtbot: QtBot, tmp_path: Path) -> None:
+def test_open_paper_dialog_checks_what_it_is_given(qtbot: QtBot, tmp_path: Path, screenshots: Screenshots) -> None:
     dialog = OpenPaperDialog()
     qtbot.addWidget(dialog)
     dialog.accept()
@@ -242,6 +254,8 @@ def test_open_paper_dialog_checks_what_it_is_given(qtbot: QtBot, tmp_path: Path)
     dialog.accept()
     assert "No claim registry file" in dialog.error.text()
     dialog.registry.clear()
+    dialog.show()
+    screenshots.take(dialog, "paper-open-dialog", min_colors=10)
     dialog.accept()
     assert dialog.result() == QDialog.DialogCode.Accepted
     assert dialog.request() == PaperRequest([str(tmp_path / "ada")], ORID, None)

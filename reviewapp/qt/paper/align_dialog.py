@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QVBoxLayout, QWidget
 
 from reviewapp.core.paper.view import PaperView
+from reviewapp.qt.paper.matrix_model import claim_caption
 from reviewapp.qt.plain import PlainLabel
 
 OWN_ROW = "__own__"
@@ -61,7 +62,7 @@ class AlignDialog(QDialog):
         self.claim.clear()
         logbook = next(lb for lb in self.view.logbooks if lb.logbook_id == self.logbook.currentData())
         for claim in logbook.claims():
-            self.claim.addItem(f"{claim.label}: {' '.join(claim.title.split())[:80]}", claim.key)
+            self.claim.addItem(claim_caption(claim)[:90], claim.key)
         if claim_key is not None:
             self.claim.setCurrentIndex(max(0, self.claim.findData(claim_key)))
         self._current_row()

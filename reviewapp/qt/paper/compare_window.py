@@ -54,7 +54,7 @@ class ComparisonWindow(QDialog):
         heads = QHBoxLayout()
         for column, cell in self.sides:
             first, second = cell_lines(cell)
-            claim = f"{cell.claim.label}: " if cell.claim is not None else ""
+            claim = f"{cell.claim.label} · " if cell.claim is not None else ""
             head = PlainLabel(f"{column.label}\n{claim}{first}  {second}", self)
             head.setWordWrap(True)
             head.setToolTip(column.logbook_id)

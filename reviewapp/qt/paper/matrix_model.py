@@ -10,6 +10,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from reviewapp.core.paper.view import MatrixCell, PaperView
+from reviewapp.core.review.state import EffectiveClaim
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt import theme
 
@@ -40,6 +41,12 @@ def people_text(cell: MatrixCell) -> str:
     return "/".join(short(v) for v in said) or "—"
 
 
+def claim_caption(claim: EffectiveClaim) -> str:
+    """ "Claim 2: its title", without saying "Claim 2" twice when the title already starts with it."""
+    title = " ".join(claim.title.split())
+    return title if title.startswith(claim.label) else f"{claim.label}: {title}"
+
+
 def cell_lines(cell: MatrixCell) -> tuple[str, str]:
     """Two lines: the three slots, then the verdict that decides and its source (A, J or H)."""
     if cell.claim is None and cell.logbook_judge is None:
@@ -60,8 +67,7 @@ def cell_tooltip(cell: MatrixCell, label: str) -> str:
         return f"{label} did not attempt this claim."
     lines = [label]
     if cell.claim is not None:
-        title = " ".join(cell.claim.title.split())
-        lines.append(title if title.startswith(cell.claim.label) else f"{cell.claim.label}: {title}")
+        lines.append(claim_caption(cell.claim))
     if cell.placement is not None:
         lines.append(f"Alignment: {cell.placement.method} (confidence {cell.placement.confidence:.2f})")
     lines.append(f"Agent (A): {short(cell.agent)}")

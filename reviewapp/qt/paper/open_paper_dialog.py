@@ -92,6 +92,7 @@ class OpenPaperDialog(QDialog):
         return PaperRequest(sources, self.orid.text().strip() or None, registry)
 
     def accept(self) -> None:
+        self.error.hide()
         if self.source_text.text().strip():
             self._add_text()
         request = self.request()

@@ -147,6 +147,7 @@ class ResponseDialog(QDialog):
         return [self.links.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.links.count())]
 
     def accept(self) -> None:
+        self.error.hide()
         if self.response() is None:
             self._say("Choose agree, disagree or partly.")
             return
