@@ -31,7 +31,7 @@ from reviewapp.core.logbook.writer import LogbookDraft, cell_text  # noqa: E402
 
 TARGET_RATIO = 4.0  # hostile time / normal time at the same size
 TARGET_GROWTH = 5.0  # time at 4n / time at n (linear would be 4)
-DEADLINE = 600.0
+DEADLINE = 300.0  # a child still running then is killed and reported (exit -9)
 
 
 def _table(n: int) -> str:

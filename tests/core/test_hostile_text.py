@@ -137,6 +137,13 @@ def test_markdown_prep_keeps_code_spans_math_and_headings() -> None:
     assert prepare_markdown(small) == small
 
 
+def test_runs_too_long_to_lay_out_are_shown_as_a_note_of_their_length() -> None:
+    assert prepare_markdown("# x" + " " * 100_000 + "y") == "# x [… 100,000 blanks …] y"
+    assert prepare_markdown("$x$" + "`" * 300) == "`$x$` [… 300 × \\` …] "
+    assert prepare_markdown("=" * 256) == "=" * 256  # up to MAX_RUN, as written
+    assert prepare_markdown("ab" * 1000) == "ab" * 1000
+
+
 def test_a_table_too_large_to_lay_out_is_shown_as_text() -> None:
     rows = ["|" + "|".join("c" for _ in range(50)) + "|"] * (MAX_TABLE_CELLS // 50 + 10)
     shown = prepare_markdown("before\n" + "\n".join(rows) + "\nafter")

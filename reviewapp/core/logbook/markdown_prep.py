@@ -7,7 +7,9 @@ Everything here sees untrusted text, so every pattern is linear: no lazy group b
 heading with 1,500 blanks took seconds, 3,000 minutes), and code spans are paired by scanning backtick runs
 instead of a backreference pattern (1,500 backticks after `$x$` took 37 s). Qt lays out a markdown table in
 time that grows steeply with its cells (2,000 x 50 took over a minute), so a table past MAX_TABLE_CELLS is shown
-as its text in a code block, with a line saying why.
+as its text in a code block, with a line saying why. Qt's line layout also stalls for minutes on a line holding
+a huge run of one character (100k blanks, 400k backticks), so a run longer than MAX_RUN is shown as a note of
+its length.
 """
 
 from __future__ import annotations
@@ -23,12 +25,15 @@ _DISPLAY_MATH = re.compile(r"\$\$(?P<tex>.+?)\$\$", re.DOTALL)
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.*)$")  # closing #s stripped in Python, see _heading_text
 _TABLE_ROW = re.compile(r"^[ ]{0,3}\|")
 MAX_TABLE_CELLS = 5_000
+MAX_RUN = 256
+_RUN_FROM = re.compile(r"([^\n])\1*")
 
 
 def prepare_markdown(text: str, title: str | None = None) -> str:
     """The body as it should be rendered: math as code, and no leading heading that repeats `title`."""
     if title:
         text = drop_title_heading(text, title)
+    text = _shorten_runs(text)
     if "$" not in text and "|" not in text:
         return text
     out: list[str] = []
@@ -51,6 +56,43 @@ def prepare_markdown(text: str, title: str | None = None) -> str:
     if prose:
         out.append(_prose(prose))
     return "\n".join(out)
+
+
+def _shorten_runs(text: str) -> str:
+    """Runs of one character longer than MAX_RUN replaced by a note, in linear time.
+
+    A run longer than MAX_RUN holds a whole window of MAX_RUN // 2 + 1 characters starting at a multiple of
+    MAX_RUN // 2 from the last run found, so only those windows are probed (with str.count, in C); a pattern
+    like `(.)\1{256,}` would rescan up to 256 characters at every position of a shorter run.
+    """
+    step = MAX_RUN // 2
+    parts: list[str] = []
+    done = probe = 0
+    while probe + step < len(text):
+        char = text[probe]
+        if char == "\n" or text[probe + step] != char or text.count(char, probe, probe + step + 1) != step + 1:
+            probe += step
+            continue
+        start = probe
+        while start > done and text[start - 1] == char:
+            start -= 1
+        found = _RUN_FROM.match(text, probe)
+        end = found.end() if found else probe + step + 1
+        if end - start > MAX_RUN:
+            parts.extend((text[done:start], _run_note(char, end - start)))
+            done = end
+        probe = max(end, probe + step)
+    if not parts:
+        return text
+    parts.append(text[done:])
+    return "".join(parts)
+
+
+def _run_note(char: str, length: int) -> str:
+    if char in " \t":
+        return f" [… {length:,} blanks …] "
+    shown = "\\" + char if char.isascii() and not char.isalnum() else char  # escaped: a backtick stays text
+    return f" [… {length:,} × {shown} …] "
 
 
 def _prose(lines: list[str]) -> str:
