@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QDialog
 from pytestqt.qtbot import QtBot
 
 from reviewapp.core.paper.gather import PaperRequest
+from reviewapp.core.paper.paper_store import PaperStore
 from reviewapp.core.review.identity import Identity
 from reviewapp.qt import theme
 from reviewapp.qt.controller import LogbookController
@@ -140,6 +141,8 @@ def test_author_response_with_evidence_export_and_undo(
     assert text_at(window, 1, window.model.responses_column()) == "Ann Author: partly"
     assert text_at(window, 1, CLASS) == "contested"  # an author's answer never decides a class
     assert "bob ran one epoch" in window.details.toPlainText()
+    saved = [record for record, _where in PaperStore(ORID).load().records]
+    assert [(r.kind, r.annotator, r.role) for r in saved] == [("author_response", "Ann Author", "author")]
     activate(qtbot, window)
     markdown = window.export("markdown", tmp_path / "findings.md")
     assert markdown is not None
@@ -175,6 +178,8 @@ def test_hand_alignment_moves_a_claim_to_its_own_row(
     assert text_at(window, 1, CLASS) == "verified" and "paper class: falsified" in window.heading.text()
     moved = view.cell(view.rows[5].id, window.model.logbook_at(FIRST_LOGBOOK + 1) or "")
     assert moved.placement is not None and moved.placement.method == "by hand"
+    aligned, _where = PaperStore(ORID).load().records[-1]
+    assert (aligned.kind, aligned.role) == ("claim_alignment", "judge")  # the reviewer's own role
     activate(qtbot, window)
     qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert len(window.gathered.view.rows) == 5  # type: ignore[union-attr]

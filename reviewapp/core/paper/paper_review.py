@@ -45,6 +45,7 @@ class PaperReview:
 
     @classmethod
     def open(cls, orid: str, identity: Identity, role: str = "author") -> PaperReview:
+        """`role` is written into hand alignments; responses are always written with role author."""
         review = cls(orid, identity, role)
         review.reload()
         return review
@@ -116,7 +117,7 @@ class PaperReview:
             record = make_record(
                 draft.kind,
                 annotator=self.identity.name,
-                role=self.role,
+                role="author" if draft.kind == "author_response" else self.role,  # an answer is always an author's
                 target=draft.target,
                 payload=draft.payload,
                 supersedes=supersedes,

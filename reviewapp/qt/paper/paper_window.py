@@ -447,7 +447,10 @@ class PaperWindow(QMainWindow):
                 return None
             identity = Identity(" ".join(name.split()), "asked")
         try:
-            self.review = PaperReview.open(view.orid, identity, "author")
+            from reviewapp.core.review.preferences import load_preferences
+
+            # hand alignments carry the reviewer's own role; responses are always written as an author's
+            self.review = PaperReview.open(view.orid, identity, load_preferences().role)
         except (OSError, ValueError) as exc:
             QMessageBox.warning(self, "Cannot keep paper records", str(exc))
             return None
