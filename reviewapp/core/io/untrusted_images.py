@@ -79,6 +79,12 @@ def open_untrusted(data: bytes, *, formats: Sequence[str], max_pixels: int) -> I
     return image
 
 
+def declared_size(data: bytes, *, max_pixels: int = MAX_IMAGE_PIXELS) -> tuple[int, int]:
+    """(width, height) an image declares, from its header only; ImageRefused as decode_image would."""
+    with open_untrusted(data, formats=RASTER_FORMATS, max_pixels=max_pixels) as image:
+        return image.size
+
+
 def decode_image(
     data: bytes, *, max_pixels: int = MAX_IMAGE_PIXELS, max_side: int | None = MAX_DISPLAY_SIDE
 ) -> DecodedImage:

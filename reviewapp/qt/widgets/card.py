@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
+from reviewapp.core.io.pixel_budget import PixelBudget
 from reviewapp.core.logbook.model import Cell, Logbook
 from reviewapp.qt.image_loader import ImageLoader
 from reviewapp.qt.plain import PlainLabel
@@ -20,6 +21,7 @@ class CardContext:
 
     logbook: Logbook
     images: ImageLoader
+    pixels: PixelBudget = field(default_factory=PixelBudget)  # decoded pixels per page, across all its cards
 
     @property
     def root(self) -> Path:

@@ -15,7 +15,15 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableView, QVBoxLayout, QWidget
 
-from reviewapp.core.io.untrusted_images import MAX_IMAGE_BYTES, DecodedImage, ImageRefused, decode_image, svg_refusal
+from reviewapp.core.io.pixel_budget import PixelBudget
+from reviewapp.core.io.untrusted_images import (
+    MAX_IMAGE_BYTES,
+    DecodedImage,
+    ImageRefused,
+    declared_size,
+    decode_image,
+    svg_refusal,
+)
 from reviewapp.core.logbook.cell_details import EmbeddedImage, FigureDetails, figure_details
 from reviewapp.core.logbook.figure_export import export_figure_html
 from reviewapp.core.logbook.model import Cell
@@ -46,7 +54,8 @@ class FigureCard(Card):
             self.body.addWidget(figure)
             self.figures.append(figure)
             key = f"figure:{cell.key}:{number}:{cell.content_hash}"
-            context.images.request(key, partial(_decode_embedded, embedded), figure, _deliver_to(figure))
+            decode = partial(_decode_embedded, embedded, context.pixels, cell.page, key)
+            context.images.request(key, decode, figure, _deliver_to(figure))
         if not details.images:
             for svg in details.svgs[:MAX_SVGS]:
                 figure = FigureImage(self)
@@ -99,11 +108,14 @@ class FigureCard(Card):
             self.zoom_requested.emit(figure.image, self.title.text())
 
 
-def _decode_embedded(embedded: EmbeddedImage) -> DecodedImage:
+def _decode_embedded(embedded: EmbeddedImage, budget: PixelBudget, page: str, key: str) -> DecodedImage:
     try:
         data = embedded.data(MAX_IMAGE_BYTES)
     except ValueError as exc:
         raise ImageRefused(str(exc)) from exc
+    width, height = declared_size(data)  # read from the header: nothing is decoded before the budget allows it
+    if not budget.take(page, key, width * height):
+        raise ImageRefused(budget.refusal(page))
     return decode_image(data)
 
 

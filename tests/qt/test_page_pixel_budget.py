@@ -1,0 +1,51 @@
+"""Decoded pixels per page: images past the page's budget are refused with the reason, the rest are shown.
+
+Sixty 25-megapixel images on one page took 2.3 GB; the budget (100 megapixels a page) is lowered here so that
+small images show the rule. Each image is charged once, so showing the page again refuses nothing new.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+from reviewapp.core.io.pixel_budget import PixelBudget
+from reviewapp.core.logbook.writer import LogbookDraft, png_bytes
+from tests.core.annotation_helpers import subprocess_env
+from tests.qt.test_hostile_figures import CHILD, DEADLINE
+
+LOWERED = "import reviewapp.core.io.pixel_budget as budget\nbudget.PAGE_PIXELS = 250_000\n"
+
+
+def test_the_budget_charges_each_image_once_per_page() -> None:
+    budget = PixelBudget(per_page=100)
+    assert budget.take("p", "a", 60) and budget.take("p", "a", 60)  # the same image again costs nothing
+    assert not budget.take("p", "b", 60)
+    assert budget.take("q", "b", 60)  # another page has its own budget
+    assert "60 of the 100 decoded pixels" in budget.refusal("p")
+
+
+def test_images_past_the_pages_budget_are_refused_and_the_first_are_shown(tmp_path: Path) -> None:
+    draft = LogbookDraft("Reproduction: Many large figures")
+    page = draft.page("Claim 1: Figures stay within budget").markdown("**Verdict: VERIFIED.**", title="Verdict")
+    for number in range(4):
+        page.figure_png(png_bytes(Image.new("RGB", (300, 300), (number * 60, 90, 120))), f"figure {number}")
+    draft.write(tmp_path / "ws")
+    done = subprocess.run(
+        [sys.executable, "-c", LOWERED + CHILD, str(tmp_path / "ws")],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(tmp_path, QT_QPA_PLATFORM="offscreen"),
+        timeout=DEADLINE,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    shown = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(shown) == 4
+    assert sum(drawn for drawn, _ in shown) == 2  # 2 x 90,000 pixels fit in 250,000; a third would not
+    refused = [text for drawn, text in shown if not drawn]
+    assert all("of the 250,000 decoded pixels a page may use" in text for text in refused), refused
