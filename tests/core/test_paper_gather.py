@@ -151,3 +151,38 @@ def test_two_logbooks_evidence_is_paired_run_with_run_and_figure_with_figure(tmp
     # pairs never cross: with the figure before the evaluation on one side, only one of the two can pair
     crossed = pair_evidence([left_cells[2], left_cells[3]], [right_cells[4], right_cells[3]])
     assert sum(1 for p in crossed if p.left and p.right) == 1
+
+
+def test_response_export_names_every_kind_of_evidence_link_and_keeps_urls_as_text(tmp_path: Path) -> None:
+    from reviewapp.core.paper.export import response_markdown, view_json
+    from reviewapp.core.paper.gather import rebuild
+    from reviewapp.core.paper.paper_review import PaperReview
+    from reviewapp.core.review.identity import Identity
+    from reviewapp.core.review.records import EvidenceLink, TraceAnchor
+
+    ada = write_team_logbook(tmp_path / "ada", "ada", [(0, "verified"), (1, "falsified")])
+    gathered = gather(ada)
+    ada_id = gathered.view.logbooks[0].logbook_id
+    page = gathered.view.cell("aligned:2", ada_id).claim.page  # type: ignore[union-attr]
+    review = PaperReview.open(ORID, Identity("Ann Author", "asked"), "judge")
+    links = [
+        EvidenceLink(logbook=ada_id, page=page, cell=2, figure=0),
+        EvidenceLink(logbook=ada_id, trace=TraceAnchor(session="s1", sequence=42)),
+        EvidenceLink(url="https://example.org/<script>"),
+    ]
+    review.respond("aligned:2", "disagree", "The noise scale differs.", links)
+    view = rebuild(gathered).view
+    markdown = response_markdown(view)
+    claim = markdown[markdown.index("## Claim 2") :]
+    assert "Finding: **falsified**." in claim
+    assert f"- {ada}: **falsified** (decided by the agent), evidence: page {page}" in claim
+    assert "**Ann Author (author) disagrees.** The noise scale differs." in claim
+    assert f"  - evidence: {ada}, page {page}, cell 3, figure 1" in claim
+    assert f"  - evidence: {ada}, trace s1 event 42" in claim
+    assert "  - evidence: `https://example.org/<script>`" in claim  # shown as code, never a link
+    assert view.paper_class == "falsified"  # answering changes nothing
+    exported = view_json(view)["claims"][1]["responses"][0]
+    assert (exported["author"], exported["response"]) == ("Ann Author", "disagree")
+    assert exported["evidence"][1] == {"logbook": ada_id, "trace": {"session": "s1", "sequence": 42}}
+    review.history.undo()
+    assert rebuild(gathered).view.responses == {}
