@@ -114,7 +114,8 @@ class MainWindow(QMainWindow):
         # In a narrow window the tab titles shorten instead of hiding tabs behind scroll arrows.
         self.side_tabs.tabBar().setElideMode(Qt.TextElideMode.ElideRight)
         self.side_tabs.tabBar().setUsesScrollButtons(False)
-        self.side_tabs.addTab(self.excerpts, "Trace excerpts")
+        self.side_tabs.addTab(self.excerpts, "Excerpts")
+        self.side_tabs.setTabToolTip(0, "Trace excerpts: the agent trace events tied to the claim (Ctrl+E)")
         self.side_tabs.addTab(self.timeline, "Timeline")
         self.side_tabs.addTab(self.artifacts, "Artifacts")
         self.main_split = QSplitter(Qt.Orientation.Horizontal)

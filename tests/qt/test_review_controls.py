@@ -12,11 +12,14 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.review.identity import Identity
+from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.review.records import PairRatingRecord, parse_line
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt import theme
 from reviewapp.qt.pairs import PairRatingWindow
-from tests.qt.conftest import OpenWindow, settle
+from tests.qt.conftest import OpenWindow, Screenshots, settle
 from tests.support.pair_fixtures import open_annotations, write_pair_logbook
 
 TIMEOUT = 20_000
@@ -132,3 +135,28 @@ def test_at_1100x700_every_tab_shows_and_no_tag_chip_overlaps(
         assert editor.tags.rect().contains(a), chips[i].text()
         for j, b in enumerate(boxes[i + 1 :], start=i + 1):
             assert not a.intersects(b), (chips[i].text(), getattr(chips[j], "text", lambda: "")())
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_pace_screenshots(
+    qtbot: QtBot, open_window: OpenWindow, demo_copy: Path, screenshots: Screenshots, pair_windows: list, dark: bool
+) -> None:
+    """The claim header with other reviewers' verdicts, a verdict chosen by key, 1100x700, the pair window."""
+    mode = "dark" if dark else "light"
+    theme.manager().apply(theme.ThemeChoice.DARK if dark else theme.ThemeChoice.LIGHT)
+    logbook = read_logbook(demo_copy)
+    LogbookReview.open(logbook, Identity("Ola Other", "asked")).set_verdict(1, "toy", "Tiny model only.")
+    LogbookReview.open(logbook, Identity("Pat Peer", "asked")).set_verdict(1, "partial", "Two of three runs.")
+    for size in ((1600, 1000), (1100, 700)):
+        window = open_window(demo_copy, size=size)
+        window.claim_panel.view.setFocus()
+        qtbot.keyClick(window.claim_panel.view, Qt.Key.Key_2)
+        window.review.editor.tags.chips["units mismatch"].click()
+        assert window.review.editor.summary.text().startswith("Chosen: PARTIAL")
+        screenshots.take(window.evidence.header, f"pace-claim-header-{size[0]}-{mode}")
+        screenshots.take(window, f"pace-window-{size[0]}x{size[1]}-{mode}")
+        window.close()
+    pairs = open_pairs(qtbot, pair_windows, write_pair_logbook(demo_copy.parent / "pairs", 2))
+    qtbot.keyClick(pairs, Qt.Key.Key_Q)
+    qtbot.keyClick(pairs, Qt.Key.Key_F)
+    screenshots.take(pairs, f"pace-pair-window-{mode}")
