@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QSplitter,
     QStackedWidget,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -48,6 +47,7 @@ from reviewapp.qt.widgets.image_viewer import ZoomDialog
 from reviewapp.qt.widgets.info_dialogs import ProblemsDialog, ShortcutsDialog, about_box
 from reviewapp.qt.widgets.load_panel import LoadPanel
 from reviewapp.qt.widgets.page_pane import PagePane
+from reviewapp.qt.widgets.side_tabs import SideTabs
 from reviewapp.qt.widgets.trace_view import ExcerptPanel, TimelinePanel
 from reviewapp.qt.workers import TaskRunner, alive
 
@@ -109,7 +109,7 @@ class MainWindow(QMainWindow):
         self.excerpts = ExcerptPanel()
         self.timeline = TimelinePanel(TraceEventModel(self.trace_runner, self))
         self.artifacts = ArtifactPanel(self.controller.images)
-        self.side_tabs = QTabWidget()
+        self.side_tabs = SideTabs()
         self.side_tabs.setObjectName("sideTabs")
         # In a narrow window the tab titles shorten instead of hiding tabs behind scroll arrows.
         self.side_tabs.tabBar().setElideMode(Qt.TextElideMode.ElideRight)
