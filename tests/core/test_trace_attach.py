@@ -67,6 +67,14 @@ def test_attach_fills_the_listed_session_and_copies_by_sha256(workspace: Path, t
     assert code == 0 and again["already_attached"] and again["record_id"] == result["record_id"]
 
 
+def test_a_transcript_whose_own_id_is_a_listed_session_fills_it(workspace: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    file = write_jsonl(tmp_path / "renamed.jsonl", claude_records("session-1"))  # sessionId in every record
+    code, result = attach(workspace, file, capsys=capsys)
+    assert code == 0 and result["fills_listed_session"] and result["session"] == "session-1"
+    [session] = list_sessions(read_logbook(workspace), transcript_links(open_review(workspace).state))
+    assert session.readable and session.trace is not None and session.transcript is not None
+
+
 def test_attach_with_its_own_session_id_adds_a_session(workspace: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     file = write_jsonl(tmp_path / "claude.jsonl", claude_records("another-session"))
     code, result = attach(workspace, file, capsys=capsys)
