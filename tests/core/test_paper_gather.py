@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook.writer import LogbookDraft
 from reviewapp.core.logbook_judge.importer import import_verdicts
 from reviewapp.core.paper.compare import evidence_cells, pair_evidence
-from reviewapp.core.paper.gather import PaperGatherError, PaperRequest, gather_paper
+from reviewapp.core.paper.gather import GatheredPaper, PaperGatherError, PaperRequest, gather_paper
 from reviewapp.core.sources.opener import open_source
 from reviewapp.core.verdicts import Verdict
 from tests.core import judge_fixtures
@@ -25,8 +26,8 @@ from tests.support.paper_fixtures import ORID, write_team_logbook
 pytest_plugins = ["tests.support.hub_fixtures"]
 
 
-def gather(*folders: Path, strict: bool = False, **request: object):  # type: ignore[no-untyped-def]
-    return gather_paper(PaperRequest([str(f) for f in folders], **request), open_source, strict=strict)  # type: ignore[arg-type]
+def gather(*folders: Path, strict: bool = False, **request: Any) -> GatheredPaper:
+    return gather_paper(PaperRequest([str(f) for f in folders], **request), open_source, strict=strict)
 
 
 def test_every_claim_class_in_one_paper_including_a_claim_only_one_team_attempted(tmp_path: Path) -> None:
@@ -163,7 +164,9 @@ def test_response_export_names_every_kind_of_evidence_link_and_keeps_urls_as_tex
     ada = write_team_logbook(tmp_path / "ada", "ada", [(0, "verified"), (1, "falsified")])
     gathered = gather(ada)
     ada_id = gathered.view.logbooks[0].logbook_id
-    page = gathered.view.cell("aligned:2", ada_id).claim.page  # type: ignore[union-attr]
+    falsified = gathered.view.cell("aligned:2", ada_id).claim
+    assert falsified is not None
+    page = falsified.page
     review = PaperReview.open(ORID, Identity("Ann Author", "asked"), "judge")
     links = [
         EvidenceLink(logbook=ada_id, page=page, cell=2, figure=0),

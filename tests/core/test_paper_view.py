@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,7 @@ def column(folder: Path, label: str) -> PaperLogbook:
     return PaperLogbook(f"path:{folder}", label, logbook, state)
 
 
-def paper(tmp_path: Path, teams: dict[str, list[tuple[int, str]]], **kwargs) -> list[PaperLogbook]:  # type: ignore[no-untyped-def]
+def paper(tmp_path: Path, teams: dict[str, list[tuple[int, str]]], **kwargs: Any) -> list[PaperLogbook]:
     columns = []
     for position, (team, verdicts) in enumerate(teams.items()):
         folder = write_team_logbook(tmp_path / team, team, verdicts, wording=position % 2, **kwargs.get(team, {}))
@@ -42,8 +43,8 @@ def test_claims_are_aligned_across_renumbered_and_reworded_logbooks(tmp_path: Pa
     view = build_paper_view(columns)
     assert [r.text for r in view.rows] == [CLAIMS[i][0] for i in range(5)]
     bob = columns[1]
-    placed = {view.cell(r.id, bob.logbook_id).claim.title: r.number for r in view.rows
-              if view.cell(r.id, bob.logbook_id).claim}  # fmt: skip
+    cells = [(view.cell(r.id, bob.logbook_id).claim, r.number) for r in view.rows]
+    placed = {claim.title: number for claim, number in cells if claim is not None}
     assert placed == {
         f"Claim 1: {CLAIMS[3][1]}": 4,
         f"Claim 2: {CLAIMS[1][1]}": 2,
@@ -75,7 +76,9 @@ def test_a_claim_only_one_team_made_gets_a_row_of_its_own(tmp_path: Path) -> Non
         ({"ada": [(0, "inconclusive")], "bob": [(0, "inconclusive")]}, "nothing established", False),
     ],
 )
-def test_every_paper_class(tmp_path: Path, teams, expected: str, all_falsified: bool) -> None:  # type: ignore[no-untyped-def]
+def test_every_paper_class(
+    tmp_path: Path, teams: dict[str, list[tuple[int, str]]], expected: str, all_falsified: bool
+) -> None:
     view = build_paper_view(paper(tmp_path, teams))
     assert (view.paper_class, view.all_falsified) == (expected, all_falsified)
 
@@ -115,7 +118,8 @@ def test_registry_claims_are_the_rows_and_fully_verified_needs_every_one(tmp_pat
     view = build_paper_view(columns, registry=registry)
     assert [r.id for r in view.rows] == ["registry:1", "registry:2", "registry:3"]
     bob = columns[1].logbook_id
-    assert view.cell("registry:1", bob).claim is not None and view.cell("registry:1", bob).claim.n == 2
+    first = view.cell("registry:1", bob).claim
+    assert first is not None and first.n == 2
     assert view.attempted_by("registry:3") == []
     assert view.paper_class == "partially verified"  # registry claim 3 was never verified
 

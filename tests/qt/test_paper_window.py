@@ -5,7 +5,9 @@ exported and undone, a hand alignment, and two logbooks' evidence side by side, 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
@@ -64,7 +66,7 @@ def text_at(window: PaperWindow, row: int, column: int) -> str:
     return str(window.model.index(row, column).data())
 
 
-def answer_next_dialog(qtbot: QtBot, fill) -> None:  # type: ignore[no-untyped-def]
+def answer_next_dialog(qtbot: QtBot, fill: Callable[[Any], None]) -> None:
     """Fill in the next modal dialog when it shows, then accept it (reject it if filling fails, so that a
     failing check never leaves the test waiting on a modal dialog)."""
 
