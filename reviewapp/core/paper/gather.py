@@ -158,7 +158,9 @@ def _registry(
             index = read_paper_index(request.paper_index) if request.paper_index else None
             claims = read_registry(request.registry, index).for_paper(orid)
         except (VerdictsFileError, OSError) as exc:
-            raise PaperGatherError(f"{request.registry}: {exc}") from None
+            said = str(exc)  # the registry reader names the file; say where it is
+            raise PaperGatherError(f"{request.registry.parent / said}" if said.startswith(request.registry.name)
+                                   else f"{request.registry}: {said}") from None  # fmt: skip
         if claims is None:
             problems.append(f"{request.registry}: no claims for paper {orid}; claims aligned across logbooks")
         return claims
