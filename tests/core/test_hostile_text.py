@@ -142,6 +142,8 @@ def test_runs_too_long_to_lay_out_are_shown_as_a_note_of_their_length() -> None:
     assert prepare_markdown("$x$" + "`" * 300) == "`$x$` [… 300 × \\` …] "
     assert prepare_markdown("=" * 256) == "=" * 256  # up to MAX_RUN, as written
     assert prepare_markdown("ab" * 1000) == "ab" * 1000
+    data_uri = "![x](data:image/png;base64," + "A" * 5000 + ")"  # an image's bytes reach the image checks whole
+    assert prepare_markdown(data_uri) == data_uri
 
 
 def test_a_table_too_large_to_lay_out_is_shown_as_text() -> None:
@@ -178,3 +180,20 @@ def test_long_runs_of_spaces_backticks_markers_and_brackets_all_finish(tmp_path:
     done = run_python_bounded(tmp_path, PROPERTY_CHILD)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "finished" in done.stdout
+
+
+def test_a_trace_chunk_listed_many_times_is_read_once(tmp_path: Path) -> None:
+    from reviewapp.core.logbook.writer import write_trace
+
+    draft = LogbookDraft("Repeated chunks")
+    draft.page("Claim 1: a claim", slug="claim-1").markdown("**Verdict: VERIFIED**")
+    root = draft.write(tmp_path / "ws")
+    write_trace(root, "run-1", [{"sequence": 1, "type": "message", "role": "user", "content": "hi"}])
+    index = root / "traces" / "run-1" / "index.json"
+    session = json.loads(index.read_text(encoding="utf-8"))
+    session["chunks"] = session["chunks"] * 300
+    index.write_text(json.dumps(session), encoding="utf-8")
+    logbook = read_logbook(root)
+    chunks = [c.file for t in logbook.traces for c in t.chunks]
+    assert len(chunks) == len(set(chunks)) >= 1
+    assert any("is listed again; read once" in p.message for p in logbook.problems)

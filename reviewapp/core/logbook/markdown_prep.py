@@ -8,8 +8,8 @@ heading with 1,500 blanks took seconds, 3,000 minutes), and code spans are paire
 instead of a backreference pattern (1,500 backticks after `$x$` took 37 s). Qt lays out a markdown table in
 time that grows steeply with its cells (2,000 x 50 took over a minute), so a table past MAX_TABLE_CELLS is shown
 as its text in a code block, with a line saying why. Qt's line layout also stalls for minutes on a line holding
-a huge run of one character (100k blanks, 400k backticks), so a run longer than MAX_RUN is shown as a note of
-its length.
+a huge run of one character (100k blanks, 400k backticks), so a run of blanks or punctuation longer than
+MAX_RUN is shown as a note of its length.
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ _TABLE_ROW = re.compile(r"^[ ]{0,3}\|")
 MAX_TABLE_CELLS = 5_000
 MAX_RUN = 256
 _RUN_FROM = re.compile(r"([^\n])\1*")
+# Letters, digits and base64's own symbols are kept: a data URI's image (a run of "A" is a zero-filled bitmap)
+# must reach the image checks whole.
+_KEEP_RUNS = frozenset("\nABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
 
 
 def prepare_markdown(text: str, title: str | None = None) -> str:
@@ -70,7 +73,7 @@ def _shorten_runs(text: str) -> str:
     done = probe = 0
     while probe + step < len(text):
         char = text[probe]
-        if char == "\n" or text[probe + step] != char or text.count(char, probe, probe + step + 1) != step + 1:
+        if char in _KEEP_RUNS or text[probe + step] != char or text.count(char, probe, probe + step + 1) != step + 1:
             probe += step
             continue
         start = probe

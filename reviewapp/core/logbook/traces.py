@@ -61,10 +61,15 @@ def _trace_info(root: Path, trace_id: str, summary: dict[str, Any], problems: li
         info.event_count = as_int(session.get("event_count"))
     chunks = session.get("chunks")
     missing: list[str] = []
+    listed: set[str] = set()
     for chunk in chunks if isinstance(chunks, list) else []:
         if not isinstance(chunk, dict) or not isinstance(chunk.get("file"), str):
             problems.append(Problem(index_file, None, "trace chunk entry without a file; skipped"))
             continue
+        if chunk["file"] in listed:  # one 42 MB chunk listed 300 times was indexed 300 times
+            problems.append(Problem(index_file, None, f"trace chunk '{chunk['file']}' is listed again; read once"))
+            continue
+        listed.add(chunk["file"])
         parsed = TraceChunk(
             file=chunk["file"],
             count=as_int(chunk.get("count")) or 0,
