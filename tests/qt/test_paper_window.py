@@ -190,7 +190,8 @@ def test_hand_alignment_moves_a_claim_to_its_own_row(
 def test_side_by_side_pairs_runs_and_scrolls_together(
     qtbot: QtBot, teams: dict[str, Path], screenshots: Screenshots
 ) -> None:
-    window = open_paper(qtbot, teams, [])
+    opened: list[tuple[str, Path, str | None]] = []
+    window = open_paper(qtbot, teams, opened)
     window.table.setCurrentIndex(window.model.index(0, FIRST_LOGBOOK))  # ada's claim 1 ...
     bob = window.model.index(0, FIRST_LOGBOOK + 1)  # ... and bob's, Ctrl+clicked: those two, not cy's
     qtbot.mouseClick(
@@ -225,6 +226,9 @@ def test_side_by_side_pairs_runs_and_scrolls_together(
     theme.manager().apply(theme.ThemeChoice.LIGHT)
     qtbot.keyClick(compare, Qt.Key.Key_L)
     assert not compare.linked.isChecked()
+    assert [b.text() for b in compare.open_buttons] == ["Open in the Review Window"] * 2
+    qtbot.mouseClick(compare.open_buttons[1], Qt.MouseButton.LeftButton)
+    assert opened[-1][0] == str(teams["bob"]) and (opened[-1][2] or "").startswith("claim-2-")
 
 
 def test_file_open_paper_and_evidence_in_the_review_window(qtbot: QtBot, teams: dict[str, Path]) -> None:

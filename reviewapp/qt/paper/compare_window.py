@@ -3,6 +3,8 @@ runs and figures stay level, and the list of pairs to jump between them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
@@ -11,6 +13,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QListWidget,
     QListWidgetItem,
+    QPushButton,
     QScrollBar,
     QSplitter,
     QVBoxLayout,
@@ -36,7 +39,15 @@ class ComparisonWindow(QDialog):
 
     synced = Signal()  # one pane followed the other (tests wait for it)
 
-    def __init__(self, row_text: str, left: Side, right: Side, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        row_text: str,
+        left: Side,
+        right: Side,
+        parent: QWidget | None = None,
+        *,
+        open_evidence: Callable[[Side], None] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("paperComparison")
         self.setWindowTitle(f"Compare evidence — {row_text[:80]}")
@@ -51,28 +62,43 @@ class ComparisonWindow(QDialog):
         title.setObjectName("paneTitle")
         title.setWordWrap(True)
         layout.addWidget(title)
-        heads = QHBoxLayout()
-        for column, cell in self.sides:
-            first, second = cell_lines(cell)
-            claim = f"{cell.claim.label} · " if cell.claim is not None else ""
-            head = PlainLabel(f"{column.label}\n{claim}{first}  {second}", self)
-            head.setWordWrap(True)
-            head.setToolTip(column.logbook_id)
-            heads.addWidget(head, 1)
-        layout.addLayout(heads)
         split = QSplitter(Qt.Orientation.Horizontal, self)
         self.pair_list = QListWidget(split)
         self.pair_list.setObjectName("evidencePairs")
         self.pair_list.setAccessibleName("Runs and figures paired across the two logbooks")
-        for pair in self.pairs:
-            item = QListWidgetItem(_pair_text(pair), self.pair_list)
-            item.setToolTip(_pair_tip(pair))
         self.pair_list.setMinimumWidth(220)
         self.pair_list.setWordWrap(True)
         self.pair_list.currentRowChanged.connect(self.jump_to_pair)
-        self.views = (EvidenceView(split), EvidenceView(split))
-        for view, (column, cell) in zip(self.views, self.sides, strict=True):
+        for pair in self.pairs:
+            item = QListWidgetItem(_pair_text(pair), self.pair_list)
+            item.setToolTip(_pair_tip(pair))
+        views: list[EvidenceView] = []
+        self.open_buttons: list[QPushButton] = []  # left, right (a side that did not attempt the claim has none)
+        for side in self.sides:  # each logbook's heading above its own pane
+            column, cell = side
+            pane = QWidget(split)
+            pane_layout = QVBoxLayout(pane)
+            pane_layout.setContentsMargins(0, 0, 0, 0)
+            heading = QHBoxLayout()
+            first, second = cell_lines(cell)
+            claim = f"{cell.claim.label} · " if cell.claim is not None else ""
+            head = PlainLabel(f"{column.label}\n{claim}{first}  {second}", pane)
+            head.setWordWrap(True)
+            head.setToolTip(column.logbook_id)
+            heading.addWidget(head, 1)
+            if open_evidence is not None and cell.claim is not None:
+                button = QPushButton("Open in the Review Window", pane)
+                button.setObjectName("small")
+                button.setToolTip("Review this logbook at this claim")
+                button.clicked.connect(lambda _=False, s=side: open_evidence(s))
+                heading.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+                self.open_buttons.append(button)
+            pane_layout.addLayout(heading)
+            view = EvidenceView(pane)
+            pane_layout.addWidget(view, 1)
             _show(view, CardContext(column.logbook, self.images), cell)
+            views.append(view)
+        self.views = (views[0], views[1])
         split.setStretchFactor(1, 1)
         split.setStretchFactor(2, 1)
         split.setSizes([240, 600, 600])

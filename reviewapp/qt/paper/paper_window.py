@@ -357,7 +357,20 @@ class PaperWindow(QMainWindow):
         view = self._view()
         row = next(r for r in view.rows if r.id == row_id)
         sides = [(self._column(lb), view.cell(row_id, lb)) for lb in (left, right)]
-        window = ComparisonWindow(f"Claim {row.number}: {' '.join(row.text.split())}", sides[0], sides[1], self)
+        opener = self._open_evidence
+
+        def open_side(side: tuple[PaperLogbook, MatrixCell]) -> None:
+            column, cell = side
+            if opener is not None and cell.claim is not None:
+                opener(column.label, column.logbook.root, cell.claim.key)
+
+        window = ComparisonWindow(
+            f"Claim {row.number}: {' '.join(row.text.split())}",
+            sides[0],
+            sides[1],
+            self,
+            open_evidence=open_side if opener is not None else None,
+        )
         self._show_dialog(window)
         return window
 
