@@ -171,8 +171,7 @@ def manifest_pages(
             title = child.get("title")
             manifest_title = title if isinstance(title, str) else None
             marked = superseded or marked_historical(manifest_title, slug)
-            named = isinstance(file, str) and bool(file)
-            if not named:
+            if not isinstance(file, str) or not file:
                 file = f"pages/{slug}/page.md"
                 if file not in verified:  # a group node: nothing to read, nothing missing
                     if depth < _MAX_DEPTH:
