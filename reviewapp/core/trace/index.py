@@ -41,6 +41,7 @@ CACHE_RECORDS = 256
 BLOCK = 4 * 1024 * 1024
 MAX_LINE = 256 * 1024 * 1024
 CHUNK_LIMIT = 64 * 1024 * 1024
+FIRST_ROWS = 100  # events published before the rest: what a timeline shows first
 Progress = Callable[[int], None]  # events indexed so far
 
 
@@ -318,7 +319,7 @@ class JsonlTrace(TraceIndex):
         state = formats.ReadState(self.facts)
         offset = 0
         line = 0
-        next_publish = every
+        next_publish = min(every, FIRST_ROWS)  # the first screenful as soon as it is read
         with self.path.open("rb") as handle:
             for raw in handle:
                 line += 1
@@ -439,7 +440,7 @@ class TrackioTrace(TraceIndex):
         if self.trace.index_file:
             with contextlib.suppress(UnsafeReference, OSError, ValueError):
                 digest.update(read_capped(resolve_inside(self.root, self.trace.index_file), CHUNK_LIMIT))
-        next_publish = every
+        next_publish = min(every, FIRST_ROWS)  # the first screenful as soon as it is read
         for number in range(len(self.trace.chunks)):
             if cancel is not None:
                 cancel.check()
