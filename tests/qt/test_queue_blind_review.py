@@ -150,7 +150,7 @@ def test_blind_review_through_the_queue_with_two_judges(
     editor = fill_verdict(qtbot, main, Verdict.TOY, "Ran on a laptop: a toy run of the claim.")
     assert editor.save()
     wait_idle(qtbot, main)
-    assert OTHER_JUDGE in editor.summary.text()  # shown once mine is saved
+    qtbot.waitUntil(lambda: OTHER_JUDGE in everything_shown(main), timeout=TIMEOUT_MS)  # shown once mine is saved
     assert_no_names(everything_shown(main))
 
     number = queue.selected_row()

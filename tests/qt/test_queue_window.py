@@ -39,7 +39,7 @@ def open_queue(qtbot: QtBot, path: Path, me: str, opened: list[tuple[Path, str |
     window = QueueWindow(path, me, lambda folder, key, _blind: opened.append((folder, key)))
     qtbot.addWidget(window)
     window.show()
-    qtbot.waitUntil(lambda: len(window.model.rows) == 3, timeout=QUEUE_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: len(window.model.rows) == 3 and not window.loading, timeout=QUEUE_TIMEOUT_MS)
     return window
 
 
@@ -123,7 +123,7 @@ def test_file_open_queue_takes_the_review_window_to_the_claim(
     main = open_window()
     queue = main.queue.open_queue(queue_file)
     qtbot.addWidget(queue)
-    qtbot.waitUntil(lambda: len(queue.model.rows) == 3, timeout=QUEUE_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: len(queue.model.rows) == 3 and not queue.loading, timeout=QUEUE_TIMEOUT_MS)
     queue.table.selectRow(1)
     target = Path(queue.model.rows[queue.selected_row() or 0].entry.location)
     with qtbot.waitSignal(main.controller.loaded, timeout=QUEUE_TIMEOUT_MS):

@@ -23,6 +23,7 @@ COLUMNS = (
 )
 LOGBOOK, PAPER, STATUS, DISPUTED = 1, 2, 7, 8
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+READING = "reading…"  # a row whose logbook is still being read
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -32,24 +33,40 @@ class QueueTableModel(QAbstractTableModel):
         self.rows: list[QueueRow] = []
         self.blind = False
         self._blinders: dict[int, Blinder] = {}
-        self.complete = False  # the blinders know every name (git authors too); until then only pseudonyms show
+        self._complete: set[int] = set()  # rows whose blinders know every name (git authors too)
 
     def set_rows(self, rows: list[QueueRow], blinders: list[Blinder] | None = None, *, complete: bool = True) -> None:
         """`blinders`: one per row, made off the GUI thread; `complete` when they know the git authors' names too.
         Until they do, blind labels show the pseudonym alone (`set_blinders` completes them)."""
         self.beginResetModel()
         self.rows = rows
-        self.complete = blinders is not None and complete
         if blinders is None:
-            blinders = [blinder_for(r.logbook_id or r.entry.location, r.logbook) for r in rows]
+            blinders, complete = [blinder_for(r.logbook_id or r.entry.location, r.logbook) for r in rows], False
         self._blinders = dict(enumerate(blinders))
+        self._complete = set(range(len(rows))) if complete else set()
         self.endResetModel()
+
+    def replace_rows(self, first: int, rows: list[QueueRow], blinders: list[Blinder], *, complete: bool) -> None:
+        """Rows `first`, `first + 1`, … read (the queue fills in chunks)."""
+        for offset, (row, blinder) in enumerate(zip(rows, blinders, strict=True)):
+            self.rows[first + offset] = row
+            self._blinders[first + offset] = blinder
+            if complete:
+                self._complete.add(first + offset)
+            else:
+                self._complete.discard(first + offset)
+        if rows:
+            self.dataChanged.emit(self.index(first, 0), self.index(first + len(rows) - 1, len(COLUMNS) - 1))
+
+    @property
+    def complete(self) -> bool:
+        return len(self._complete) == len(self.rows)
 
     def set_blinders(self, rows: list[QueueRow], blinders: list[Blinder]) -> None:
         if rows is not self.rows:
             return  # the queue was read again meanwhile
         self._blinders = dict(enumerate(blinders))
-        self.complete = True
+        self._complete = set(range(len(rows)))
         self.set_blind(self.blind)
 
     def set_blind(self, blind: bool) -> None:
@@ -68,7 +85,7 @@ class QueueTableModel(QAbstractTableModel):
     def shown(self, number: int, text: str) -> str:
         if not self.hides(number):
             return text
-        return self._blinders[number].scrub(text) if self.complete else self._blinders[number].alias
+        return self._blinders[number].scrub(text) if number in self._complete else self._blinders[number].alias
 
     def alias(self, number: int) -> str:
         return self._blinders[number].alias
@@ -78,7 +95,7 @@ class QueueTableModel(QAbstractTableModel):
         row = self.rows[number]
         if self.hides(number):
             blinder = self._blinders[number]
-            shown = row.title and self.complete
+            shown = row.title and number in self._complete
             return f"{blinder.alias} — {blinder.scrub(row.title)}" if shown else blinder.alias
         label = f"{row.title} ({row.entry.source})" if row.title else row.entry.source
         return f"{label} · revealed after your score" if self.blind else label
@@ -118,6 +135,8 @@ class QueueTableModel(QAbstractTableModel):
             return self.label(number)
         if row.problem:
             return "cannot be read" if column == STATUS else ""
+        if row.status == READING:
+            return READING if column == STATUS else row.paper if column == PAPER else ""
         values = (
             None,
             None,
@@ -140,7 +159,7 @@ class QueueTableModel(QAbstractTableModel):
             row.reviewed_by_me / row.claims if row.claims else 0.0,
             -1.0 if row.my_score is None else row.my_score,
             -1.0 if row.points is None else row.points[0] / max(1, row.points[1]),
-            ("flagged", "in progress", "not started", "done", "").index(row.status) if not row.problem else 9,
+            ("flagged", "in progress", "not started", "done", READING).index(row.status) if not row.problem else 9,
             row.disagreements,
         )
         return keys[column]

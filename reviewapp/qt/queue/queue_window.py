@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.queue.blind import Blinder, blinder_for
 from reviewapp.core.queue.blind_logbook import row_blinder
-from reviewapp.core.queue.queue_file import Queue, read_queue
+from reviewapp.core.queue.queue_file import Queue, QueueEntry, read_queue
 from reviewapp.core.queue.rubric import DEFAULT_RUBRIC, Rubric
 from reviewapp.core.queue.scoring import record_rubric_score, score_payload, set_flag
 from reviewapp.core.queue.status import (
@@ -48,13 +48,14 @@ from reviewapp.core.queue.status import (
 from reviewapp.core.review.identity import Identity
 from reviewapp.core.review.logbook_judge_matches import stored_logbook_judge_verdicts
 from reviewapp.core.review.logbook_review import LogbookReview
-from reviewapp.qt.queue.queue_model import COLUMNS, DISPUTED, LOGBOOK, QueueFilter, QueueTableModel
+from reviewapp.qt.queue.queue_model import COLUMNS, DISPUTED, LOGBOOK, READING, QueueFilter, QueueTableModel
 from reviewapp.qt.queue.score_dialog import ScoreDialog
 from reviewapp.qt.workers import TaskRunner, alive
 
 OpenClaim = Callable[[Path, str | None, bool], None]  # folder, claim key, blind
 STATUSES = ("", NOT_STARTED, IN_PROGRESS, DONE, FLAGGED)
-_Read = tuple[Queue, list[QueueRow], list[Blinder], bool]  # the blinders know git authors in blind mode only
+_Chunk = tuple[list[QueueRow], list[Blinder]]  # rows read, and their blinders (git authors only in blind mode)
+CHUNK = 8  # rows read per task: the table fills in steps of this many
 
 
 class QueueWindow(QMainWindow):
@@ -160,71 +161,84 @@ class QueueWindow(QMainWindow):
     # -- loading ---------------------------------------------------------------------------------------------
 
     def reload(self) -> None:
+        """Read the queue file, show every entry at once, then fill the rows in chunks as their logbooks are read
+        (downloaded, parsed or taken from the parse cache), so a long queue is usable while it fills."""
         if self._token is not None:
             self._token.cancel()
         self._token = token = CancelToken()
         self.progress.setRange(0, 0)
         self.progress.show()
         self.summary.setText("Reading the queue…")
-        path, me, blind = self.queue_path, self.me, self.model.blind
+        path = self.queue_path
 
-        def work(progress: ProgressCallback) -> _Read:
-            queue = read_queue(path)
-            rows = queue_status(
-                queue,
-                me,
-                judge_verdicts=stored_logbook_judge_verdicts,
-                open_remote=lambda entry: download_entry(entry, token),
-                progress=progress,
-                cancel=token,
-            )
-            # reading git authors costs a git run a logbook: only when blind mode needs them
-            blinders = [
-                row_blinder(row, me) if blind else blinder_for(row.logbook_id or row.entry.location, row.logbook)
-                for row in rows
-            ]
-            return queue, rows, blinders, blind
+        def listed(queue: Queue) -> None:
+            if token is self._token and alive(self):
+                self._listed(queue, token)
 
-        def loaded(result: _Read) -> None:
-            if token is self._token:
-                self._token = None
-                self._loaded(result)
+        self.runner.submit(lambda _progress: read_queue(path), listed, lambda exc: self._failed(exc, token))
 
-        def failed(exc: BaseException) -> None:
-            if token is self._token:
-                self._token = None
-                self._failed(exc)
-
-        self.runner.submit(work, loaded, failed, self._progressed)
-
-    @property
-    def loading(self) -> bool:
-        return self._token is not None
-
-    def _progressed(self, done: int, total: int, _label: str) -> None:
-        if alive(self):
-            self.progress.setRange(0, total)
-            self.progress.setValue(done)
-
-    def _loaded(self, result: _Read) -> None:
-        if not alive(self):
-            return
-        self.queue, rows, blinders, complete = result
+    def _listed(self, queue: Queue, token: CancelToken) -> None:
+        self.queue = queue
         selected = self.selected_row()
-        self.model.set_rows(rows, blinders, complete=complete)
+        placeholders = [QueueRow(entry=entry, paper=entry.paper, status=READING) for entry in queue.entries]
+        self.model.set_rows(placeholders, [Blinder.for_logbook(e.location, ()) for e in queue.entries])
+        if self.proxy.rowCount():
+            self.table.selectRow(0 if selected is None else self._view_row(min(selected, len(placeholders) - 1)))
+        self.table.setFocus()
+        self.progress.setRange(0, max(1, len(queue.entries)))
+        self.progress.setValue(0)
+        me, blind, rows = self.me, self.model.blind, self.model.rows
+        chunks = [queue.entries[i : i + CHUNK] for i in range(0, len(queue.entries), CHUNK)]
+        self._chunks_left = len(chunks)
+        if not chunks:
+            self._filled(token)
+        for number, entries in enumerate(chunks):
+
+            def work(_progress: ProgressCallback, entries: list[QueueEntry] = entries) -> _Chunk:
+                part = queue_status(
+                    Queue(queue.path, entries, []),
+                    me,
+                    judge_verdicts=stored_logbook_judge_verdicts,
+                    open_remote=lambda entry: download_entry(entry, token),
+                    cancel=token,
+                )
+                # reading git authors costs a git run a logbook: only when blind mode needs them
+                blinders = [
+                    row_blinder(r, me) if blind else blinder_for(r.logbook_id or r.entry.location, r.logbook)
+                    for r in part
+                ]
+                return part, blinders
+
+            def done(result: _Chunk, first: int = number * CHUNK) -> None:
+                if token is self._token and alive(self) and self.model.rows is rows:
+                    self.model.replace_rows(first, *result, complete=blind)
+                    self.progress.setValue(self.progress.value() + len(result[0]))
+                    self._chunks_left -= 1
+                    if self._chunks_left == 0:
+                        self._filled(token)
+
+            self.runner.submit(work, done, lambda exc: self._failed(exc, token))
+
+    def _filled(self, token: CancelToken) -> None:
+        self._token = None
         for column in range(len(COLUMNS)):
             if column != LOGBOOK:
                 self.table.resizeColumnToContents(column)
         self.progress.hide()
         self._summarize()
-        if self.proxy.rowCount():
-            self.table.selectRow(0 if selected is None else self._view_row(selected))
-        self.table.setFocus()
+        self._complete_blinders()  # blind mode was switched on while the rows were read
 
-    def _failed(self, exc: BaseException) -> None:
-        if alive(self) and not isinstance(exc, Cancelled):
-            self.progress.hide()
-            self.summary.setText(f"The queue cannot be read: {exc}")
+    @property
+    def loading(self) -> bool:
+        return self._token is not None
+
+    def _failed(self, exc: BaseException, token: CancelToken) -> None:
+        if token is not self._token or not alive(self) or isinstance(exc, Cancelled):
+            return
+        self._token = None
+        token.cancel()
+        self.progress.hide()
+        self.summary.setText(f"The queue cannot be read: {exc}")
 
     def _summarize(self) -> None:
         rows = self.model.rows
@@ -388,7 +402,11 @@ class QueueWindow(QMainWindow):
     def _blind_toggled(self, blind: bool) -> None:
         self.model.set_blind(blind)
         self.blind_changed.emit(blind)
-        if blind and not self.model.complete and self.model.rows:
+        self._complete_blinders()
+
+    def _complete_blinders(self) -> None:
+        """In blind mode, blinders that know the git authors' names too (read off the GUI thread)."""
+        if self.model.blind and not self.model.complete and self.model.rows and not self.loading:
             rows, me = self.model.rows, self.me
             self.runner.submit(
                 lambda _progress: [row_blinder(row, me) for row in rows],
