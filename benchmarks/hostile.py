@@ -71,21 +71,27 @@ def normal_body(size: int) -> str:
 
 
 def measure(args: list[str], env: dict[str, str]) -> tuple[float, float, int]:
-    """(seconds, peak MB, exit code) of one child."""
-    started = time.perf_counter()
-    child = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = started + DEADLINE
-    while True:
-        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.perf_counter() > deadline:
-            child.kill()
-            pid, status, usage = os.wait4(child.pid, 0)
-            break
-        time.sleep(0.01)
-    seconds = time.perf_counter() - started
-    return seconds, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+    """(seconds, peak MB, exit code) of one child; a failing child's last line of stderr is printed."""
+    with tempfile.TemporaryFile() as errors:
+        started = time.perf_counter()
+        child = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=errors)
+        deadline = started + DEADLINE
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                child.kill()
+                pid, status, usage = os.wait4(child.pid, 0)
+                break
+            time.sleep(0.01)
+        seconds = time.perf_counter() - started
+        code = os.waitstatus_to_exitcode(status)
+        if code != 0:
+            errors.seek(0)
+            lines = errors.read().decode("utf-8", "replace").strip().splitlines()
+            print(f"    exit {code}: {lines[-1] if lines else 'no message'}", flush=True)
+    return seconds, usage.ru_maxrss / 1024, code
 
 
 def child_env(home: Path) -> dict[str, str]:
