@@ -35,7 +35,7 @@ from reviewapp.qt.models.claim_table import ClaimTableModel
 from reviewapp.qt.models.page_tree_model import PageTreeModel
 from reviewapp.qt.models.trace_events import TraceEventModel
 from reviewapp.qt.paper.feature import PaperFeature
-from reviewapp.qt.plain import PlainLabel
+from reviewapp.qt.plain import ElidedLabel, PlainLabel
 from reviewapp.qt.queue.feature import QueueFeature
 from reviewapp.qt.resources import app_icon
 from reviewapp.qt.trace_feature import TraceFeature
@@ -136,7 +136,7 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.source_banner)
         layout.addWidget(self.main_split, 1)
         self.setCentralWidget(host)
-        self.status_label = PlainLabel()
+        self.status_label = ElidedLabel()
         self.problems_button = QPushButton()
         self.problems_button.setObjectName("link")
         self.problems_button.hide()

@@ -24,7 +24,7 @@ from reviewapp.qt.annotations.review_controller import ActionFailed
 from reviewapp.qt.annotations.tools import ReviewTools
 from reviewapp.qt.annotations.verdict_editor import VerdictEditor
 from reviewapp.qt.links import display_path
-from reviewapp.qt.plain import PlainLabel, button_text, plain_tooltip
+from reviewapp.qt.plain import ElidedLabel, button_text, plain_tooltip
 from reviewapp.qt.workers import alive
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class ReviewFeature(QObject):
         window.evidence.header.set_reviewer_widget(self.editor)
         self.notes_panel = NotesPanel()
         self.notes_tab = window.side_tabs.addTab(self.notes_panel, "Notes")
-        self.reviewer = PlainLabel()
+        self.reviewer = ElidedLabel()
         self.reviewer.setObjectName("reviewer")
         window.statusBar().addPermanentWidget(self.reviewer)
         self._effective: dict[str, EffectiveClaim] = {}  # as last shown: where a claim went after a split/merge

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLayout, QLayoutItem, QLineEdit, QSizePolicy, QToolButton, QWidget
 
 from reviewapp.core.review.tags import MAX_TAG_LENGTH, normalize_tag, unique_tags
@@ -91,6 +92,16 @@ class FlowWidget(QWidget):
     def sizeHint(self) -> QSize:
         width = max(300, self.width())
         return QSize(width, self.flow.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:
+        # Layouts inside scroll areas and frames do not all ask heightForWidth: the minimum height is that of the
+        # lines at the width the widget has now, so that wrapped lines never slide under the widgets below.
+        return QSize(self.flow.minimumSize().width(), self.flow.heightForWidth(max(self.width(), 1)))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # the lines wrap differently: the parent lays out again with the new height
 
 
 class TagChips(FlowWidget):

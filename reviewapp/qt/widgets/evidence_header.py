@@ -45,7 +45,7 @@ class EvidenceHeader(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("evidenceHeader")
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 12, 16, 12)
         layout.setSpacing(6)
@@ -55,6 +55,7 @@ class EvidenceHeader(QFrame):
         top.addWidget(self.kicker)
         self.page_link = QPushButton(self)
         self.page_link.setObjectName("link")
+        self.page_link.setMinimumWidth(_LINK_MIN_WIDTH)
         self.page_link.setCursor(Qt.CursorShape.PointingHandCursor)
         self.page_link.clicked.connect(lambda: self.page_requested.emit(self._page_slug))
         top.addWidget(self.page_link)
@@ -263,10 +264,16 @@ class EvidenceHeader(QFrame):
     def _add_link(self, text: str, tooltip: str, slug: str) -> None:
         button = QPushButton(button_text(text), self)
         button.setObjectName("link")
+        button.setMinimumWidth(_LINK_MIN_WIDTH)  # a long statement is cut, not the window widened
         button.setCursor(Qt.CursorShape.PointingHandCursor)
         button.setToolTip(plain_tooltip(tooltip))
         button.clicked.connect(lambda _=False: self.page_requested.emit(slug))
         self.elsewhere.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
+
+
+# Links in the header name pages and quote statements of any length; below their text's width they are cut (the
+# whole text is in the tool tip), so that the header never sets the window's minimum width.
+_LINK_MIN_WIDTH = 80
 
 
 def _page_title(logbook: Logbook, slug: str) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from functools import partial
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QImage, QResizeEvent
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
 from reviewapp.core.logbook.model import Cell, CellKind, Claim, Page, VerdictMention
@@ -22,6 +22,7 @@ from reviewapp.qt.widgets.card_column import card_column
 from reviewapp.qt.widgets.cell_cards import ArtifactCard, CodeCard, DashboardCard, GenericCard, MarkdownCard
 from reviewapp.qt.widgets.evidence_header import EvidenceHeader
 from reviewapp.qt.widgets.figure_card import FigureCard
+from reviewapp.qt.widgets.header_scroll import HeaderScroll
 
 BATCH_SECONDS = 0.012  # build cards for at most this long per event-loop turn
 
@@ -58,8 +59,9 @@ class EvidenceView(QWidget):
         self.header = EvidenceHeader(self)
         self.header.page_requested.connect(self.page_requested)
         self.header.verdict_requested.connect(self.scroll_to_verdict)
-        self.header.hide()
-        layout.addWidget(self.header)
+        self.header_scroll = HeaderScroll(self.header, self)
+        self.header_scroll.hide()
+        layout.addWidget(self.header_scroll)
         self.scroll_area, self.column = card_column(self, "evidence", margins=(0, 0, 6, 12), spacing=10)
         layout.addWidget(self.scroll_area, 1)
         self.cards: list[Card] = []
@@ -81,9 +83,13 @@ class EvidenceView(QWidget):
     def busy(self) -> bool:
         return bool(self._queue)
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.header_scroll.fit(event.size().height())
+
     def show_message(self, text: str) -> None:
         self._reset()
-        self.header.hide()
+        self.header_scroll.hide()
         self.hint.setText(text)
         self.hint.show()
         self.rendered.emit()
@@ -92,7 +98,8 @@ class EvidenceView(QWidget):
         self._reset()
         page = context.logbook.page(claim.page)
         self.header.show_claim(context.logbook, claim, slots)
-        self.header.show()
+        self.header_scroll.show()
+        self.header_scroll.ensureVisible(0, 0)
         if page is None:
             self.hint.setText(f"The page '{claim.page}' could not be read.")
             self.hint.show()
@@ -114,7 +121,8 @@ class EvidenceView(QWidget):
     def show_page(self, context: CardContext, page: Page) -> None:
         self._reset()
         self.header.show_page(context.logbook, page)
-        self.header.show()
+        self.header_scroll.show()
+        self.header_scroll.ensureVisible(0, 0)
         if page.preamble.strip():
             self._queue.append(lambda: self._preamble(context, page, None))
         for cell in page.cells:
