@@ -5,8 +5,8 @@
 
 The real review window and queue window run offscreen. Figures printed next to their targets:
 
-* cold: File > Open Queue until every row is filled, with an empty parse cache (every logbook parsed), and the
-  longest event-loop stall meanwhile (a 5 ms timer records when it really fires);
+* cold: File > Open Queue until every entry is listed, and until every row is filled, with an empty parse cache
+  (every logbook parsed), and the longest event-loop stall meanwhile (a 5 ms timer records when it fires);
 * warm: the same queue opened again, every logbook answered from the parse cache;
 * switch: Enter on another row until the review window shows that logbook's first claim not yet reviewed (and,
   for information, until the window is idle: figures decoded, the trace indexed);
@@ -143,16 +143,20 @@ def main() -> int:
     app.processEvents()
     probe = StallProbe()
 
-    def open_queue() -> tuple[float, list[float], QueueWindow]:
+    def open_queue() -> tuple[float, float, list[float], QueueWindow]:
+        """Seconds until every entry is listed, until every row is filled, and the stalls meanwhile."""
         probe.start()
+        started = time.perf_counter()
         queue = window.queue.open_queue(queue_file)
-        seconds = run_until(app, lambda: not queue.loading and len(queue.model.rows) == args.logbooks)
-        return seconds, probe.stop(), queue
+        run_until(app, lambda: len(queue.model.rows) == args.logbooks)
+        shown = time.perf_counter() - started
+        filled = shown + run_until(app, lambda: not queue.loading)
+        return shown, filled, probe.stop(), queue
 
-    cold_s, cold_stalls, queue = open_queue()
+    cold_shown, cold_s, cold_stalls, queue = open_queue()
     unreadable = sum(1 for r in queue.model.rows if r.problem)
     queue.close()
-    warm_s, _stalls, queue = open_queue()
+    _shown, warm_s, _stalls, queue = open_queue()
 
     switches: list[float] = []  # Enter until the first claim not yet reviewed is on screen
     settled: list[float] = []  # until the window is idle (figures decoded, trace indexed)
@@ -174,10 +178,11 @@ def main() -> int:
             settled.append((time.perf_counter() - started) * 1000)
 
     print(f"\n{args.logbooks} logbooks, {unreadable} unreadable; figures (targets from the issue):")
-    print(f"  cold open     {cold_s:7.2f} s    {verdict(cold_s, TARGET_COLD_S, 's')}")
+    print(f"  cold, shown   {cold_shown:7.2f} s    (every entry listed, rows filling in)")
+    print(f"  cold, filled  {cold_s:7.2f} s    {verdict(cold_s, TARGET_COLD_S, 's')}")
     worst = max(cold_stalls, default=0.0)
     print(f"  cold stall    {worst:7.1f} ms   {verdict(worst, TARGET_STALL_MS, 'ms')}")
-    print(f"  warm reopen   {warm_s:7.2f} s    {verdict(warm_s, TARGET_WARM_S, 's')}")
+    print(f"  warm, filled  {warm_s:7.2f} s    {verdict(warm_s, TARGET_WARM_S, 's')}")
     if switches:
         median, slowest = statistics.median(switches), max(switches)
         print(

@@ -56,6 +56,7 @@ OpenClaim = Callable[[Path, str | None, bool], None]  # folder, claim key, blind
 STATUSES = ("", NOT_STARTED, IN_PROGRESS, DONE, FLAGGED)
 _Chunk = tuple[list[QueueRow], list[Blinder]]  # rows read, and their blinders (git authors only in blind mode)
 CHUNK = 8  # rows read per task: the table fills in steps of this many
+FIT_ROWS = 24
 
 
 class QueueWindow(QMainWindow):
@@ -92,6 +93,8 @@ class QueueWindow(QMainWindow):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.verticalHeader().hide()
+        # fitting a column measures this many rows, not all of them: a hundred rows measured froze the window
+        self.table.horizontalHeader().setResizeContentsPrecision(FIT_ROWS)
         for column in range(len(COLUMNS)):
             # widths are fitted once per read (`_loaded`): fitting them on every changed row measures every row
             mode = QHeaderView.ResizeMode.Stretch if column == LOGBOOK else QHeaderView.ResizeMode.Interactive
