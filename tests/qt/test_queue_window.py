@@ -69,6 +69,11 @@ def test_progress_next_unreviewed_and_filters(qtbot: QtBot, queue_file: Path, sc
     qtbot.keyClicks(window.paper_filter, "P1")
     assert window.proxy.rowCount() == 2
     window.paper_filter.clear()
+    rows["bob-repro"].points, rows["cy-repro"].points = (4, 6), (1, 6)  # as stored imports would give them
+    window.points_filter.setValue(2)
+    assert [window.proxy.index(i, 1).data().split(" (")[0][-3:] for i in range(window.proxy.rowCount())] == ["bob"]
+    window.points_filter.setValue(0)
+    assert window.proxy.rowCount() == 3
     qtbot.keyClick(window.table, Qt.Key.Key_D)  # disagreements first
     first = window.proxy.mapToSource(window.proxy.index(0, 0)).row()
     # ada's agent said toy twice where Grace says verified; bob's once

@@ -166,16 +166,21 @@ class QueueTableModel(QAbstractTableModel):
 
 
 class QueueFilter(QSortFilterProxyModel):
-    """Filters by status and by paper (or any text in the logbook's label); sorts by the sort role."""
+    """Filters by status, by Logbook Judge points and by paper (or any text in the logbook's label); sorts by the
+    sort role."""
 
     def __init__(self) -> None:
         super().__init__()
         self.status = ""  # "" all
         self.text = ""
+        self.min_points = 0  # 0: every row, judged or not
         self.setSortRole(SORT_ROLE)
 
     def set_status(self, status: str) -> None:
         self._refilter(lambda: setattr(self, "status", status))
+
+    def set_min_points(self, points: int) -> None:
+        self._refilter(lambda: setattr(self, "min_points", points))
 
     def set_text(self, text: str) -> None:
         self._refilter(lambda: setattr(self, "text", text.strip().lower()))
@@ -195,5 +200,7 @@ class QueueFilter(QSortFilterProxyModel):
         assert isinstance(model, QueueTableModel)
         row = model.rows[source_row]
         if self.status and row.status != self.status:
+            return False
+        if self.min_points and (row.points is None or row.points[0] < self.min_points):
             return False
         return not self.text or self.text in row.paper.lower() or self.text in model.label(source_row).lower()

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QProgressBar,
+    QSpinBox,
     QTableView,
     QToolBar,
     QWidget,
@@ -127,8 +128,17 @@ class QueueWindow(QMainWindow):
         self.paper_filter.setPlaceholderText("Filter by paper or logbook (Ctrl+F)")
         self.paper_filter.setClearButtonEnabled(True)
         self.paper_filter.setMaximumWidth(280)
+        self.paper_filter.setMinimumWidth(220)
         self.paper_filter.textChanged.connect(self.proxy.set_text)
         bar.addWidget(self.paper_filter)
+        self.points_filter = QSpinBox()
+        self.points_filter.setRange(0, 999)
+        self.points_filter.setPrefix("Points ≥ ")
+        self.points_filter.setSpecialValueText("Any points")
+        self.points_filter.setToolTip("Only logbooks with at least this many Logbook Judge points")
+        self.points_filter.setAccessibleName("Filter by Logbook Judge points")
+        self.points_filter.valueChanged.connect(self.proxy.set_min_points)
+        bar.addWidget(self.points_filter)
         # a checkable tool button: pressed-in while blind, plain to see in both themes
         self.blind_box = QAction("Blind", self)
         self.blind_box.setCheckable(True)
