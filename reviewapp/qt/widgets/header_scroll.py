@@ -22,9 +22,10 @@ class HeaderScroll(QScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
         self.setWidget(header)
+        self._header = header
 
     def sizeHint(self) -> QSize:
-        header = self.widget()
+        header = self._header
         width = self.viewport().width() or header.sizeHint().width()
         height = header.heightForWidth(width) if header.hasHeightForWidth() else -1
         return QSize(
@@ -32,11 +33,14 @@ class HeaderScroll(QScrollArea):
         )
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(0, min(self.sizeHint().height(), 120))
+        # as wide as the header needs (it never scrolls sideways), only its height gives way
+        width = self._header.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width()
+        return QSize(width, min(self.sizeHint().height(), 120))
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.LayoutRequest and self.parentWidget() is not None:
-            self.fit(self.parentWidget().height())  # the header's content changed height
+        parent = self.parentWidget()
+        if event.type() == QEvent.Type.LayoutRequest and parent is not None:
+            self.fit(parent.height())  # the header's content changed height
         return super().event(event)
 
     def fit(self, available: int) -> None:

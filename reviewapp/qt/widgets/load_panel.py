@@ -17,7 +17,8 @@ class LoadPanel(QWidget):
         outer.addStretch(1)
         box = QFrame(self)
         box.setObjectName("loadPanel")
-        box.setFixedWidth(460)
+        box.setMinimumWidth(280)  # the window's minimum width is not this panel's to set
+        box.setMaximumWidth(460)
         layout = QVBoxLayout(box)
         layout.setContentsMargins(22, 18, 22, 18)
         layout.setSpacing(10)
