@@ -46,5 +46,7 @@ class HeaderScroll(QScrollArea):
     def fit(self, available: int) -> None:
         """Called when the evidence view is resized: never more than its share of `available` pixels."""
         most = max(120, int(available * MAX_SHARE))
-        self.setMaximumHeight(most)
-        self.setMinimumHeight(min(self.sizeHint().height(), most))  # the header first, the evidence below it
+        least = min(self.sizeHint().height(), most)  # the header first, the evidence below it
+        if (self.maximumHeight(), self.minimumHeight()) != (most, least):  # each change asks for another layout
+            self.setMaximumHeight(most)
+            self.setMinimumHeight(least)
