@@ -8,18 +8,13 @@ a freeze has no other symptom.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 from reviewapp.core.io.svg_budget import MAX_DRAWN_ELEMENTS, measure_svg, svg_budget_refusal
 from reviewapp.core.io.untrusted_images import svg_refusal
 from reviewapp.core.logbook.writer import LogbookDraft
-from tests.core.annotation_helpers import subprocess_env
+from tests.qt.window_child import show_first_claim
 
-DEADLINE = 60.0
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="400" height="300">'
 
 
@@ -63,33 +58,11 @@ def test_the_budget_counts_expansion_in_linear_time() -> None:
     assert "twice" in (svg_budget_refusal(twice) or "")
 
 
-CHILD = textwrap.dedent(
-    """
-    import json, sys
-    from PySide6.QtWidgets import QApplication
-    app = QApplication([])
-    from reviewapp.qt.controller import LogbookController
-    from reviewapp.qt.main_window import MainWindow
-    from reviewapp.qt.widgets.figure_card import FigureCard
-    controller = LogbookController()
-    window = MainWindow(controller)
-    window.resize(1400, 900)
-    window.show()
-    done = []
-    controller.loaded.connect(lambda *_: done.append(True))
-    controller.open(sys.argv[1])
-    while not done:
-        app.processEvents()
-    window.select_claim(1)
-    while not window.is_idle():
-        app.processEvents()
-    for _ in range(20):
-        app.processEvents()
-    figures = [f for card in window.findChildren(FigureCard) for f in card.figures]
-    shown = [(f.image is not None, f.text()) for f in figures]
-    print(json.dumps(shown))
-    """
-)
+FIGURES_SHOWN = """
+from reviewapp.qt.widgets.figure_card import FigureCard
+figures = [f for card in window.findChildren(FigureCard) for f in card.figures]
+print(json.dumps([(f.image is not None, f.text()) for f in figures]))
+"""
 
 
 def test_the_window_refuses_svg_bombs_and_still_draws_an_ordinary_figure(tmp_path: Path) -> None:
@@ -98,16 +71,8 @@ def test_the_window_refuses_svg_bombs_and_still_draws_an_ordinary_figure(tmp_pat
     for title, svg in (("uses", use_bomb()), ("blur", blur_bomb()), ("pattern", pattern_bomb()), ("ok", ORDINARY)):
         page.figure_html(svg, title)
     draft.write(tmp_path / "ws")
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(tmp_path / "ws")],
-        capture_output=True,
-        text=True,
-        env=subprocess_env(tmp_path, QT_QPA_PLATFORM="offscreen"),
-        timeout=DEADLINE,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    shown = json.loads(done.stdout.strip().splitlines()[-1])
+    shown = show_first_claim(tmp_path / "ws", tmp_path, FIGURES_SHOWN)
+    assert isinstance(shown, list)
     assert len(shown) == 4
     refused = [text for drawn, text in shown if not drawn]
     assert len(refused) == 3 and all(text.startswith("Image not shown: SVG") for text in refused)

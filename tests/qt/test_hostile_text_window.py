@@ -4,40 +4,11 @@ freeze has no other symptom) and every card is built."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 from reviewapp.core.logbook.writer import LogbookDraft
-from tests.core.annotation_helpers import subprocess_env
-from tests.qt.test_hostile_figures import DEADLINE
-
-CHILD = textwrap.dedent(
-    """
-    import json, sys
-    from PySide6.QtWidgets import QApplication
-    app = QApplication([])
-    from reviewapp.qt.controller import LogbookController
-    from reviewapp.qt.main_window import MainWindow
-    controller = LogbookController()
-    window = MainWindow(controller)
-    window.resize(1400, 900)
-    window.show()
-    done = []
-    controller.loaded.connect(lambda *_: done.append(True))
-    controller.open(sys.argv[1])
-    while not done:
-        app.processEvents()
-    window.select_claim(1)
-    while not window.is_idle():
-        app.processEvents()
-    for _ in range(20):
-        app.processEvents()
-    print(json.dumps(len(window.evidence.cards)))
-    """
-)
+from tests.core.hostile_helpers import DEADLINE
+from tests.qt.window_child import show_first_claim
 
 
 def table(rows: int) -> str:
@@ -53,13 +24,8 @@ def test_the_window_opens_pages_built_to_stall_its_layout(tmp_path: Path) -> Non
     page.markdown(table(2_000), title="table")
     page.markdown("<svg " * 60_000, title="svg")
     draft.write(tmp_path / "ws")
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(tmp_path / "ws")],
-        capture_output=True,
-        text=True,
-        env=subprocess_env(tmp_path, QT_QPA_PLATFORM="offscreen"),
-        timeout=DEADLINE * 2,  # four cases that each took minutes; fine ones take seconds
-        check=False,
+    # four cases that each took minutes; fine ones take seconds
+    cards = show_first_claim(
+        tmp_path / "ws", tmp_path, "print(json.dumps(len(window.evidence.cards)))", timeout=DEADLINE * 2
     )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert json.loads(done.stdout.strip().splitlines()[-1]) >= 5
+    assert isinstance(cards, int) and cards >= 5

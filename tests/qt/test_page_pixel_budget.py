@@ -6,17 +6,14 @@ small images show the rule. Each image is charged once, so showing the page agai
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 from PIL import Image
 
 from reviewapp.core.io.pixel_budget import PixelBudget
 from reviewapp.core.logbook.writer import LogbookDraft, png_bytes
-from tests.core.annotation_helpers import subprocess_env
-from tests.qt.test_hostile_figures import CHILD, DEADLINE
+from tests.qt.test_hostile_figures import FIGURES_SHOWN
+from tests.qt.window_child import show_first_claim
 
 LOWERED = "import reviewapp.core.io.pixel_budget as budget\nbudget.PAGE_PIXELS = 250_000\n"
 
@@ -35,16 +32,8 @@ def test_images_past_the_pages_budget_are_refused_and_the_first_are_shown(tmp_pa
     for number in range(4):
         page.figure_png(png_bytes(Image.new("RGB", (300, 300), (number * 60, 90, 120))), f"figure {number}")
     draft.write(tmp_path / "ws")
-    done = subprocess.run(
-        [sys.executable, "-c", LOWERED + CHILD, str(tmp_path / "ws")],
-        capture_output=True,
-        text=True,
-        env=subprocess_env(tmp_path, QT_QPA_PLATFORM="offscreen"),
-        timeout=DEADLINE,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    shown = json.loads(done.stdout.strip().splitlines()[-1])
+    shown = show_first_claim(tmp_path / "ws", tmp_path, FIGURES_SHOWN, before=LOWERED)
+    assert isinstance(shown, list)
     assert len(shown) == 4
     assert sum(drawn for drawn, _ in shown) == 2  # 2 x 90,000 pixels fit in 250,000; a third would not
     refused = [text for drawn, text in shown if not drawn]
