@@ -133,14 +133,14 @@ class ReviewWorkspace:
         return opened.rows[position] if position is not None else None
 
     def find(self, logbook_id: str, ref: str | int) -> ReviewedClaim | None:
-        """A claim by key, or by number when exactly one claim has it (sub-claims like 3a go by their key)."""
+        """A claim by key, an earlier key of it, or its number ("3", "3a") when exactly one claim has it: the
+        review's rule when reviewers may have changed the claims, the reader's otherwise."""
         opened = self._get(logbook_id)
-        text = str(ref).strip()
-        found = self.row(logbook_id, text)
-        if found is None and text.isdigit():
-            numbered = [r for r in opened.rows if r.claim.n == int(text)]
-            found = numbered[0] if len(numbered) == 1 else None
-        return found
+        if opened.review is not None:
+            found: Claim | EffectiveClaim | None = opened.review.state.effective_claim(ref)
+        else:
+            found = opened.logbook.claim(ref)
+        return self.row(logbook_id, found.key) if found is not None else None
 
     def stands_for(self, logbook_id: str, key: str) -> tuple[str, ...]:
         """The claim's key and the keys of the claims it replaces: a split or merged claim inherits what was
