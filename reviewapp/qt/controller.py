@@ -333,8 +333,7 @@ class LogbookController(QObject):
         """Trace events tied to the claim; None while the trace is still being indexed."""
         if self.excerpt_index is None:
             return None
-        effective = self.review.effective(claim.key)
-        keys = [claim.key, *(effective.replaces if effective else ())]
+        keys = self.workspace.stands_for(self.logbook_id, claim.key) if self.logbook_id is not None else (claim.key,)
         found: list[Excerpt] = []
         seen: set[tuple[str, int]] = set()  # by address: comparing thousands of events field by field froze the window
         for key in keys:  # a split or merged claim is tied to what the claims it replaces were tied to
