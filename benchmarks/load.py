@@ -107,7 +107,8 @@ def ensure_logbook(python: Path, sizes: dict[str, int], out: Path | None, regene
         "{events:,} trace events...".format(spec=TRACKIO_SPEC, **sizes),
         flush=True,
     )
-    command = [str(python), str(GENERATOR), str(out)]
+    # -P: the script's folder stays off sys.path, where queue.py would stand in for the standard module
+    command = [str(python), "-P", str(GENERATOR), str(out)]
     for name, value in sizes.items():
         command += [f"--{name}", str(value)]
     subprocess.run(command, check=True, env=trackio_env(), cwd=CACHE)
@@ -168,7 +169,7 @@ class Row:
 
 def run_measure(python: Path, mode: str, target: Path, env: dict[str, str]) -> dict:
     proc = subprocess.run(
-        [str(python), str(MEASURE), mode, str(target)], capture_output=True, text=True, env=env, cwd=CACHE
+        [str(python), "-P", str(MEASURE), mode, str(target)], capture_output=True, text=True, env=env, cwd=CACHE
     )
     lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
     if proc.returncode != 0 or not lines:

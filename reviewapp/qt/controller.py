@@ -32,7 +32,7 @@ from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.slots import VerdictSlots
 from reviewapp.core.review.workspace import ReviewWorkspace, RowUpdate
 from reviewapp.core.sources.opened import OpenedSource
-from reviewapp.core.trace.excerpts import Excerpt, ExcerptIndex, index_excerpts
+from reviewapp.core.trace.excerpts import Excerpt, ExcerptIndex, index_excerpts_elsewhere
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.annotations.opening import ReviewOpening, prepare_review
 from reviewapp.qt.annotations.review_controller import ReviewController
@@ -295,7 +295,9 @@ class LogbookController(QObject):
                     self.excerpts_ready.emit()
                 self.busy_changed.emit(self.busy)
 
-        self._runner.submit(lambda progress: index_excerpts(logbook, cancel=token, progress=progress), done, failed)
+        self._runner.submit(
+            lambda progress: index_excerpts_elsewhere(logbook, cancel=token, progress=progress), done, failed
+        )
 
     # --- derived state ------------------------------------------------------------------------------------------
 

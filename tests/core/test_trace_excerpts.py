@@ -12,7 +12,15 @@ from reviewapp.core.logbook.demo import write_demo
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook.writer import LogbookDraft, write_trace
 from reviewapp.core.progress import Cancelled, CancelToken
-from reviewapp.core.trace.excerpts import AFTER, BEFORE, RESULT, RUNS_ON_PAGE, claim_excerpts, index_excerpts
+from reviewapp.core.trace.excerpts import (
+    AFTER,
+    BEFORE,
+    RESULT,
+    RUNS_ON_PAGE,
+    claim_excerpts,
+    index_excerpts,
+    index_excerpts_elsewhere,
+)
 
 
 def bash(seq: int, command: str) -> dict[str, Any]:
@@ -142,3 +150,28 @@ def test_corpus_trace_ties_each_claims_runs(corpus: Path) -> None:
         calls = [e for e in index.for_claim(claim.key) if e.event.kind == "tool_call"]
         assert calls, claim.key
         assert all(f"Claim {claim.n}" in (e.event.input or "") for e in calls), claim.key
+
+
+def test_excerpts_read_in_a_child_process_are_the_ones_read_here(tmp_path: Path) -> None:
+    events = []
+    for n in range(0, 6_000, 3):  # thousands of excerpts: several parts cross from the child
+        command = "python train.py --sparse" if n % 2 else "python bench.py"
+        events += [message(n + 1, f"run {n}"), bash(n + 2, command), result(n + 3, n + 2, f"out {n}")]
+    logbook = logbook_with(tmp_path, events)
+    here = index_excerpts(logbook)
+    seen: list[tuple[int, int]] = []
+    there = index_excerpts_elsewhere(logbook, progress=lambda done, total, _trace: seen.append((done, total)))
+    assert seen and seen[-1][0] == seen[-1][1] == len(logbook.traces[0].chunks)
+    assert there.traces_read == here.traces_read == ["s1"] and there.truncated == here.truncated
+    for claim in logbook.claims:
+        assert there.for_claim(claim.key) == here.for_claim(claim.key), claim.label
+    assert len(there.for_claim(logbook.claim(1).key)) > 2_000 // 2
+    assert there.for_claim("no-such-claim") == []
+
+
+def test_excerpts_in_a_child_are_cancelled(tmp_path: Path) -> None:
+    events = [bash(n, "python bench.py") for n in range(1, 20_001)]
+    logbook = logbook_with(tmp_path, events, chunk_size=100)
+    token = CancelToken()
+    with pytest.raises(Cancelled):
+        index_excerpts_elsewhere(logbook, cancel=token, progress=lambda *_: token.cancel())

@@ -12,9 +12,12 @@ import json
 import re
 import shlex
 from collections import deque
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
 
+from reviewapp.core.io.child_process import run_in_child
 from reviewapp.core.logbook.model import CellKind, Claim, Logbook, TraceEvent
 from reviewapp.core.logbook.traces import read_chunk
 from reviewapp.core.progress import CancelToken, ProgressCallback
@@ -49,14 +52,43 @@ class Excerpt:
         return all(r in (RESULT, BEFORE, AFTER) for r in self.reasons)
 
 
+_EVENT_FIELDS = tuple(f.name for f in fields(TraceEvent))
+WireRow = tuple[str, tuple[Any, ...], tuple[str, ...]]  # (trace id, the event's fields in order, reasons)
+
+
 @dataclass
 class ExcerptIndex:
     by_claim: dict[str, list[Excerpt]] = field(default_factory=dict)
     truncated: set[str] = field(default_factory=set)  # claims that hit MAX_PER_CLAIM
     traces_read: list[str] = field(default_factory=list)
+    _wire: dict[str, list[WireRow]] = field(default_factory=dict, repr=False)  # taken in, not yet asked for
 
     def for_claim(self, key: str) -> list[Excerpt]:
-        return self.by_claim.get(key, [])
+        found = self.by_claim.get(key)
+        if found is None:
+            rows = self._wire.pop(key, None)
+            if rows is None:
+                return []
+            found = self.by_claim[key] = [Excerpt(trace, TraceEvent(*event), reasons) for trace, event, reasons in rows]
+        return found
+
+    def wire_parts(self, size: int = 5_000) -> Iterator[dict[str, list[WireRow]]]:
+        """The excerpts as plain tuples, a few thousand at a time: each part unpickles in C, in a moment."""
+        part: dict[str, list[WireRow]] = {}
+        count = 0
+        for key, excerpts in self.by_claim.items():
+            part[key] = [(e.trace_id, tuple(getattr(e.event, n) for n in _EVENT_FIELDS), e.reasons) for e in excerpts]
+            count += len(excerpts)
+            if count >= size:
+                yield part
+                part, count = {}, 0
+        if part:
+            yield part
+
+    def take_wire(self, part: dict[str, list[WireRow]]) -> None:
+        for key, rows in part.items():
+            self.by_claim.pop(key, None)
+            self._wire[key] = rows
 
 
 def claim_excerpts(logbook: Logbook, claim: Claim, cancel: CancelToken | None = None) -> list[Excerpt]:
@@ -71,21 +103,77 @@ def index_excerpts(
     limit: int = MAX_PER_CLAIM,
 ) -> ExcerptIndex:
     matcher = _Matcher(logbook, list(logbook.claims if claims is None else claims))
+    return _collect(logbook.root, _chunk_files(logbook), matcher, limit, cancel, progress)
+
+
+def index_excerpts_elsewhere(
+    logbook: Logbook,
+    cancel: CancelToken | None = None,
+    progress: ProgressCallback | None = None,
+    limit: int = MAX_PER_CLAIM,
+) -> ExcerptIndex:
+    """`index_excerpts` for every claim, read in a child process (`core.io.child_process`) off this interpreter."""
+    matcher = _Matcher(logbook, list(logbook.claims))
     index = ExcerptIndex()
-    traces = [t for t in logbook.traces if t.chunks]
-    total = sum(len(t.chunks) for t in traces)
+
+    def take(message: tuple[Any, ...]) -> None:
+        if message[0] == "progress":
+            if progress is not None:
+                progress(*message[1:])
+        else:
+            index.take_wire(message[1])
+
+    index.truncated, index.traces_read = run_in_child(
+        _collect_and_send,
+        (logbook.root, _chunk_files(logbook), matcher, limit),
+        on_message=take,
+        cancel=cancel,
+        name="reviewapp-trace-excerpts",
+    )
+    return index
+
+
+def _chunk_files(logbook: Logbook) -> list[tuple[str, list[str]]]:
+    return [(t.id, [chunk.file for chunk in t.chunks]) for t in logbook.traces if t.chunks]
+
+
+def _collect_and_send(
+    root: Path,
+    traces: list[tuple[str, list[str]]],
+    matcher: _Matcher,
+    limit: int,
+    *,
+    send: Callable[[tuple[Any, ...]], None],
+    cancel: CancelToken | None,
+) -> tuple[set[str], list[str]]:
+    index = _collect(root, traces, matcher, limit, cancel, lambda *done: send(("progress", *done)))
+    for part in index.wire_parts():
+        send(("claims", part))
+    return index.truncated, index.traces_read
+
+
+def _collect(
+    root: Path,
+    traces: list[tuple[str, list[str]]],
+    matcher: _Matcher,
+    limit: int,
+    cancel: CancelToken | None,
+    progress: ProgressCallback | None,
+) -> ExcerptIndex:
+    index = ExcerptIndex()
+    total = sum(len(files) for _trace, files in traces)
     done = 0
-    for trace in traces:
-        collector = _Collector(trace.id, matcher, index, limit)
-        for chunk in trace.chunks:
+    for trace_id, files in traces:
+        collector = _Collector(trace_id, matcher, index, limit)
+        for file in files:
             if cancel is not None:
                 cancel.check()
-            for event in read_chunk(logbook.root, chunk.file):
+            for event in read_chunk(root, file):
                 collector.feed(event)
             done += 1
             if progress is not None:
-                progress(done, total, trace.id)
-        index.traces_read.append(trace.id)
+                progress(done, total, trace_id)
+        index.traces_read.append(trace_id)
     for excerpts in index.by_claim.values():
         excerpts.sort(key=lambda e: (e.trace_id, e.sequence))
     return index

@@ -7,7 +7,8 @@ small cache holds the records last shown. Search scans the raw bytes first and p
 contain the text, so it never materializes the whole trace.
 
 Indexing runs in a worker: it appends to the arrays and then raises `count`, so a reader on another thread sees
-only complete entries (array appends are atomic under the interpreter lock).
+only complete entries (array appends are atomic under the interpreter lock). The window has the work done in
+another process (`index_process`), which sends these columns back in batches.
 """
 
 from __future__ import annotations
@@ -78,6 +79,9 @@ class TraceIndex:
 
     format: str
     label: str  # the file or session shown to the user
+    # the arrays that make the index, in the order a batch fills them: where records start comes first, so any
+    # event a reader can see has its record
+    COLUMNS: tuple[str, ...] = ("kinds", "turns", "times", "tools", "flags", "partner")
 
     def __init__(self) -> None:
         self.kinds = array("b")
@@ -95,6 +99,7 @@ class TraceIndex:
         self.sha256: str | None = None
         self.size = 0
         self._pending_calls: dict[str, int] = {}
+        self.late_pairs: list[int] | None = None  # when kept: (call, result) positions, flat, as they pair
         self._cache: OrderedDict[int, list[Event]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -115,6 +120,8 @@ class TraceIndex:
                 if call >= 0:
                     partner = call
                     self.partner[call] = position
+                    if self.late_pairs is not None:
+                        self.late_pairs += (call, position)
                     tool = tool or self.tool_names[self.tools[call]]
         code = self._tool_code.get(tool)
         if code is None:
@@ -137,8 +144,44 @@ class TraceIndex:
         self._publish()
         self.complete = True
 
-    def build(self, cancel: CancelToken | None = None, progress: Progress | None = None, every: int = 2_000) -> None:
+    def build(
+        self,
+        cancel: CancelToken | None = None,
+        progress: Progress | None = None,
+        every: int = 2_000,
+        stop_at: int | None = None,
+    ) -> None:
+        """Read the whole source; with `stop_at`, only until that many events are published (not complete)."""
         raise NotImplementedError
+
+    def recipe(self) -> tuple[type[TraceIndex], tuple[Any, ...], str]:
+        """What another process needs to build the same index: its class, constructor arguments and label."""
+        raise NotImplementedError
+
+    # -- taking in what another process built -----------------------------------------------------------------
+
+    def take_batch(self, starts: dict[str, int], columns: dict[str, array[Any]], tool_names: list[str],
+                   pairs: list[int], published: int) -> None:  # fmt: skip
+        """Add the entries another process built (from `starts` on) and publish them.
+
+        Entries this index already holds (a first screenful read here meanwhile) are the same and are written
+        over; calls paired since the last batch get their results.
+        """
+        if len(tool_names) > len(self.tool_names):  # before any event that uses a new code is published
+            self.tool_names = list(tool_names)
+        for name in self.COLUMNS:
+            _merge(getattr(self, name), starts[name], columns[name])
+        for at in range(0, len(pairs), 2):
+            self.partner[pairs[at]] = pairs[at + 1]
+        self.count = max(self.count, published)
+
+    def take_final(self, problems: list[LineProblem], facts: SessionFacts, sha256: str | None, size: int) -> None:
+        self._tool_code = {name: code for code, name in enumerate(self.tool_names)}
+        self.problems = list(problems)
+        self.facts = facts
+        self.sha256 = sha256
+        self.size = size
+        self._finish()
 
     # -- reading ---------------------------------------------------------------------------------------------
 
@@ -278,6 +321,16 @@ class TraceIndex:
         raise NotImplementedError
 
 
+def _merge(column: array[Any], start: int, incoming: array[Any]) -> None:
+    """Write `incoming` into `column` from `start`: over entries it holds, then appended."""
+    if start > len(column):
+        raise ValueError(f"a batch starting at {start} leaves a gap after {len(column)} entries")
+    overlap = min(len(column) - start, len(incoming))
+    if overlap > 0:
+        column[start : start + overlap] = incoming[:overlap]
+    column.extend(incoming[overlap:])
+
+
 def _needles(query: str) -> list[bytes]:
     """The query as raw bytes may hold it: as UTF-8, and JSON-escaped (quotes, backslashes, \\uXXXX)."""
     escaped = json.dumps(query)[1:-1]
@@ -289,6 +342,8 @@ def _needles(query: str) -> list[bytes]:
 
 class JsonlTrace(TraceIndex):
     """A raw transcript, one JSON record per line (Claude Code, Codex, Pi, STS, opencode, unknown)."""
+
+    COLUMNS = ("line_offsets", "line_first", *TraceIndex.COLUMNS)
 
     def __init__(self, path: Path, format_name: str | None = None) -> None:
         super().__init__()
@@ -314,7 +369,16 @@ class JsonlTrace(TraceIndex):
                     break
         return formats.detect(records)
 
-    def build(self, cancel: CancelToken | None = None, progress: Progress | None = None, every: int = 2_000) -> None:
+    def recipe(self) -> tuple[type[TraceIndex], tuple[Any, ...], str]:
+        return JsonlTrace, (self.path, self.format), self.label
+
+    def build(
+        self,
+        cancel: CancelToken | None = None,
+        progress: Progress | None = None,
+        every: int = 2_000,
+        stop_at: int | None = None,
+    ) -> None:
         digest = hashlib.sha256()
         state = formats.ReadState(self.facts)
         offset = 0
@@ -337,6 +401,8 @@ class JsonlTrace(TraceIndex):
                     next_publish = len(self.kinds) + every
                     if progress is not None:
                         progress(self.count)
+                    if stop_at is not None and self.count >= stop_at:
+                        return
         self.line_first.append(len(self.kinds))
         self.sha256 = digest.hexdigest()
         self._finish()
@@ -422,6 +488,7 @@ class TrackioTrace(TraceIndex):
     """Trackio's normalized trace: a session index and 200-event chunk files, read one chunk at a time."""
 
     format = "Trackio"
+    COLUMNS = ("chunk_first", "sequences", *TraceIndex.COLUMNS)
 
     def __init__(self, root: Path, trace: TraceInfo) -> None:
         super().__init__()
@@ -435,7 +502,16 @@ class TrackioTrace(TraceIndex):
         self.sequences = array("i")
         self.provider = trace.provider
 
-    def build(self, cancel: CancelToken | None = None, progress: Progress | None = None, every: int = 2_000) -> None:
+    def recipe(self) -> tuple[type[TraceIndex], tuple[Any, ...], str]:
+        return TrackioTrace, (self.root, self.trace), self.label
+
+    def build(
+        self,
+        cancel: CancelToken | None = None,
+        progress: Progress | None = None,
+        every: int = 2_000,
+        stop_at: int | None = None,
+    ) -> None:
         digest = hashlib.sha256()
         if self.trace.index_file:
             with contextlib.suppress(UnsafeReference, OSError, ValueError):
@@ -453,6 +529,8 @@ class TrackioTrace(TraceIndex):
                 next_publish = len(self.kinds) + every
                 if progress is not None:
                     progress(self.count)
+                if stop_at is not None and self.count >= stop_at:
+                    return
         self.chunk_first.append(len(self.kinds))
         self.sha256 = digest.hexdigest()
         self._finish()

@@ -46,7 +46,8 @@ from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.trace.excerpts import Excerpt
 from reviewapp.core.trace.index import EventFilter, TraceIndex, parse_time
-from reviewapp.core.trace.links import TraceLinks, describe, link_trace
+from reviewapp.core.trace.index_process import build_elsewhere
+from reviewapp.core.trace.links import LinkPlan, TraceLinks, describe
 from reviewapp.core.trace.sessions import TraceSession, list_sessions
 from reviewapp.qt import theme
 from reviewapp.qt.models.trace_events import (
@@ -655,8 +656,8 @@ class TimelinePanel(QWidget):
         logbook = self._logbook
 
         def work(progress: ProgressCallback) -> TraceLinks | None:
-            index.build(cancel, lambda n: progress(n, 0, "events"))
-            return link_trace(logbook, index, cancel) if logbook is not None else None
+            plan = LinkPlan.of(logbook) if logbook is not None else None
+            return build_elsewhere(index, plan, cancel, lambda n: progress(n, 0, "events"))
 
         shown_at = [0.0]
 
