@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 
-def status_kib(field: str) -> int | None:
+def status_kib(field: str, pid: int | str = "self") -> int | None:
     try:
-        with open("/proc/self/status", encoding="ascii") as handle:
+        with open(f"/proc/{pid}/status", encoding="ascii") as handle:
             for line in handle:
                 if line.startswith(field + ":"):
                     return int(line.split()[1])
@@ -40,6 +40,26 @@ def peak_kib() -> int:
     import resource
 
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+class ChildPeaks:
+    """The peak resident memory of each child process the window starts (indexing a trace, say), sampled while
+    they run: a high-water mark, so a sample taken shortly before a child exits has nearly all of it."""
+
+    def __init__(self) -> None:
+        self.kib: dict[int, int] = {}
+
+    def sample(self) -> None:
+        import multiprocessing
+
+        for child in multiprocessing.active_children():
+            if child.pid is not None:
+                peak = status_kib("VmHWM", child.pid)
+                if peak is not None:
+                    self.kib[child.pid] = max(peak, self.kib.get(child.pid, 0))
+
+    def largest_kib(self) -> int:
+        return max(self.kib.values(), default=0)
 
 
 def baseline_kib() -> int:

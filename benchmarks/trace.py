@@ -12,9 +12,11 @@ The real review window then opens that logbook offscreen with the Timeline tab s
   - first rows: from the logbook being read to the first timeline rows painted, while the worker still indexes;
   - search: Enter in the search field to the hit count shown, for a string in two events out of all of them;
   - jump to the last event: Enter in the Go-to field to that row painted and its detail shown;
-  - peak memory: the process's peak resident memory above what the empty window used, against the trace's size
-    on disk (all reads are with a warm page cache, which is not counted as resident memory of the process);
-  - event-loop stalls while the trace is indexed (a 5 ms timer; each gap beyond it is time the window froze);
+  - peak memory: the window process's peak resident memory above what the empty window used, plus the whole peak
+    of the largest child process (the trace is indexed in one), against the trace's size on disk (all reads are
+    with a warm page cache, which is not counted as resident memory of a process);
+  - event-loop stalls while the trace is indexed (a 5 ms timer; each gap beyond it is time the window froze),
+    counted from the first claim shown; the stalls of opening the logbook before that are printed beside them;
 next to `trackio.logbook.read_traces` on the same logbook (best of three, each in a fresh process), and the
 target for each. Prints figures and PASS/MISS; exits 0 unless something crashes, as it measures, not tests.
 """
@@ -125,14 +127,12 @@ def main() -> int:
     needle = rare_call_id(logbook_dir)
     print(f"Trace: {stats['trace_events']:,} events converted by trackio {stats['trackio_version']}, "
           f"{on_disk / 1e6:,.1f} MB on disk ({workspace})")  # fmt: skip
-    print(f"trackio read_traces, {args.repeat} fresh process{'es' if args.repeat != 1 else ''}...", flush=True)
-    trackio_seconds = trackio_read_seconds(trackio_python, workspace, args.repeat)
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     scratch = Path(tempfile.mkdtemp(prefix="reviewapp-trace-bench-"))
     os.environ["REVIEWAPP_DATA_DIR"] = str(scratch / "data")
     os.environ["REVIEWAPP_CONFIG_DIR"] = str(scratch / "config")
-    from PySide6.QtCore import QEvent, QObject, Qt
+    from PySide6.QtCore import QEvent, QObject, Qt, QTimer
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
@@ -181,17 +181,28 @@ def main() -> int:
     probe.start()
     window_load.run_until(app, lambda: False, timeout_s=IDLE_S)
     idle_stalls = probe.stop()
+    children = measure.ChildPeaks()  # sampled every 10 ms while the trace is read
+    sampler = QTimer()
+    sampler.setInterval(10)
+    sampler.timeout.connect(children.sample)
+    sampler.start()
     probe.start()
     started = time.perf_counter()
     controller.open(workspace)
     window_load.run_until(app, lambda: paints.first_rows is not None, timeout_s=120)
     index = model.index_
     indexed_when_shown = index.count if index is not None else 0
+    # opening: until the first claim is shown, as window_load.py counts it (a logbook without a trace pays it too)
+    window_load.run_until(app, lambda: window.context is not None and not window.evidence.busy, timeout_s=120)
+    opening_stalls = probe.stop()
+    indexed_at_open = model.index_.count if model.index_ is not None else 0
+    probe.start()
     window_load.run_until(
         app, lambda: model.index_ is not None and model.index_.complete and window.is_idle(), timeout_s=600
     )
     index_done = time.perf_counter()
     stalls = probe.stop()
+    sampler.stop()
     if not loaded_at or paints.first_rows is None or model.index_ is None:
         print("The trace did not open.")
         return 1
@@ -221,10 +232,14 @@ def main() -> int:
     landed = current.isValid() and model.position_at(current.row()) == index.count - 1
     detail_ok = f"#{last_sequence}" in timeline.detail.toPlainText()
     peak = (measure.peak_kib() - base_kib) * 1024
+    child_peak = children.largest_kib() * 1024  # the largest child process counts in full, interpreter and all
+    print(f"trackio read_traces, {args.repeat} fresh process{'es' if args.repeat != 1 else ''}...", flush=True)
+    trackio_seconds = trackio_read_seconds(trackio_python, workspace, args.repeat)
 
     trackio_best, trackio_median = min(trackio_seconds), statistics.median(trackio_seconds)
     longest = max(stalls, default=0.0)
     over = sum(1 for s in stalls if s > TARGET_STALL_MS)
+    opening_longest = max(opening_stalls, default=0.0)
     print()
     print(f"logbook read {read_s:.2f} s; trace indexed {index_s:.2f} s after ({index.count:,} events, "
           f"{indexed_when_shown:,} indexed when the first rows were painted)")  # fmt: skip
@@ -236,8 +251,9 @@ def main() -> int:
          search_s < trackio_best and hits == 2),
         ("jump to the last event", f"{jump_s:.3f} s", "(no target; landed)" if landed and detail_ok else "(MISSED)",
          landed and detail_ok),
-        ("peak memory above empty", f"{peak / 1e6:,.1f} MB = {peak / on_disk:.2f}x trace",
-         f"< {TARGET_MEMORY:.0f}x {on_disk / 1e6:,.1f} MB", peak < TARGET_MEMORY * on_disk),
+        ("peak memory above empty",
+         f"{peak / 1e6:,.0f}+{child_peak / 1e6:,.0f} MB = {(peak + child_peak) / on_disk:.2f}x",
+         f"< {TARGET_MEMORY:.0f}x {on_disk / 1e6:,.1f} MB", peak + child_peak < TARGET_MEMORY * on_disk),
         ("longest stall indexing", f"{longest:.1f} ms ({over} > {TARGET_STALL_MS:.0f} ms)",
          f"<= {TARGET_STALL_MS:.0f} ms", longest <= TARGET_STALL_MS),
     ]  # fmt: skip
@@ -247,6 +263,8 @@ def main() -> int:
     idle_over = sum(1 for s in idle_stalls if s > TARGET_STALL_MS)
     print(f"  {'(empty window, same probe)':<26}{f'{idle_longest:.1f} ms ({idle_over} > {TARGET_STALL_MS:.0f} ms)':>30}"
           f"   over {IDLE_S:.0f} s before opening: the machine's own delay")  # fmt: skip
+    print(f"  {'(opening the logbook)':<26}{f'{opening_longest:.1f} ms':>30}   until the first claim showed, "
+          f"{indexed_at_open:,} events indexed by then")  # fmt: skip
     window.close()
     shutil.rmtree(scratch, ignore_errors=True)
     return 0

@@ -8,7 +8,7 @@ import pytest
 
 from reviewapp.core.logbook.demo import write_demo
 from reviewapp.core.logbook.reader import read_logbook
-from reviewapp.core.logbook.search import SearchIndex, query_terms
+from reviewapp.core.logbook.search import SearchIndex, folded_pieces, query_terms
 from reviewapp.core.logbook.writer import LogbookDraft
 
 
@@ -60,3 +60,24 @@ def test_claims_sharing_a_page_search_only_their_own_cells(tmp_path: Path) -> No
     index = SearchIndex(logbook)
     assert keys(index, "apples") == {"1"}  # claim 1's text is not searched as claim 2's evidence
     assert "2" in (keys(index, "oranges") or set())
+
+
+def test_long_outputs_are_searched_to_their_end_in_any_case(tmp_path: Path) -> None:
+    draft = LogbookDraft("L")
+    filler = "\n".join(f"step {n} loss 0.{n % 97:02d}" for n in range(200_000))  # several megabytes of output
+    draft.page("Claim 1: Long run").run(["python", "train.py"], filler + "\nfinal Straße SENTINEL reached")
+    draft.page("Claim 2: Other").markdown("Nothing here.")
+    index = SearchIndex(read_logbook(draft.write(tmp_path)))
+    assert keys(index, "sentinel") == {"1"}  # past the first folded piece
+    assert keys(index, "strasse reached") == {"1"}  # casefolded where the text is not ASCII
+    assert keys(index, '"loss 0.05"') == {"1"}
+    assert keys(index, "sentinel nothing") == set()
+
+
+def test_folded_pieces_cut_at_line_ends() -> None:
+    text = ("x" * 700_000 + "\n") * 4 + "ÉTÉ"
+    pieces = folded_pieces(text)
+    assert len(pieces) > 1 and "".join(pieces) == text.casefold()
+    assert all(piece.endswith("\n") for piece in pieces[:-1])
+    one_line = "y" * 3_000_000
+    assert folded_pieces(one_line) == [one_line]  # no line end to cut at: one piece

@@ -33,20 +33,40 @@ def cell_search_text(cell: Cell) -> str:
     return "\n".join(parts)
 
 
+_PIECE = 1 << 20  # characters folded in one call: a worker holds the interpreter for a moment, not 50 ms
+
+
+def folded_pieces(text: str) -> list[str]:
+    """`text` case-folded in pieces of about a megabyte cut at line ends (no search term spans a line end)."""
+    pieces = []
+    start = 0
+    while start < len(text):
+        end = start + _PIECE
+        if end < len(text):
+            cut = text.rfind("\n", start, end)
+            end = cut + 1 if cut > start else (text.find("\n", end) + 1 or len(text))
+        piece = text[start:end]
+        pieces.append(piece.lower() if piece.isascii() else piece.casefold())  # the same for ASCII, and faster
+        start = end
+    return pieces
+
+
 class SearchIndex:
     def __init__(self, logbook: Logbook, cancel: CancelToken | None = None) -> None:
-        self._texts: dict[str, str] = {}
+        self._texts: dict[str, list[str]] = {}
         for claim in logbook.claims:
             if cancel is not None:
                 cancel.check()
-            self._texts[claim.key] = _claim_text(logbook, claim).casefold()
+            self._texts[claim.key] = folded_pieces(_claim_text(logbook, claim))
 
     def matching(self, query: str) -> set[str] | None:
         """Keys of the claims whose title or evidence contains every term; None for an empty query (no filter)."""
         terms = query_terms(query)
         if not terms:
             return None
-        return {key for key, text in self._texts.items() if all(term in text for term in terms)}
+        return {
+            key for key, pieces in self._texts.items() if all(any(term in piece for piece in pieces) for term in terms)
+        }
 
 
 def _claim_text(logbook: Logbook, claim: Claim) -> str:

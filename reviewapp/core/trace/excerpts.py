@@ -72,7 +72,7 @@ class ExcerptIndex:
             found = self.by_claim[key] = [Excerpt(trace, TraceEvent(*event), reasons) for trace, event, reasons in rows]
         return found
 
-    def wire_parts(self, size: int = 5_000) -> Iterator[dict[str, list[WireRow]]]:
+    def wire_parts(self, size: int = 1_000) -> Iterator[dict[str, list[WireRow]]]:
         """The excerpts as plain tuples, a few thousand at a time: each part unpickles in C, in a moment."""
         part: dict[str, list[WireRow]] = {}
         count = 0

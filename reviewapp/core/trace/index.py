@@ -101,6 +101,7 @@ class TraceIndex:
         self._pending_calls: dict[str, int] = {}
         self.late_pairs: list[int] | None = None  # when kept: (call, result) positions, flat, as they pair
         self._cache: OrderedDict[int, list[Event]] = OrderedDict()
+        self.cache_records = CACHE_RECORDS  # records kept decoded: what a scrolled view shows again
         self._lock = threading.Lock()
 
     # -- building --------------------------------------------------------------------------------------------
@@ -204,7 +205,7 @@ class TraceIndex:
             if events is None:
                 events = self._record_events(record)
                 self._cache[record] = events
-                if len(self._cache) > CACHE_RECORDS:
+                if len(self._cache) > self.cache_records:
                     self._cache.popitem(last=False)
             else:
                 self._cache.move_to_end(record)

@@ -62,6 +62,7 @@ def _produce(
     index = cls(*args)
     index.label = label
     index.late_pairs = []
+    index.cache_records = 2  # linking reads each call once, in order: nothing is shown again here
     sent = {name: len(getattr(index, name)) for name in index.COLUMNS}
 
     def send_batch(_count: int) -> None:

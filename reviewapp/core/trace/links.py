@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass, field
+from typing import Any
 
 from reviewapp.core.logbook.model import Cell, CellKind, Logbook, Page
 from reviewapp.core.progress import CancelToken
@@ -151,6 +152,29 @@ class LinkPlan:
     windows: list[tuple[float, float, CellRef]] = field(default_factory=list)
     commands_on_page: dict[str, dict[str, int]] = field(default_factory=dict)
     pages: list[tuple[str, str]] = field(default_factory=list)  # (slug, title)
+
+    def __getstate__(self) -> dict[str, object]:
+        # to the child process as plain tuples: a slotted dataclass pickles through a Python call per cell
+        def plain(table: dict[str, list[CellRef]]) -> dict[str, list[tuple[str, int | None]]]:
+            return {key: [(ref.page, ref.ordinal) for ref in refs] for key, refs in table.items()}
+
+        return {
+            "by_command": plain(self.by_command),
+            "by_file": plain(self.by_file),
+            "windows": [(start, end, ref.page, ref.ordinal) for start, end, ref in self.windows],
+            "commands_on_page": self.commands_on_page,
+            "pages": self.pages,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        def refs(table: dict[str, list[tuple[str, int | None]]]) -> dict[str, list[CellRef]]:
+            return {key: [CellRef(*ref) for ref in items] for key, items in table.items()}
+
+        self.by_command = refs(state["by_command"])
+        self.by_file = refs(state["by_file"])
+        self.windows = [(start, end, CellRef(page, ordinal)) for start, end, page, ordinal in state["windows"]]
+        self.commands_on_page = state["commands_on_page"]
+        self.pages = state["pages"]
 
     @classmethod
     def of(cls, logbook: Logbook) -> LinkPlan:
