@@ -136,6 +136,9 @@ class Smoke:
             return
         plugin = checks.get("Qt platform plugin", {})
         self.check(plugin.get("status") == "ok", f"doctor: Qt platform plugin loads ({plugin.get('detail')})")
+        # the bundle starts itself again for trace indexing: freeze_support must hand that run to the child
+        child = checks.get("Child processes", {})
+        self.check(child.get("status") == "ok", f"doctor: child processes start ({child.get('detail')})")
 
     def plugins(self) -> None:
         if not sys.platform.startswith("linux"):

@@ -19,6 +19,7 @@ from typing import Literal
 
 from reviewapp import display_check
 from reviewapp.about import package_version, versions
+from reviewapp.core.io import child_process
 from reviewapp.core.io.hub_download import hub_cache_dir
 from reviewapp.core.io.paths import log_file, user_cache_dir, user_config_dir, user_data_dir
 from reviewapp.core.review.secret_scan import known_secrets
@@ -44,7 +45,11 @@ Ldd = Callable[[Path], str | None]
 
 
 def run_checks(
-    env: dict[str, str] | None = None, *, probe: Probe | None = None, ldd: Ldd = display_check.run_ldd
+    env: dict[str, str] | None = None,
+    *,
+    probe: Probe | None = None,
+    ldd: Ldd = display_check.run_ldd,
+    child_probe: Callable[[], str | None] = child_process.probe,
 ) -> list[Check]:
     env = dict(os.environ) if env is None else env
     checks = [_about()]
@@ -53,6 +58,7 @@ def run_checks(
     if qt.status == "ok":
         checks += _platform_checks(env, probe or probe_platform, ldd)
     checks.append(_git())
+    checks.append(_child_processes(child_probe))
     checks += [
         _writable("Data folder", user_data_dir(), "REVIEWAPP_DATA_DIR"),
         _writable("Log folder", log_file().parent, "REVIEWAPP_DATA_DIR"),
@@ -144,6 +150,18 @@ def _xcb_libraries(ldd: Ldd) -> Check:
         "problem",
         f"missing {', '.join(missing)}",
         f"Debian/Ubuntu: sudo apt-get install {packages}",
+    )
+
+
+def _child_processes(child_probe: Callable[[], str | None]) -> Check:
+    problem = child_probe()
+    if problem is None:
+        return Check("Child processes", "ok", "start and answer (big traces are read in one)")
+    return Check(
+        "Child processes",
+        "note",
+        f"cannot be used: {problem}; big traces are read in the window's own process, which then responds slower",
+        "check that nothing (a sandbox, a security policy) stops reviewapp from starting itself again",
     )
 
 

@@ -107,3 +107,16 @@ def test_missing_x11_libraries_are_named_with_the_packages_to_install() -> None:
     assert libraries.detail == "missing libxcb-icccm.so.4, libxcb-cursor.so.0"
     assert libraries.fix == "Debian/Ubuntu: sudo apt-get install libxcb-icccm4 libxcb-cursor0"
     assert probed == ["offscreen"]  # xcb would abort without its libraries; Qt itself is still checked
+
+
+def test_child_processes_are_started_for_real() -> None:
+    from reviewapp.core.io import child_process
+
+    assert child_process.probe() is None  # a spawned interpreter started, ran the target and answered
+
+
+def test_child_processes_that_cannot_start_are_a_note_with_what_it_costs() -> None:
+    checks = doctor.run_checks({}, probe=lambda _p: (True, "Qt 6"), child_probe=lambda: "spawn refused")
+    [child] = [c for c in checks if c.name == "Child processes"]
+    assert child.status == "note" and "spawn refused" in child.detail and "slower" in child.detail
+    assert child not in doctor.problems(checks)  # the window still works: not a problem

@@ -17,6 +17,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any, NoReturn, TypeVar
@@ -48,7 +49,7 @@ def run_in_child(
     target's own exception is raised here; Cancelled when `cancel` is set.
     """
     try:
-        return _in_child(target, args, on_message, cancel, meanwhile, name)
+        return _in_child(target, args, on_message, cancel, meanwhile, name, None)
     except ChildFailed as exc:
         log.warning("%s: running here instead: %s", name, exc)
     return target(*args, send=on_message, cancel=cancel)
@@ -61,7 +62,9 @@ def _in_child(
     cancel: CancelToken | None,
     meanwhile: Callable[[], None] | None,
     name: str,
+    timeout_s: float | None,
 ) -> T:
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
     context = multiprocessing.get_context("spawn")  # never fork a process that runs a GUI and threads
     receive, send = context.Pipe(duplex=False)
     child = context.Process(target=_child_main, args=(target, args, send), name=name, daemon=True)
@@ -80,6 +83,8 @@ def _in_child(
             if not receive.poll(POLL_S):
                 if not child.is_alive() and not receive.poll(0):
                     _stopped(child)
+                if deadline is not None and time.monotonic() > deadline:
+                    raise ChildFailed(f"no answer from the child process within {timeout_s:.0f} s")
                 continue
             try:
                 kind, value = receive.recv()
@@ -99,6 +104,19 @@ def _in_child(
         child.join(5)
         with contextlib.suppress(ValueError):
             child.close()
+
+
+def probe(timeout_s: float = 60) -> str | None:
+    """Start a child process and hear from it: None when that works here, else why not."""
+    try:
+        answer = _in_child(_answer, (), lambda _message: None, None, None, "reviewapp-probe", timeout_s)
+    except (ChildFailed, Cancelled) as exc:
+        return str(exc) or "the child process was stopped"
+    return None if answer == "ready" else f"the child process answered {answer!r}"
+
+
+def _answer(*, send: Send, cancel: CancelToken | None) -> str:
+    return "ready"
 
 
 def _stopped(child: multiprocessing.process.BaseProcess) -> NoReturn:
