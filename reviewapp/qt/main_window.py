@@ -525,6 +525,7 @@ class MainWindow(QMainWindow):
             window_state.save_window(self, self.splitters, self.panes)
         self.controller.shutdown()
         self.logbook_judge.shutdown()
+        self.timeline.stop()
         self.trace_runner.wait()
         self.traces.runner.wait()
         super().closeEvent(event)

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -125,3 +129,43 @@ def test_an_unreadable_file_fails_as_it_would_here(tmp_path: Path) -> None:
     with pytest.raises(OSError):
         build_elsewhere(index)
     assert not [p for p in multiprocessing.active_children() if p.name == "reviewapp-trace-index"]
+
+
+EXIT_SCRIPT = """
+import atexit, logging, sys, threading, time
+atexit.register(lambda: time.sleep(1.0))  # runs last: time for the worker to see its child end
+logging.basicConfig(level=logging.INFO)
+from reviewapp.core.io.child_process import run_in_child
+from tests.core.test_trace_index_process import slow_target
+
+def work():
+    try:
+        run_in_child(slow_target, (sys.argv[1],), on_message=lambda m: None)
+    except BaseException as exc:
+        print("worker ended:", type(exc).__name__, flush=True)
+
+if __name__ == "__main__":
+    threading.Thread(target=work, daemon=True).start()
+    time.sleep(1.5)  # the child is at work
+    sys.exit(0)
+"""
+
+
+def slow_target(marker: str, *, send: object, cancel: object) -> None:
+    if multiprocessing.parent_process() is None:  # run in the parent: the fallback
+        Path(marker).write_text("ran in the parent")
+    time.sleep(30)
+
+
+def test_exiting_while_a_child_works_stops_it_without_doing_the_work_again(tmp_path: Path) -> None:
+    script = tmp_path / "exits.py"
+    script.write_text(EXIT_SCRIPT)
+    marker = tmp_path / "fallback"
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, str(script), str(marker)], capture_output=True, text=True, env=env,
+                          timeout=120, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "running here instead" not in done.stderr
+    assert not marker.exists()
+    assert "worker ended: Cancelled" in done.stdout

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import shutil
 from pathlib import Path
 
@@ -167,3 +168,19 @@ def test_a_100000_event_timeline_scrolls_end_to_end(qtbot: QtBot, open_window: O
     qtbot.keyClick(view, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
     assert view.currentIndex().row() == 0
     assert len(model._cache) <= 4_096 and len(model.index_._cache) <= 256  # memory stays bounded
+
+
+def test_closing_the_window_while_a_big_trace_is_read_stops_its_reader(
+    qtbot: QtBot, open_window: OpenWindow, tmp_path: Path
+) -> None:
+    window = open_window(without_trace_files(tmp_path))
+    file = big_claude(tmp_path / "big.jsonl", 200_000)  # 600,000 events: seconds of reading in the child
+    window.traces.attach_transcript(file, "big")
+    model = window.timeline.model
+    qtbot.waitUntil(lambda: model.index_ is not None and model.rowCount() > 0, timeout=60_000)
+    qtbot.waitUntil(lambda: any(p.name == "reviewapp-trace-index" for p in multiprocessing.active_children()),
+                    timeout=60_000)  # fmt: skip
+    index = model.index_
+    window.close()  # waits for the trace runner: that must not mean waiting for the whole trace
+    assert index is not None and not index.complete
+    assert not [p for p in multiprocessing.active_children() if p.name == "reviewapp-trace-index"]

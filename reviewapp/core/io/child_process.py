@@ -12,11 +12,13 @@ here costs a C-level unpickle, not a Python call per item) and, at the end, as t
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -28,6 +30,10 @@ T = TypeVar("T")
 Send = Callable[[Any], None]
 POLL_S = 0.05  # how often a cancel is noticed while the child works
 log = logging.getLogger(__name__)
+# Set at interpreter exit before multiprocessing ends the children (its exit handler was registered by the import
+# of multiprocessing.connection above, and exit handlers run in reverse): a child that dies then was stopped.
+_exiting = threading.Event()
+atexit.register(_exiting.set)
 
 
 class ChildFailed(OSError):
@@ -82,7 +88,7 @@ def _in_child(
                 cancel.check()
             if not receive.poll(POLL_S):
                 if not child.is_alive() and not receive.poll(0):
-                    _stopped(child)
+                    _stopped(child, cancel)
                 if deadline is not None and time.monotonic() > deadline:
                     raise ChildFailed(f"no answer from the child process within {timeout_s:.0f} s")
                 continue
@@ -90,7 +96,7 @@ def _in_child(
                 kind, value = receive.recv()
             except EOFError:
                 child.join(1)
-                _stopped(child)
+                _stopped(child, cancel)
             if kind == "message":
                 on_message(value)
             elif kind == "result":
@@ -119,10 +125,11 @@ def _answer(*, send: Send, cancel: CancelToken | None) -> str:
     return "ready"
 
 
-def _stopped(child: multiprocessing.process.BaseProcess) -> NoReturn:
-    # Asked to stop (the app or the system shutting down; multiprocessing ends its children at exit): that is a
-    # cancel. Anything else (killed for memory, crashed) leaves the work to this process.
-    if child.exitcode in (-signal.SIGTERM, -signal.SIGINT):
+def _stopped(child: multiprocessing.process.BaseProcess, cancel: CancelToken | None) -> NoReturn:
+    # Asked to stop (cancelled, the app exiting, the system shutting down): that is a cancel. Anything else
+    # (killed for memory, crashed) leaves the work to this process.
+    asked = _exiting.is_set() or (cancel is not None and cancel.cancelled)
+    if asked or child.exitcode in (-signal.SIGTERM, -signal.SIGINT):
         raise Cancelled()
     raise ChildFailed(f"the child process stopped (exit code {child.exitcode})")
 

@@ -608,6 +608,11 @@ class TimelinePanel(QWidget):
         if index >= 0 and index != self.sessions.currentIndex():
             self.sessions.setCurrentIndex(index)
 
+    def stop(self) -> None:
+        """Stop reading the trace (the window is closing): its child process ends, nothing waits for it."""
+        if self._cancel is not None:
+            self._cancel.cancel()
+
     def _session_changed(self, position: int) -> None:
         if self._cancel is not None:
             self._cancel.cancel()
