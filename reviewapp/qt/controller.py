@@ -327,7 +327,7 @@ class LogbookController(QObject):
             effective = self.review.effective(claim.key)
             if effective is None or effective.origin == "logbook":
                 continue
-            if set(effective.replaces) & matching or all(t in claim.title.casefold() for t in terms):
+            if set(effective.stands_for) & matching or all(t in claim.title.casefold() for t in terms):
                 matching.add(claim.key)
         return matching
 

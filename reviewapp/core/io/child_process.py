@@ -51,7 +51,7 @@ def run_in_child(
 ) -> T:
     """Run `target` in a spawned child; messages go to `on_message` here, in order; return what it returns.
 
-    `meanwhile` runs here once the child is starting (its start-up costs a few hundred milliseconds). The
+    `meanwhile` runs here while the child starts (starting one takes longer than a first screenful of work). The
     target's own exception is raised here; Cancelled when `cancel` is set.
     """
     try:

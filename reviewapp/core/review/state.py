@@ -72,6 +72,12 @@ class EffectiveClaim:
     def agent_verdict_corrected(self) -> bool:
         return self.correction is not None
 
+    @property
+    def stands_for(self) -> tuple[str, ...]:
+        """Its key and the keys of the claims it replaces: a split or merged claim inherits what was tied to
+        those (trace excerpts, pair sets, search hits)."""
+        return (self.key, *self.replaces)
+
 
 @dataclass
 class _Chain:

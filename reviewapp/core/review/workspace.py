@@ -227,5 +227,5 @@ class ReviewWorkspace:
             slots,
             claim_mark(effective),
             tuple(correction_lines(effective)),
-            (claim.key, *(effective.replaces if effective is not None else ())),
+            effective.stands_for if effective is not None else (claim.key,),
         )

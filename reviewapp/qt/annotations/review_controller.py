@@ -179,7 +179,7 @@ class ReviewController(QObject):
         if claim_key is None:
             return sorted(self.pair_sets)
         effective = self.effective(claim_key)
-        keys = {claim_key, *(effective.replaces if effective else ())}
+        keys = set(effective.stands_for if effective is not None else (claim_key,))
         return sorted(name for name, key in self.pair_sets.items() if key in keys)
 
     def tag_choices(self) -> list[str]:
