@@ -36,8 +36,15 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
+from reviewapp.core.io.pixel_budget import PixelBudget
 from reviewapp.core.io.safepath import local_reference
-from reviewapp.core.io.untrusted_images import ImageRefused, data_uri_bytes, decode_image, read_local_image
+from reviewapp.core.io.untrusted_images import (
+    ImageRefused,
+    SizeCheck,
+    data_uri_bytes,
+    decode_image,
+    read_local_image,
+)
 from reviewapp.core.logbook.link_targets import classify_link
 from reviewapp.qt import theme
 from reviewapp.qt.image_loader import to_qimage
@@ -50,12 +57,19 @@ class SafeBrowser(QTextBrowser):
     link_clicked = Signal(object)  # LinkTarget, classified against the logbook root
 
     def __init__(
-        self, root: Path | None, page_slugs: frozenset[str] = frozenset(), parent: QWidget | None = None
+        self,
+        root: Path | None,
+        page_slugs: frozenset[str] = frozenset(),
+        parent: QWidget | None = None,
+        *,
+        pixels: PixelBudget | None = None,
+        page: str = "",
     ) -> None:
         super().__init__(parent)
         self.setObjectName("markdown")
         self._root = root
         self._page_slugs = page_slugs
+        self._pixels, self._page = pixels, page  # images in the text count against the page's pixel budget
         self.refused: dict[str, str] = {}  # image reference -> why it shows as a placeholder
         self.shown_images: dict[str, tuple[int, int]] = {}  # image reference -> size as decoded
         self.setOpenLinks(False)
@@ -84,13 +98,24 @@ class SafeBrowser(QTextBrowser):
         if scheme in ("http", "https", "ftp", "ws", "wss"):
             raise ImageRefused("remote image not loaded (no network access)")
         if scheme == "data":
-            return to_qimage(decode_image(data_uri_bytes(name)))
+            return to_qimage(decode_image(data_uri_bytes(name), check=self._charge(name)))
         reference = local_reference(name)
         if reference is None:
             raise ImageRefused(f"'{scheme}:' images are not shown")
         if self._root is None:
             raise ImageRefused("no logbook folder to resolve local images in")
-        return to_qimage(read_local_image(self._root, reference))
+        return to_qimage(read_local_image(self._root, reference, check=self._charge(reference)))
+
+    def _charge(self, image: str) -> SizeCheck | None:
+        pixels, page = self._pixels, self._page
+        if pixels is None:
+            return None
+
+        def check(width: int, height: int) -> None:
+            if not pixels.take(page, f"markdown:{image}", width * height):
+                raise ImageRefused(pixels.refusal(page))
+
+        return check
 
     def _on_anchor(self, url: QUrl) -> None:
         if self._root is not None:
@@ -112,9 +137,15 @@ class MarkdownView(SafeBrowser):
     """A SafeBrowser as tall as its content, for stacking in a scrolling column of cards."""
 
     def __init__(
-        self, root: Path | None, page_slugs: frozenset[str] = frozenset(), parent: QWidget | None = None
+        self,
+        root: Path | None,
+        page_slugs: frozenset[str] = frozenset(),
+        parent: QWidget | None = None,
+        *,
+        pixels: PixelBudget | None = None,
+        page: str = "",
     ) -> None:
-        super().__init__(root, page_slugs, parent)
+        super().__init__(root, page_slugs, parent, pixels=pixels, page=page)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)

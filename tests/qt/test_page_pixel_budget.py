@@ -6,6 +6,7 @@ small images show the rule. Each image is charged once, so showing the page agai
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 from PIL import Image
@@ -38,3 +39,29 @@ def test_images_past_the_pages_budget_are_refused_and_the_first_are_shown(tmp_pa
     assert sum(drawn for drawn, _ in shown) == 2  # 2 x 90,000 pixels fit in 250,000; a third would not
     refused = [text for drawn, text in shown if not drawn]
     assert all("of the 250,000 decoded pixels a page may use" in text for text in refused), refused
+
+
+MARKDOWN_IMAGES = """
+from reviewapp.qt.safe_browser import SafeBrowser
+browsers = window.evidence.findChildren(SafeBrowser)
+print(json.dumps({
+    "shown": [n[-24:] for b in browsers for n in b.shown_images],
+    "refused": sorted(r for b in browsers for r in b.refused.values()),
+}))
+"""
+
+
+def test_images_in_markdown_count_against_the_same_budget_as_figures(tmp_path: Path) -> None:
+    draft = LogbookDraft("Reproduction: Pictures in the notes")
+    page = draft.page("Claim 1: Notes with pictures").markdown("**Verdict: VERIFIED.**", title="Verdict")
+    page.figure_png(png_bytes(Image.new("RGB", (300, 300), (10, 90, 120))), "figure")  # 90,000 pixels
+    for number in range(3):  # 90,000 pixels each: the budget of 250,000 has room for one more after the figure
+        picture = base64.b64encode(png_bytes(Image.new("RGB", (300, 300), (number * 70, 40, 40)))).decode()
+        page.markdown(f"Picture {number}:\n\n![p{number}](data:image/png;base64,{picture})", title=f"Note {number}")
+    draft.write(tmp_path / "ws")
+    figures = show_first_claim(tmp_path / "ws", tmp_path, FIGURES_SHOWN, before=LOWERED)
+    markdown = show_first_claim(tmp_path / "ws", tmp_path, MARKDOWN_IMAGES, before=LOWERED)
+    assert isinstance(figures, list) and isinstance(markdown, dict)
+    assert sum(shown for shown, _ in figures) + len(markdown["shown"]) == 2, (figures, markdown)
+    assert len(markdown["refused"]) == 2  # each refused picture shows a placeholder with the reason
+    assert all("of the 250,000 decoded pixels a page may use" in text for text in markdown["refused"])

@@ -16,7 +16,7 @@ import re
 import stat
 import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,13 +85,23 @@ def declared_size(data: bytes, *, max_pixels: int = MAX_IMAGE_PIXELS) -> tuple[i
         return image.size
 
 
+SizeCheck = Callable[[int, int], None]  # (width, height) from the header; raises ImageRefused to refuse
+
+
 def decode_image(
-    data: bytes, *, max_pixels: int = MAX_IMAGE_PIXELS, max_side: int | None = MAX_DISPLAY_SIDE
+    data: bytes,
+    *,
+    max_pixels: int = MAX_IMAGE_PIXELS,
+    max_side: int | None = MAX_DISPLAY_SIDE,
+    check: SizeCheck | None = None,
 ) -> DecodedImage:
-    """Decode raster image bytes; ImageRefused when the format is not allowed or it declares too many pixels."""
+    """Decode raster image bytes; ImageRefused when the format is not allowed, it declares too many pixels, or
+    `check` refuses the size it declares (a page's pixel budget, say: asked before any pixel is decoded)."""
     image = open_untrusted(data, formats=RASTER_FORMATS, max_pixels=max_pixels)
     with image:
         width, height = image.size
+        if check is not None:
+            check(width, height)
         try:
             if max_side and image.format == "JPEG":
                 image.draft("RGB", (max_side, max_side))  # decode at reduced scale: cheaper, same result
@@ -111,13 +121,14 @@ def read_local_image(
     max_bytes: int = MAX_IMAGE_BYTES,
     max_pixels: int = MAX_IMAGE_PIXELS,
     max_side: int | None = MAX_DISPLAY_SIDE,
+    check: SizeCheck | None = None,
 ) -> DecodedImage:
     """Decode the image `reference` names relative to `root`, refusing anything outside it or over the caps."""
     try:
         target = resolve_inside(root, reference)
     except UnsafeReference as exc:
         raise ImageRefused(str(exc)) from exc
-    return read_image_file(root, target, max_bytes=max_bytes, max_pixels=max_pixels, max_side=max_side)
+    return read_image_file(root, target, max_bytes=max_bytes, max_pixels=max_pixels, max_side=max_side, check=check)
 
 
 def read_image_file(
@@ -127,6 +138,7 @@ def read_image_file(
     max_bytes: int = MAX_IMAGE_BYTES,
     max_pixels: int = MAX_IMAGE_PIXELS,
     max_side: int | None = MAX_DISPLAY_SIDE,
+    check: SizeCheck | None = None,
 ) -> DecodedImage:
     """Decode `path`, which must really lie inside `root` and be a regular file of at most `max_bytes`."""
     try:
@@ -147,7 +159,7 @@ def read_image_file(
         data = read_capped(real, max_bytes)
     except UnsafeReference as exc:
         raise ImageRefused(str(exc)) from exc
-    return decode_image(data, max_pixels=max_pixels, max_side=max_side)
+    return decode_image(data, max_pixels=max_pixels, max_side=max_side, check=check)
 
 
 def data_uri_bytes(uri: str, *, max_bytes: int = MAX_IMAGE_BYTES) -> bytes:

@@ -21,10 +21,17 @@ from reviewapp.qt.widgets.code_block import CodeBlock
 
 class MarkdownCard(Card):
     def __init__(
-        self, context: CardContext, text: str, title: str, meta: str = "", parent: QWidget | None = None
+        self,
+        context: CardContext,
+        text: str,
+        title: str,
+        meta: str = "",
+        parent: QWidget | None = None,
+        *,
+        page: str = "",
     ) -> None:
         super().__init__("NOTE", "markdown", title, meta, parent)
-        self.view = MarkdownView(context.root, context.page_slugs, self)
+        self.view = MarkdownView(context.root, context.page_slugs, self, pixels=context.pixels, page=page)
         self.view.set_markdown(prepare_markdown(text, title))
         self.view.link_clicked.connect(self.link_clicked)
         self.body.addWidget(self.view)
@@ -59,7 +66,7 @@ class CodeCard(Card):
             self.body.addWidget(_Attachment(attachment.title or "file", attachment.text, attachment.lang, self))
         notes = _notes(cell.body, details.status_line)
         if notes:
-            view = MarkdownView(context.root, context.page_slugs, self)
+            view = MarkdownView(context.root, context.page_slugs, self, pixels=context.pixels, page=cell.page)
             view.set_markdown(prepare_markdown(notes))
             view.link_clicked.connect(self.link_clicked)
             self.body.addWidget(view)

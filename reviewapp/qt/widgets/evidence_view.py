@@ -30,7 +30,7 @@ BATCH_SECONDS = 0.012  # build cards for at most this long per event-loop turn
 def make_card(context: CardContext, cell: Cell) -> Card:
     meta = f"line {cell.line}"
     if cell.kind in (CellKind.MARKDOWN,):
-        return MarkdownCard(context, cell.body, cell.title, meta)
+        return MarkdownCard(context, cell.body, cell.title, meta, page=cell.page)
     if cell.kind is CellKind.CODE:
         return CodeCard(context, cell, meta)
     if cell.kind is CellKind.FIGURE:
@@ -181,7 +181,7 @@ class EvidenceView(QWidget):
 
     def _preamble(self, context: CardContext, page: Page, mention: VerdictMention | None) -> Card:
         title = "Introduction" if page.cells else "Page text"
-        card = MarkdownCard(context, page.preamble, title, f"line {page.preamble_line}")
+        card = MarkdownCard(context, page.preamble, title, f"line {page.preamble_line}", page=page.slug)
         card.chip.setText("PAGE")
         card.page_slug = page.slug
         if (
