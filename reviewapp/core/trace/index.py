@@ -22,7 +22,7 @@ import threading
 from array import array
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -153,6 +153,30 @@ class TraceIndex:
         stop_at: int | None = None,
     ) -> None:
         """Read the whole source; with `stop_at`, only until that many events are published (not complete)."""
+        digest = hashlib.sha256()
+        next_publish = min(every, FIRST_ROWS)  # the first screenful as soon as it is read
+        records = self._read_records(digest)
+        try:
+            for _record in records:
+                if cancel is not None:
+                    cancel.check()
+                if len(self.kinds) >= next_publish:
+                    self._publish()
+                    next_publish = len(self.kinds) + every
+                    if progress is not None:
+                        progress(self.count)
+                    if stop_at is not None and self.count >= stop_at:
+                        return
+        finally:
+            records.close()
+        self.sha256 = digest.hexdigest()
+        self._finish()
+        if progress is not None:
+            progress(self.count)
+
+    def _read_records(self, digest: Any) -> Generator[None, None, None]:
+        """Add each source record's events (a line, a chunk), yielding after each; hash what is read into
+        `digest`; once all are read, close the record table with its end entry."""
         raise NotImplementedError
 
     def recipe(self) -> tuple[type[TraceIndex], tuple[Any, ...], str]:
@@ -373,18 +397,10 @@ class JsonlTrace(TraceIndex):
     def recipe(self) -> tuple[type[TraceIndex], tuple[Any, ...], str]:
         return JsonlTrace, (self.path, self.format), self.label
 
-    def build(
-        self,
-        cancel: CancelToken | None = None,
-        progress: Progress | None = None,
-        every: int = 2_000,
-        stop_at: int | None = None,
-    ) -> None:
-        digest = hashlib.sha256()
+    def _read_records(self, digest: Any) -> Generator[None, None, None]:
         state = formats.ReadState(self.facts)
         offset = 0
         line = 0
-        next_publish = min(every, FIRST_ROWS)  # the first screenful as soon as it is read
         with self.path.open("rb") as handle:
             for raw in handle:
                 line += 1
@@ -395,20 +411,8 @@ class JsonlTrace(TraceIndex):
                 if raw.strip():
                     for event in self._decode(raw, line, offset == self.size, state):
                         self._add(event)
-                if len(self.kinds) >= next_publish:
-                    if cancel is not None:
-                        cancel.check()
-                    self._publish()
-                    next_publish = len(self.kinds) + every
-                    if progress is not None:
-                        progress(self.count)
-                    if stop_at is not None and self.count >= stop_at:
-                        return
+                yield
         self.line_first.append(len(self.kinds))
-        self.sha256 = digest.hexdigest()
-        self._finish()
-        if progress is not None:
-            progress(self.count)
 
     def _decode(self, raw: bytes, line: int, last: bool, state: formats.ReadState | None) -> list[Event]:
         if len(raw) > MAX_LINE:
@@ -506,37 +510,17 @@ class TrackioTrace(TraceIndex):
     def recipe(self) -> tuple[type[TraceIndex], tuple[Any, ...], str]:
         return TrackioTrace, (self.root, self.trace), self.label
 
-    def build(
-        self,
-        cancel: CancelToken | None = None,
-        progress: Progress | None = None,
-        every: int = 2_000,
-        stop_at: int | None = None,
-    ) -> None:
-        digest = hashlib.sha256()
+    def _read_records(self, digest: Any) -> Generator[None, None, None]:
         if self.trace.index_file:
             with contextlib.suppress(UnsafeReference, OSError, ValueError):
                 digest.update(read_capped(resolve_inside(self.root, self.trace.index_file), CHUNK_LIMIT))
-        next_publish = min(every, FIRST_ROWS)  # the first screenful as soon as it is read
         for number in range(len(self.trace.chunks)):
-            if cancel is not None:
-                cancel.check()
             self.chunk_first.append(len(self.kinds))
             for event in self._read_chunk(number, report=True):
                 self.sequences.append(event.sequence)
                 self._add(event)
-            if len(self.kinds) >= next_publish:
-                self._publish()
-                next_publish = len(self.kinds) + every
-                if progress is not None:
-                    progress(self.count)
-                if stop_at is not None and self.count >= stop_at:
-                    return
+            yield
         self.chunk_first.append(len(self.kinds))
-        self.sha256 = digest.hexdigest()
-        self._finish()
-        if progress is not None:
-            progress(self.count)
 
     def _chunk_bytes(self, number: int) -> bytes:
         return read_capped(resolve_inside(self.root, self.trace.chunks[number].file), CHUNK_LIMIT)
