@@ -73,7 +73,7 @@ class ExcerptIndex:
         return found
 
     def wire_parts(self, size: int = 1_000) -> Iterator[dict[str, list[WireRow]]]:
-        """The excerpts as plain tuples, a few thousand at a time: each part unpickles in C, in a moment."""
+        """The excerpts as plain tuples, about a thousand at a time: each part unpickles in C, in a moment."""
         part: dict[str, list[WireRow]] = {}
         count = 0
         for key, excerpts in self.by_claim.items():
