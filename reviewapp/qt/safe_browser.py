@@ -233,12 +233,15 @@ def style_document(document: QTextDocument) -> None:
 
 
 def placeholder_image(reference: str, reason: str, width: int = 460) -> QImage:
-    """What stands in for an image that was not loaded: the reason and the reference, never the content."""
+    """What stands in for an image that was not loaded: the reason (wrapped, whole up to three lines) and the
+    reference, never the content."""
     colors = theme.colors()
     font = QFont()
     font.setPointSizeF(8.5)
     metrics = QFontMetrics(font)
-    height = 14 + 2 * metrics.height() + 8
+    text_width = width - 20
+    lines = wrapped_lines(f"Image not shown: {reason}", metrics, text_width, most=3)
+    height = 14 + (len(lines) + 1) * metrics.height() + 8
     image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QColor(colors.card_header))
     painter = QPainter(image)
@@ -247,20 +250,35 @@ def placeholder_image(reference: str, reason: str, width: int = 460) -> QImage:
     painter.drawRoundedRect(QRectF(0.5, 0.5, width - 1, height - 1), 4, 4)
     painter.setFont(font)
     painter.setPen(QColor(colors.text))
-    painter.drawText(
-        10,
-        8 + metrics.ascent(),
-        metrics.elidedText(f"Image not shown: {reason}", Qt.TextElideMode.ElideRight, width - 20),
-    )
+    for number, line in enumerate(lines):
+        painter.drawText(10, 8 + number * metrics.height() + metrics.ascent(), line)
     painter.setPen(QColor(colors.muted))
     shown = reference if not reference.lower().startswith("data:") else reference[:40] + "…"
     painter.drawText(
         10,
-        8 + metrics.height() + 4 + metrics.ascent(),
-        metrics.elidedText(shown, Qt.TextElideMode.ElideMiddle, width - 20),
+        8 + len(lines) * metrics.height() + 4 + metrics.ascent(),
+        metrics.elidedText(shown, Qt.TextElideMode.ElideMiddle, text_width),
     )
     painter.end()
     return image
+
+
+def wrapped_lines(text: str, metrics: QFontMetrics, width: int, most: int) -> list[str]:
+    """`text` broken at spaces into lines that fit `width`; past `most` lines, the last one ends in an ellipsis."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if current and metrics.horizontalAdvance(candidate) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = candidate
+    if current:
+        lines.append(current)
+    if len(lines) > most:
+        lines = [*lines[: most - 1], " ".join(lines[most - 1 :])]
+    return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines] or [""]
 
 
 def _needles(text: str) -> list[str]:

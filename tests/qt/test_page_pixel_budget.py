@@ -65,3 +65,20 @@ def test_images_in_markdown_count_against_the_same_budget_as_figures(tmp_path: P
     assert sum(shown for shown, _ in figures) + len(markdown["shown"]) == 2, (figures, markdown)
     assert len(markdown["refused"]) == 2  # each refused picture shows a placeholder with the reason
     assert all("of the 250,000 decoded pixels a page may use" in text for text in markdown["refused"])
+
+
+def test_a_refused_pictures_placeholder_says_the_whole_reason(qapp: object) -> None:
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from reviewapp.qt.safe_browser import placeholder_image, wrapped_lines
+
+    reason = PixelBudget(per_page=100_000_000).refusal("p").replace(" 0 of", " 100,000,000 of")
+    metrics = QFontMetrics(QFont())
+    lines = wrapped_lines(f"Image not shown: {reason}", metrics, 440, most=3)
+    assert 1 < len(lines) <= 3 and " ".join(lines) == f"Image not shown: {reason}"  # nothing cut off
+    assert all(metrics.horizontalAdvance(line) <= 440 for line in lines)
+    many = wrapped_lines("word " * 400, metrics, 440, most=3)
+    assert len(many) == 3 and many[-1].endswith("…")  # past three lines: the last one says there is more
+    taller = placeholder_image("data:image/png;base64,AAAA", reason)
+    shorter = placeholder_image("data:image/png;base64,AAAA", "remote image not loaded")
+    assert taller.height() > shorter.height() and taller.width() == shorter.width() == 460
