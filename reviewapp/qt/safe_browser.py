@@ -41,6 +41,7 @@ from reviewapp.core.io.safepath import local_reference
 from reviewapp.core.io.untrusted_images import (
     ImageRefused,
     SizeCheck,
+    charged_to,
     data_uri_bytes,
     decode_image,
     read_local_image,
@@ -107,15 +108,7 @@ class SafeBrowser(QTextBrowser):
         return to_qimage(read_local_image(self._root, reference, check=self._charge(reference)))
 
     def _charge(self, image: str) -> SizeCheck | None:
-        pixels, page = self._pixels, self._page
-        if pixels is None:
-            return None
-
-        def check(width: int, height: int) -> None:
-            if not pixels.take(page, f"markdown:{image}", width * height):
-                raise ImageRefused(pixels.refusal(page))
-
-        return check
+        return charged_to(self._pixels, self._page, f"markdown:{image}") if self._pixels is not None else None
 
     def _on_anchor(self, url: QUrl) -> None:
         if self._root is not None:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError, features
 
+from reviewapp.core.io.pixel_budget import PixelBudget
 from reviewapp.core.io.safepath import UnsafeReference, is_contained, read_capped, resolve_inside
 from reviewapp.core.io.svg_budget import svg_budget_refusal
 
@@ -79,13 +80,17 @@ def open_untrusted(data: bytes, *, formats: Sequence[str], max_pixels: int) -> I
     return image
 
 
-def declared_size(data: bytes, *, max_pixels: int = MAX_IMAGE_PIXELS) -> tuple[int, int]:
-    """(width, height) an image declares, from its header only; ImageRefused as decode_image would."""
-    with open_untrusted(data, formats=RASTER_FORMATS, max_pixels=max_pixels) as image:
-        return image.size
-
-
 SizeCheck = Callable[[int, int], None]  # (width, height) from the header; raises ImageRefused to refuse
+
+
+def charged_to(budget: PixelBudget, page: str, image: str) -> SizeCheck:
+    """A size check that charges the pixels an image declares to its page's budget, and refuses past it."""
+
+    def check(width: int, height: int) -> None:
+        if not budget.take(page, image, width * height):
+            raise ImageRefused(budget.refusal(page))
+
+    return check
 
 
 def decode_image(

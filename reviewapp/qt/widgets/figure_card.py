@@ -20,7 +20,7 @@ from reviewapp.core.io.untrusted_images import (
     MAX_IMAGE_BYTES,
     DecodedImage,
     ImageRefused,
-    declared_size,
+    charged_to,
     decode_image,
     svg_refusal,
 )
@@ -113,10 +113,7 @@ def _decode_embedded(embedded: EmbeddedImage, budget: PixelBudget, page: str, ke
         data = embedded.data(MAX_IMAGE_BYTES)
     except ValueError as exc:
         raise ImageRefused(str(exc)) from exc
-    width, height = declared_size(data)  # read from the header: nothing is decoded before the budget allows it
-    if not budget.take(page, key, width * height):
-        raise ImageRefused(budget.refusal(page))
-    return decode_image(data)
+    return decode_image(data, check=charged_to(budget, page, key))  # nothing decoded before the budget allows it
 
 
 def _deliver_to(figure: FigureImage) -> ImageCallback:
