@@ -1,6 +1,6 @@
 """How well the reader finds a logbook's claims and the agent's verdicts, against a careful human reading.
 
-    python benchmarks/reader_accuracy.py                      # the corpus in ../shared/corpus, facts from the tests
+    python benchmarks/reader_accuracy.py                      # ../shared/corpus and corpus-more, facts from the tests
     python benchmarks/reader_accuracy.py --folder DIR         # any folder of logbooks with DIR/expected.json
     python benchmarks/reader_accuracy.py --write-expected F   # write the corpus facts as an expected.json
     python benchmarks/reader_accuracy.py --format json        # the same figures as JSON
@@ -43,6 +43,7 @@ from reviewapp.core.logbook.reader import read_logbook  # noqa: E402
 from reviewapp.core.verdicts import Verdict, parse_verdict  # noqa: E402
 
 CORPUS = REPO / ".." / "shared" / "corpus"
+CORPUS_MORE = REPO / ".." / "shared" / "corpus-more"
 VERDICTS = [v.value for v in Verdict]
 TARGET_EXACT_SETS = 0.9
 TARGET_RIGHT = 0.9
@@ -74,12 +75,13 @@ class Score:
         return self.right + self.wrong + self.missed
 
 
-def corpus_facts() -> dict[str, dict[str, Any]]:
-    """The corpus expectations the tests hold, in expected.json's shape."""
+def corpus_facts(more: bool = False) -> dict[str, dict[str, Any]]:
+    """The corpus (or corpus-more) expectations the tests hold, in expected.json's shape."""
     from tests.core.corpus_expectations import EXPECTED
+    from tests.core.corpus_more_expectations import EXPECTED_MORE
 
     facts: dict[str, dict[str, Any]] = {}
-    for name, book in EXPECTED.items():
+    for name, book in (EXPECTED_MORE if more else EXPECTED).items():
         facts[name] = {
             "title": book.title,
             "paper_id": book.paper_id,
@@ -314,12 +316,14 @@ def main(argv: list[str] | None = None) -> int:
         except UnusableExpected as exc:
             print(exc, file=sys.stderr)
             return 2
+        scores = [score(name, folder, facts[name]) for name in sorted(facts)]
     else:
-        folder, facts = CORPUS.resolve(), corpus_facts()
-        if not folder.is_dir():
-            print(f"corpus not found at {folder}; pass --folder", file=sys.stderr)
-            return 2
-    scores = [score(name, folder, facts[name]) for name in sorted(facts)]
+        scores = []
+        for folder, facts in ((CORPUS.resolve(), corpus_facts()), (CORPUS_MORE.resolve(), corpus_facts(more=True))):
+            if not folder.is_dir():
+                print(f"corpus not found at {folder}; pass --folder", file=sys.stderr)
+                return 2
+            scores += [score(name, folder, facts[name]) for name in sorted(facts)]
     print(render_json(scores) if args.format == "json" else render_text(scores))
     return 0
 

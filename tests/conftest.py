@@ -17,6 +17,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = (REPO / ".." / "shared" / "corpus").resolve()
+CORPUS_MORE = (REPO / ".." / "shared" / "corpus-more").resolve()  # more real logbooks, from more owners
 REQUIRE_CORPUS = os.environ.get("REVIEWAPP_REQUIRE_CORPUS") == "1"
 
 
@@ -24,10 +25,19 @@ def corpus_available() -> bool:
     return CORPUS.is_dir() and any(CORPUS.iterdir())
 
 
-def corpus_entries() -> list[str]:
-    if not corpus_available():
+def corpus_entries(folder: Path = CORPUS) -> list[str]:
+    if not (folder.is_dir() and any(folder.iterdir())):
         return []
-    return sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
+    return sorted(p.name for p in folder.iterdir() if p.is_dir())
+
+
+def shared_corpus(folder: Path) -> Path:
+    """A shared corpus folder (read-only). Skips visibly where it is absent, fails in CI."""
+    if not (folder.is_dir() and any(folder.iterdir())):
+        if REQUIRE_CORPUS:
+            pytest.fail(f"corpus required (REVIEWAPP_REQUIRE_CORPUS=1) but missing at {folder}")
+        pytest.skip(f"shared corpus not found at {folder}")
+    return folder
 
 
 @pytest.fixture(autouse=True)
@@ -45,11 +55,13 @@ def isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
 @pytest.fixture
 def corpus() -> Path:
     """The shared corpus folder (read-only). Skips visibly where it is absent, fails in CI."""
-    if not corpus_available():
-        if REQUIRE_CORPUS:
-            pytest.fail(f"corpus required (REVIEWAPP_REQUIRE_CORPUS=1) but missing at {CORPUS}")
-        pytest.skip(f"shared corpus not found at {CORPUS}")
-    return CORPUS
+    return shared_corpus(CORPUS)
+
+
+@pytest.fixture
+def corpus_more() -> Path:
+    """The second shared corpus, logbooks of more owners (read-only)."""
+    return shared_corpus(CORPUS_MORE)
 
 
 @pytest.fixture

@@ -48,6 +48,8 @@ class LogbookExpectation:
     pages_not_in_manifest: tuple[str, ...] = ()
     superseded_pages: tuple[str, ...] = ()  # listed pages marked as earlier attempts (title, slug or group node)
     notes: str = ""
+    # parts of problem messages a careful reader expects the reader to report (a folder that is not a logbook)
+    problems: tuple[str, ...] = ()
     # check name -> why the current reader gets it wrong; the check runs as xfail(strict=True) until fixed
     reader_gaps: dict[str, str] = field(default_factory=dict)
 

@@ -1,39 +1,66 @@
-"""Every real logbook opens, and what the reader finds matches a careful human reading (corpus_expectations)."""
+"""Every real logbook opens, and what the reader finds matches a careful human reading (corpus_expectations, and
+corpus_more_expectations for the logbooks of ../shared/corpus-more)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.verdicts import Verdict
-from tests.conftest import corpus_entries
+from tests.conftest import CORPUS, CORPUS_MORE, corpus_entries, shared_corpus
 from tests.core.corpus_expectations import EXPECTED, LogbookExpectation
+from tests.core.corpus_more_expectations import EXPECTED_MORE
 
-NAMES = corpus_entries() or sorted(EXPECTED)
+COLLECTIONS: dict[str, tuple[Path, dict[str, LogbookExpectation]]] = {
+    "corpus": (CORPUS, EXPECTED),
+    "corpus-more": (CORPUS_MORE, EXPECTED_MORE),
+}
+NAMES = [
+    (collection, name)
+    for collection, (folder, expected) in COLLECTIONS.items()
+    for name in corpus_entries(folder) or sorted(expected)
+]
 
 
 def corpus_params(check: str | None = None) -> list:
-    """Every corpus entry; those whose expectations name `check` as a reader gap are strict xfails."""
-    return [known_gap_param(name, check) for name in NAMES]
+    """Every entry of both corpora; those whose expectations name `check` as a reader gap are strict xfails."""
+    return [known_gap_param(collection, name, check) for collection, name in NAMES]
 
 
-def known_gap_param(name: str, check: str | None):
-    reason = EXPECTED[name].reader_gaps.get(check) if check and name in EXPECTED else None
+def known_gap_param(collection: str, name: str, check: str | None):
+    expected = COLLECTIONS[collection][1]
+    reason = expected[name].reader_gaps.get(check) if check and name in expected else None
     marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-    return pytest.param(name, marks=marks, id=name)
+    return pytest.param((collection, name), marks=marks, id=name)
 
 
 @pytest.fixture
-def entry(request: pytest.FixtureRequest, corpus: Path) -> tuple[Path, LogbookExpectation]:
-    name = request.param
-    assert name in EXPECTED, f"corpus entry {name} has no expectations in corpus_expectations.py"
-    return corpus / name, EXPECTED[name]
+def entry(request: pytest.FixtureRequest) -> tuple[Path, LogbookExpectation]:
+    collection, name = request.param
+    folder, expected = COLLECTIONS[collection]
+    assert name in expected, f"{collection} entry {name} has no expectations"
+    return shared_corpus(folder) / name, expected[name]
 
 
 def test_every_corpus_entry_has_expectations(corpus: Path) -> None:
     assert sorted(p.name for p in corpus.iterdir() if p.is_dir()) == sorted(EXPECTED)
+
+
+def test_every_corpus_more_entry_has_expectations(corpus_more: Path) -> None:
+    assert sorted(p.name for p in corpus_more.iterdir() if p.is_dir()) == sorted(EXPECTED_MORE)
+
+
+@pytest.mark.parametrize("entry", corpus_params(), indirect=True)
+def test_expected_problems_are_reported(entry: tuple[Path, LogbookExpectation]) -> None:
+    """A folder that is not a whole logbook still opens, saying what is wrong with it, file by file."""
+    folder, expected = entry
+    logbook = read_logbook(folder / expected.root)
+    messages = [f"{p.file}: {p.message}" for p in logbook.problems]
+    for part in expected.problems:
+        assert any(part in m for m in messages), (part, messages)
 
 
 @pytest.mark.parametrize("entry", corpus_params("facts"), indirect=True)
@@ -113,9 +140,10 @@ def test_every_accepted_source_form_opens_the_same_logbook(entry: tuple[Path, Lo
 
 
 @pytest.mark.parametrize("entry", corpus_params(), indirect=True)
-def test_a_copy_reads_like_the_original(entry: tuple[Path, LogbookExpectation], corpus_copy) -> None:
+def test_a_copy_reads_like_the_original(entry: tuple[Path, LogbookExpectation], tmp_path: Path) -> None:
     folder, expected = entry
-    copy = corpus_copy(folder.name)
+    copy = tmp_path / folder.name
+    shutil.copytree(folder, copy, symlinks=True)
     original, copied = read_logbook(folder / expected.root), read_logbook(copy / expected.root)
     assert [(c.key, c.verdict) for c in copied.claims] == [(c.key, c.verdict) for c in original.claims]
     assert [p.sha256 for p in copied.pages] == [p.sha256 for p in original.pages]
