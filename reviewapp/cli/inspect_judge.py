@@ -64,14 +64,16 @@ def stored_summary(logbook: Logbook) -> tuple[dict[str, Any], dict[str, dict[str
     """The same from the logbook's stored import (re-matches by hand applied); None when nothing was imported."""
     from reviewapp.core.logbook_judge.judged import logbook_id_of
     from reviewapp.core.logbook_judge.stored import StoredImportError, import_path, load_import
-    from reviewapp.core.review.logbook_judge_matches import judged_logbook
-    from reviewapp.core.review.state import AnnotationState
-    from reviewapp.core.review.store import AnnotationStore
 
     try:
         stored = load_import(logbook_id_of(logbook))
         if stored is None:
             return None
+        # The review modules (records, history) take a third of a second to import: only once there is an import
+        from reviewapp.core.review.logbook_judge_matches import judged_logbook
+        from reviewapp.core.review.state import AnnotationState
+        from reviewapp.core.review.store import AnnotationStore
+
         state = AnnotationState(logbook.claims)
         store = AnnotationStore(logbook.root, writable=False, logbook_id=logbook.logbook_id)
         state.add_all(store.load(repair=False).records)

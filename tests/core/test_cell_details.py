@@ -12,6 +12,7 @@ from reviewapp.core.logbook.cell_details import (
     dashboard_details,
     fences,
     figure_details,
+    prose,
 )
 from reviewapp.core.logbook.page_parser import parse_page
 from reviewapp.core.logbook.writer import PageDraft, png_bytes
@@ -105,3 +106,26 @@ def test_artifact_and_dashboard_cells() -> None:
     assert (b.name, b.artifact_type, b.size_bytes, b.scheme) == ("proj/eval-set:v2", "dataset", 4_200_000, "https")
     d = dashboard_details(board)
     assert (d.project, d.uri) == ("sweeps", "trackio-local-dashboard://sweeps")
+
+
+def test_fence_edges_are_found_by_line_not_by_substring() -> None:
+    body = "\n".join(
+        [
+            "see ```inline``` and a~~~b",  # not at a line start: no fence
+            "```js `x`",  # a backtick in the info: not an opening
+            "~~~~ title=a.py",
+            "```",  # inside the tilde block: text
+            "~~~  \t",  # shorter than its opening: text too
+            "~~~~ \t",  # the closing line may carry blanks
+            "exit 3",
+            "```output",
+            "no closing fence, so the block runs to the end",
+        ]
+    )
+    found = fences(body)
+    assert [(f.lang, f.title, f.line) for f in found] == [("", "a.py", 3), ("output", None, 8)]
+    assert found[0].text == "```\n~~~  \t"
+    assert found[1].text == "no closing fence, so the block runs to the end"
+    text = prose(body)
+    assert text.startswith("see ```inline``` and a~~~b\n```js `x`\n") and "exit 3" in text
+    assert "a.py" not in text and "closing" not in text and "~~~~" not in text

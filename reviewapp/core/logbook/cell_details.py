@@ -21,6 +21,8 @@ _DATA_URI = re.compile(r"data:(?P<mime>image/[A-Za-z0-9.+-]+);base64,", re.IGNOR
 _SVG = re.compile(r"<svg\b.*?</svg\s*>", re.IGNORECASE | re.DOTALL)
 _SIZE_TEXT = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>B|kB|KB|KiB|MB|MiB|GB|GiB)\b")
 _URI = re.compile(r"(?P<uri>(?:trackio-[a-z-]+|https?)://[^\s)>\]]+)")
+_TITLE = re.compile(r"\btitle=(\S+)")
+_ELIDED = re.compile(r"^\.\.\. \[(\d[\d,]*) chars elided\] \.\.\.$", re.MULTILINE)
 _UNITS = {"B": 1, "kB": 1000, "KB": 1000, "KiB": 1024, "MB": 10**6, "MiB": 2**20, "GB": 10**9, "GiB": 2**30}
 
 
@@ -34,29 +36,106 @@ class Fence:
 
 def fences(body: str) -> list[Fence]:
     """Fenced blocks in order; a closing fence repeats the opening one exactly (Trackio's rule)."""
+    return _fences_of(body, fence_spans(body))
+
+
+def _fences_of(body: str, spans: list[FenceSpan]) -> list[Fence]:
     found: list[Fence] = []
-    pos = 0
-    while True:
-        opening = _FENCE_OPEN.search(body, pos)
-        if opening is None:
-            return found
-        fence = opening.group("fence")
-        content_start = opening.end() + 1
-        close = re.compile(rf"^{re.escape(fence)}[ \t]*$", re.MULTILINE).search(body, content_start)
-        content_end = close.start() if close else len(body)
-        info = opening.group("info").strip()
+    line, counted = 1, 0
+    for span in spans:
+        line += body.count("\n", counted, span.start)
+        counted = span.start
+        info = span.info.strip()
         lang, _, rest = info.partition(" ")
-        title_match = re.search(r"\btitle=(\S+)", rest) or re.search(r"\btitle=(\S+)", info)
-        text = body[content_start:content_end] if content_start <= content_end else ""
+        title_match = _TITLE.search(rest) or _TITLE.search(info)
+        text = body[span.content_start : span.content_end] if span.content_start <= span.content_end else ""
         found.append(
             Fence(
                 lang=lang if not lang.startswith("title=") else "",
                 title=title_match.group(1) if title_match else None,
                 text=text[:-1] if text.endswith("\n") else text,
-                line=body.count("\n", 0, opening.start()) + 1,
+                line=line,
             )
         )
-        pos = close.end() if close else len(body)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class FenceSpan:
+    """Where one fenced block sits in a body: offsets only, so finding fences copies no text."""
+
+    start: int  # the opening line's first character
+    info: str  # the opening line after its fence characters
+    content_start: int
+    content_end: int  # the closing line's start, or the body's end when the block is never closed
+    end: int  # the closing line's end (before its newline), or the body's end
+
+
+def fence_spans(body: str) -> list[FenceSpan]:
+    """Every fenced block of `body`, found with plain substring searches: a run output is tens of kilobytes, and
+    a line-anchored regex tried at each of its characters was most of the time spent reading a logbook."""
+    spans: list[FenceSpan] = []
+    if "```" not in body and "~~~" not in body:
+        return spans
+    size = len(body)
+    pos = 0
+    line_starts = _LineStarts(body)
+    while (start := line_starts.next_from(pos)) >= 0:
+        run_end = start + 3
+        while run_end < size and body[run_end] == body[start]:
+            run_end += 1
+        line_end = body.find("\n", run_end)
+        line_end = size if line_end < 0 else line_end
+        info = body[run_end:line_end]
+        if "`" in info:  # not an opening fence (an inline code span, say); look on the next line
+            pos = line_end + 1
+            continue
+        content_start = line_end + 1
+        close = _closing_line(body, body[start:run_end], content_start)
+        content_end, end = close if close else (size, size)
+        spans.append(FenceSpan(start, info, content_start, content_end, end))
+        pos = end
+    return spans
+
+
+class _LineStarts:
+    """Lines that begin with ``` or ~~~, in order. The last hit of each marker is kept, so a marker that does
+    not occur again is looked for once, not once per fence."""
+
+    def __init__(self, body: str) -> None:
+        self.body = body
+        self.hits = {marker: -2 for marker in ("```", "~~~")}  # -2: not looked for yet; -1: none left
+
+    def next_from(self, pos: int) -> int:
+        """The start of the first line at or after `pos` that begins with a marker, or -1."""
+        body = self.body
+        while True:
+            for marker, hit in self.hits.items():
+                if hit == -2 or 0 <= hit < pos:
+                    self.hits[marker] = body.find(marker, pos)
+            found = [hit for hit in self.hits.values() if hit >= 0]
+            if not found:
+                return -1
+            hit = min(found)
+            if hit == 0 or body[hit - 1] == "\n":
+                return hit
+            newline = body.find("\n", hit)
+            if newline < 0:
+                return -1
+            pos = newline + 1
+
+
+def _closing_line(body: str, fence: str, start: int) -> tuple[int, int] | None:
+    """(start, end) of the first line from `start` (just past a newline) that is `fence` and blanks only."""
+    pos = start - 1
+    while (hit := body.find("\n" + fence, pos)) >= 0:
+        line_start = hit + 1
+        line_end = body.find("\n", line_start)
+        line_end = len(body) if line_end < 0 else line_end
+        if not body[line_start + len(fence) : line_end].strip(" \t"):
+            return line_start, line_end
+        pos = line_end
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +160,8 @@ def code_details(cell: Cell) -> CodeDetails:
     code: Fence | None = None
     output: Fence | None = None
     attachments: list[Fence] = []
-    for fence in fences(cell.body):
+    spans = fence_spans(cell.body)
+    for fence in _fences_of(cell.body, spans):
         if fence.lang in ("output", "result") and output is None:
             output = fence
         elif fence.title:
@@ -92,11 +172,12 @@ def code_details(cell: Cell) -> CodeDetails:
             continue
         elif code is None:
             code = fence
-    status = _STATUS.search(_outside_fences(cell.body))
+    outside = _outside_fences(cell.body, spans)
+    status = _STATUS.search(outside) if "exit" in outside else None
     exit_code = as_int(header.get("exit_code"))
     if exit_code is None and status:
         exit_code = int(status.group("code"))
-    elided = re.search(r"^\.\.\. \[(\d[\d,]*) chars elided\] \.\.\.$", output.text, re.MULTILINE) if output else None
+    elided = _ELIDED.search(output.text) if output and " chars elided] ..." in output.text else None
     language = header.get("language")
     return CodeDetails(
         command=command_list,
@@ -112,19 +193,16 @@ def code_details(cell: Cell) -> CodeDetails:
     )
 
 
-def _outside_fences(body: str) -> str:
-    if "```" not in body and "~~~" not in body:
+def _outside_fences(body: str, spans: list[FenceSpan] | None = None) -> str:
+    if spans is None:
+        spans = fence_spans(body)
+    if not spans:
         return body
     parts: list[str] = []
     pos = 0
-    for opening in _FENCE_OPEN.finditer(body):
-        if opening.start() < pos:
-            continue
-        parts.append(body[pos : opening.start()])
-        close = re.compile(rf"^{re.escape(opening.group('fence'))}[ \t]*$", re.MULTILINE).search(
-            body, opening.end() + 1
-        )
-        pos = close.end() if close else len(body)
+    for span in spans:
+        parts.append(body[pos : span.start])
+        pos = span.end
     parts.append(body[pos:])
     return "\n".join(parts)
 
