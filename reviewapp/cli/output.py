@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from reviewapp.core.io.markdown_safe import markdown_table_cell
 from reviewapp.core.io.spreadsheet import spreadsheet_safe
 
 FORMATS = ("text", "json", "csv", "markdown")
@@ -35,7 +36,7 @@ def write_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str,
         out.write("| " + " | ".join(columns) + " |\n")
         out.write("|" + "|".join("---" for _ in columns) + "|\n")
         for row in cells:
-            out.write("| " + " | ".join(_markdown_cell(v) for v in row) + " |\n")
+            out.write("| " + " | ".join(markdown_table_cell(_text(v)) for v in row) + " |\n")
     else:
         text = [[_text(v) for v in row] for row in cells]
         widths = [max([len(c), *(len(r[i]) for r in text)]) for i, c in enumerate(columns)]
@@ -50,7 +51,3 @@ def _text(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.2f}"
     return str(value)
-
-
-def _markdown_cell(value: Any) -> str:
-    return _text(value).replace("|", "\\|").replace("\n", " ")

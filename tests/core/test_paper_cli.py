@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from reviewapp.core.io.markdown_safe import markdown_inline
 from tests.core.annotation_helpers import subprocess_env
 from tests.support.paper_fixtures import ORID, write_team_logbook
 
@@ -38,8 +39,11 @@ def test_paper_matrix_response_and_markdown(tmp_path: Path) -> None:
     assert "as Ann Author (author)" in answered.stderr
     markdown = cli(home, "paper", str(ada), str(bob), "--format", "markdown").stdout
     assert "**Paper class: contested**" in markdown
-    assert "**Ann Author (author) partly agrees.** bob ran 1 epoch" in markdown
-    assert f"evidence: {bob}, page {page}, cell 2" in markdown and "`https://example.org/appendix`" in markdown
+    assert "**Ann Author (author) partly agrees.**\n\n> bob ran 1 epoch" in markdown
+    assert (
+        f"evidence: {markdown_inline(str(bob))}, page {page}, cell 2" in markdown
+        and "`https://example.org/appendix`" in markdown
+    )
     again = json.loads(cli(home, "paper", str(ada), str(bob), "--json").stdout)
     assert again["class"] == "contested"  # an author's answer never changes a class
     assert again["claims"][1]["responses"][0]["evidence"][0]["cell"] == 1

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from reviewapp.cli import main
+from reviewapp.core.io.markdown_safe import markdown_inline
 from reviewapp.core.logbook.locate import NotALogbookError
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook.writer import LogbookDraft
@@ -178,11 +179,12 @@ def test_response_export_names_every_kind_of_evidence_link_and_keeps_urls_as_tex
     markdown = response_markdown(view)
     claim = markdown[markdown.index("## Claim 2") :]
     assert "Finding: **falsified**." in claim
-    assert f"- {ada}: **falsified** (decided by the agent), evidence: page {page}" in claim
-    assert "**Ann Author (author) disagrees.** The noise scale differs." in claim
-    assert f"  - evidence: {ada}, page {page}, cell 3, figure 1" in claim
-    assert f"  - evidence: {ada}, trace s1 event 42" in claim
-    assert "  - evidence: `https://example.org/<script>`" in claim  # shown as code, never a link
+    label = markdown_inline(str(ada))  # the folder's name, its markup escaped
+    assert f"- {label}: **falsified** (decided by the agent), evidence: page {page}" in claim
+    assert "**Ann Author (author) disagrees.**\n\n> The noise scale differs." in claim
+    assert f"- evidence: {label}, page {page}, cell 3, figure 1" in claim
+    assert f"- evidence: {label}, trace s1 event 42" in claim
+    assert "- evidence: `https://example.org/<script>`" in claim  # shown as code, never a link
     assert view.paper_class == "falsified"  # answering changes nothing
     exported = view_json(view)["claims"][1]["responses"][0]
     assert (exported["author"], exported["response"]) == ("Ann Author", "disagree")

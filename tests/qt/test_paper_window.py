@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialog
 from pytestqt.qtbot import QtBot
 
+from reviewapp.core.io.markdown_safe import markdown_inline
 from reviewapp.core.paper.gather import PaperRequest
 from reviewapp.core.paper.paper_store import PaperStore
 from reviewapp.core.review.identity import Identity
@@ -149,8 +150,11 @@ def test_author_response_with_evidence_export_and_undo(
     markdown = window.export("markdown", tmp_path / "findings.md")
     assert markdown is not None
     text = markdown.read_text()
-    assert "**Ann Author (author) partly agrees.** bob ran one epoch; the paper trains for 200." in text
-    assert f"evidence: {teams['bob']}, page claim-1-" in text and "`https://example.org/appendix-b`" in text
+    assert "**Ann Author (author) partly agrees.**\n\n> bob ran one epoch; the paper trains for 200." in text
+    assert (
+        f"evidence: {markdown_inline(str(teams['bob']))}, page claim-1-" in text
+        and "`https://example.org/appendix-b`" in text
+    )
     exported = json.loads(window.export("json", tmp_path / "findings.json").read_text())  # type: ignore[union-attr]
     assert exported["paper"] == ORID and exported["claims"][1]["responses"][0]["response"] == "partly"
     qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)

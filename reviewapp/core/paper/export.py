@@ -1,13 +1,16 @@
 """The paper view as an author's response (Markdown, ready to post or commit) and as JSON for tools.
 
 Per claim: the finding (its class and why), which logbooks attempted it with their verdicts and where their
-evidence is, and the authors' responses with their evidence links. Outside URLs are written as text.
+evidence is, and the authors' responses with their evidence links. Every text from a logbook or a review (title,
+labels, names, comments, addresses) goes through `markdown_safe`: it cannot add a heading, HTML, an image or a link,
+and an outside address is a code span.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from reviewapp.core.io.markdown_safe import markdown_code, markdown_inline, markdown_quote
 from reviewapp.core.paper.view import MatrixCell, PaperView
 from reviewapp.core.review.records import AuthorResponseRecord, EvidenceLink
 
@@ -55,9 +58,9 @@ def view_json(view: PaperView) -> dict[str, Any]:
 
 
 def response_markdown(view: PaperView) -> str:
-    lines = [f"# Findings on “{view.title or view.orid or 'the paper'}”", ""]
+    lines = [f"# Findings on “{markdown_inline(view.title or view.orid or 'the paper')}”", ""]
     if view.orid:
-        lines += [f"Paper: {view.orid}.", ""]
+        lines += [f"Paper: {markdown_inline(view.orid)}.", ""]
     labels = {lb.logbook_id: lb.label for lb in view.logbooks}
     lines += [
         f"**Paper class: {view.paper_class}**" + (" (every claim falsified)" if view.all_falsified else "")
@@ -67,7 +70,7 @@ def response_markdown(view: PaperView) -> str:
     ]  # fmt: skip
     for row in view.rows:
         lines += [
-            f"## Claim {row.number}: {_one_line(row.text)}",
+            f"## Claim {row.number}: {markdown_inline(row.text)}",
             "",
             f"Finding: **{view.claim_classes[row.id]}**.",
             "",
@@ -80,26 +83,36 @@ def response_markdown(view: PaperView) -> str:
             decided = cell.decision.verdict.value if cell.decision.verdict else "undecided"
             by = f" (decided by the {cell.decision.decided_by})" if cell.decision.decided_by else ""
             if cell.decision.disputed:
-                by = (
-                    " (reviewers disagree: " + ", ".join(f"{k} {v.value}" for k, v in sorted(cell.people.items())) + ")"
-                )
-            where = f", evidence: page {cell.claim.page}" if cell.claim else ""
-            lines.append(f"- {labels[cell.logbook_id]}: **{decided}**{by}{where}")
+                people = ", ".join(f"{markdown_inline(k)} {v.value}" for k, v in sorted(cell.people.items()))
+                by = f" (reviewers disagree: {people})"
+            where = f", evidence: page {markdown_inline(cell.claim.page)}" if cell.claim else ""
+            lines.append(f"- {markdown_inline(labels[cell.logbook_id])}: **{decided}**{by}{where}")
         lines.append("")
         for response in view.responses.get(row.id, []):
             payload = response.payload
-            lines.append(f"**{response.annotator} (author) {_RESPONSE[payload.response]}.** {payload.comment}".rstrip())
+            lines.append(f"**{markdown_inline(response.annotator)} (author) {_RESPONSE[payload.response]}.**")
+            if payload.comment.strip():
+                lines += ["", markdown_quote(payload.comment)]
+            if payload.evidence:
+                lines.append("")
             for link in payload.evidence:
-                lines.append(f"  - evidence: {link_text(link, labels)}")
+                lines.append(f"- evidence: {link_markdown(link, labels)}")
             lines.append("")
     if view.notes:
-        lines += ["Notes:", *(f"- {n}" for n in view.notes), ""]
+        lines += ["Notes:", "", *(f"- {markdown_inline(n)}" for n in view.notes), ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
+def link_markdown(link: EvidenceLink, labels: dict[str, str] | None = None) -> str:
+    """Where an evidence link points, as Markdown: an outside address as a code span (never a link), the rest
+    escaped."""
+    return markdown_code(link.url) if link.url else markdown_inline(link_text(link, labels))
+
+
 def link_text(link: EvidenceLink, labels: dict[str, str] | None = None) -> str:
+    """Where an evidence link points, as plain text."""
     if link.url:
-        return f"`{link.url}`"  # outside addresses stay text
+        return link.url
     where = (labels or {}).get(link.logbook or "", link.logbook or "")
     parts = [where]
     if link.page:
@@ -126,7 +139,3 @@ def _response_json(record: AuthorResponseRecord) -> dict[str, Any]:
 
 def _value(verdict: object) -> str | None:
     return getattr(verdict, "value", None)
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
