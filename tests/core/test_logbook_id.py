@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from reviewapp.core.io.hub_download import hub_cache_dir
+from reviewapp.core.io.paths import user_data_dir
 from reviewapp.core.logbook.logbook_id import (
     LogbookIdError,
     check_logbook_id,
@@ -17,6 +19,7 @@ from reviewapp.core.logbook.logbook_id import (
     safe_folder_name,
 )
 from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.review.store import fallback_folder
 from tests.core.annotation_helpers import write_small_logbook
 from tests.core.commit_helpers import clone, git, isolate_git, make_remote
 
@@ -82,18 +85,54 @@ def test_a_folder_outside_git_is_named_by_its_resolved_path(tmp_path: Path) -> N
     assert read_logbook(link).logbook_id == f"path:{root.resolve().as_posix()}"
 
 
-def test_a_snapshot_in_the_hub_cache_is_its_space_at_any_revision(tmp_path: Path) -> None:
-    made = write_small_logbook(tmp_path / "made")
-    cache = tmp_path / "hf" / "hub" / "spaces--someone--tiny-repro" / "snapshots"
-    ids = set()
-    for revision in ("a" * 40, "b" * 40):
-        shutil.copytree(made, cache / revision)
-        ids.add(read_logbook(cache / revision).logbook_id)
-    assert ids == {"hf:space/someone/tiny-repro"}
+def _cached(made: Path, repo_folder: str, revision: str, inside: str = "") -> Path:
+    snapshot = hub_cache_dir() / repo_folder / "snapshots" / revision
+    shutil.copytree(made, snapshot / inside if inside else snapshot)
+    return snapshot / inside if inside else snapshot
 
-    dataset = tmp_path / "hf" / "hub" / "datasets--org--logs" / "snapshots" / ("c" * 40) / "nested"
-    shutil.copytree(made, dataset)
+
+def test_a_snapshot_in_the_hub_cache_is_its_space_at_any_revision_the_cache_names(tmp_path: Path) -> None:
+    made = write_small_logbook(tmp_path / "made")
+    by_ref = _cached(made, "spaces--someone--tiny-repro", "a" * 40)
+    (by_ref.parents[1] / "refs").mkdir()
+    (by_ref.parents[1] / "refs" / "main").write_text("a" * 40)
+    by_record = _cached(made, "spaces--someone--tiny-repro", "b" * 40)  # a download pinned to a commit: no ref
+    records = user_data_dir() / "downloads"
+    records.mkdir(parents=True)
+    (records / "spaces--someone--tiny-repro.json").write_text(json.dumps({"snapshots": {"b" * 40: {"files": []}}}))
+    assert {read_logbook(by_ref).logbook_id, read_logbook(by_record).logbook_id} == {"hf:space/someone/tiny-repro"}
+    unnamed = _cached(made, "spaces--someone--tiny-repro", "c" * 40)  # neither a ref nor a download of ours
+    assert logbook_id_for(unnamed) == f"path:{unnamed.resolve().as_posix()}"
+
+    dataset = _cached(made, "datasets--org--logs", "d" * 40, "nested")
+    (hub_cache_dir() / "datasets--org--logs" / "refs" / "pr").mkdir(parents=True)
+    (hub_cache_dir() / "datasets--org--logs" / "refs" / "pr" / "1").write_text("d" * 40 + "\n")
     assert logbook_id_for(dataset) == "hf:dataset/org/logs/nested"
+
+
+def test_a_folder_shaped_like_a_cache_snapshot_elsewhere_borrows_no_identity(tmp_path: Path) -> None:
+    """A team's repository holding `spaces--OWNER--NAME/snapshots/x/` (with its refs/) is that repository, not the
+    Space: reviews of the real Space never show on it, and verdicts given on it are never filed with the Space."""
+    remote = make_remote(tmp_path)
+    work = clone(remote, tmp_path / "work", "Team", "team@example.invalid")
+    fake = work / "hub" / "spaces--judged--real-space"
+    root = fake / "snapshots" / "x"
+    shutil.copytree(write_small_logbook(tmp_path / "made"), root)  # laid out as a downloaded Space
+    (fake / "refs").mkdir()
+    (fake / "refs" / "main").write_text("x")
+    git(work, "add", "-A")
+    git(work, "commit", "-qm", "a logbook in a cache-shaped folder")
+    assert logbook_id_for(root) == f"git:{normalize_remote(str(remote))}/hub/spaces--judged--real-space/snapshots/x"
+    plain = tmp_path / "plain" / "spaces--judged--real-space" / "snapshots" / "x"
+    shutil.copytree(root, plain)
+    (plain.parents[1] / "refs").mkdir()
+    (plain.parents[1] / "refs" / "main").write_text("x")
+    assert logbook_id_for(plain) == f"path:{plain.resolve().as_posix()}"
+    real = _cached(root, "spaces--judged--real-space", "x")
+    (real.parents[1] / "refs").mkdir()
+    (real.parents[1] / "refs" / "main").write_text("x")
+    assert logbook_id_for(real) == "hf:space/judged/real-space"  # the same files where the app put them
+    assert fallback_folder(plain) != fallback_folder(real)
 
 
 def test_an_explicit_id_wins_over_the_folder(tmp_path: Path) -> None:

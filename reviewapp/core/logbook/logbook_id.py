@@ -1,7 +1,8 @@
 """The logbook id: where a logbook was opened from, stable across machines, clones and revisions.
 
-    hf:space/OWNER/NAME            a Space (or hf:dataset/OWNER/NAME), downloaded into the Hub cache or named
-                                   explicitly by whoever downloaded it
+    hf:space/OWNER/NAME            a Space (or hf:dataset/OWNER/NAME), downloaded into the app's Hub cache (a
+                                   folder merely shaped like a cache snapshot is not one) or named explicitly by
+                                   whoever downloaded it
     git:HOST/OWNER/REPO/PATH       a git checkout whose origin is that remote; PATH is the logbook's folder inside
                                    the repository (absent when the logbook is the repository's root)
     url:https://host/folder/       a published logbook read through its manifest at that URL
@@ -20,11 +21,11 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
 from reviewapp.core.io import gitcmd
+from reviewapp.core.io.hub_cache_snapshot import snapshot_in_app_cache
 
 LogbookId = str
 
 HUB_KINDS = ("space", "dataset")
-_CACHE_FOLDER = re.compile(r"(spaces|datasets)--(.+)")
 _SCP_LIKE = re.compile(r"(?:[^@/]+@)?(?P<host>[^:/]+):(?P<path>.*)")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _SAFE_LIMIT = 80
@@ -70,21 +71,15 @@ def check_logbook_id(value: str) -> LogbookId:
 
 
 def hub_cache_id(root: Path) -> LogbookId | None:
-    """`hf:space/OWNER/NAME` when `root` is inside a snapshot of the Hub cache (`spaces--OWNER--NAME/snapshots/REV`).
-
-    Snapshot folders are real folders (only their files link into `blobs/`), so the resolved path keeps the shape.
-    """
-    parts = Path(root).resolve().parts
-    for index in range(len(parts) - 2):
-        found = _CACHE_FOLDER.fullmatch(parts[index])
-        if found is None or parts[index + 1] != "snapshots":
-            continue
-        owner, separator, name = found.group(2).partition("--")
-        if not separator or not owner or not name:
-            continue
-        kind = "space" if found.group(1) == "spaces" else "dataset"
-        return hub_logbook_id(kind, f"{owner}/{name}", "/".join(parts[index + 3 :]))
-    return None
+    """`hf:space/OWNER/NAME` when `root` is inside a snapshot of the Hub cache this app downloads into, and that
+    cache names the snapshot's revision (`hub_cache_snapshot`); a folder elsewhere of the same shape is not."""
+    snapshot = snapshot_in_app_cache(root)
+    if snapshot is None:
+        return None
+    try:
+        return hub_logbook_id(snapshot.kind, snapshot.repo_id, snapshot.inside)
+    except LogbookIdError:
+        return None
 
 
 def git_logbook_id(root: Path) -> LogbookId | None:
