@@ -4,6 +4,8 @@
   pairs rate SOURCE [--set NAME] [--annotator N]   open the rating window (resumes where you stopped)
   pairs check RESULTS.csv [--json] [--min-consistency X]
                                                    validate committed results against their protocol
+  pairs study RESULTS.csv... [--format text|json|markdown] [--out REPORT.md] [--min-consistency X]
+                                                   every rater's results combined into condition scores
 
 `check` exits 0 when the results are valid (and consistent enough, when a threshold is given), 1 when the file
 is invalid, altered, missing its protocol, or below the threshold, 2 on usage errors. `list` and `check` never
@@ -31,6 +33,7 @@ from reviewapp.cli.common import (
 
 EXIT_INVALID = 1
 EXIT_USAGE = 2
+EXIT_CANNOT_WRITE = 3
 
 
 def _fraction(text: str) -> float:
@@ -85,6 +88,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     check.set_defaults(handler=run_check)
+
+    study = commands.add_parser("study", help="combine every rater's results into scores per condition")
+    study.add_argument("results", metavar="RESULTS.csv", type=Path, nargs="+", help="reviews/pairs/<set>-<rater>.csv")
+    study.add_argument("--format", choices=("text", "json", "markdown"), default="text", help="output format")
+    study.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
+    study.add_argument(
+        "--min-consistency",
+        type=_fraction,
+        metavar="X",
+        help="raters below this consistency on control trials are listed and left out of the scores (default 0.7)",
+    )
+    study.add_argument(
+        "--out", type=Path, metavar="REPORT.md", help="also write the Markdown report, with its figures beside it"
+    )
+    study.add_argument("--theme", choices=("light", "dark"), default="light", help="colours of the figures")
+    add_exit_codes(
+        study,
+        exit_codes_epilog(
+            ok="every results file was valid",
+            wrong="some results files were invalid and left out (named); the others were combined",
+            usage="bad usage, or no valid results to combine",
+            cannot_write="the report or its figures could not be written",
+        ),
+    )
+    study.set_defaults(handler=run_study)
 
 
 def run_list(args: argparse.Namespace) -> int:
@@ -159,6 +187,31 @@ def run_check(args: argparse.Namespace) -> int:
             shown = "not measurable (no control trials)" if value is None else f"{value:.1%}"
             print(f"consistency {shown} is below the required {args.min_consistency:.1%}", file=sys.stderr)
     return 0 if report.passed else EXIT_INVALID
+
+
+def run_study(args: argparse.Namespace) -> int:
+    from reviewapp.core.pairs.study import DEFAULT_MIN_CONSISTENCY, study_from_files
+    from reviewapp.core.pairs.study_report import render_markdown, render_text, write_report
+
+    threshold = DEFAULT_MIN_CONSISTENCY if args.min_consistency is None else args.min_consistency
+    study = study_from_files(args.results, min_consistency=threshold)
+    if not study.raters:
+        for problem in study.problems:
+            print(f"error: {problem}", file=sys.stderr)
+        return fail(CommandError("error: no valid results to combine", EXIT_USAGE))
+    if args.out is not None:
+        try:
+            written = write_report(study, args.out, args.theme)
+        except OSError as exc:
+            return fail(CommandError(f"error: cannot write {args.out}: {exc.strerror or exc}", EXIT_CANNOT_WRITE))
+        print(f"wrote {', '.join(str(p) for p in written)}", file=sys.stderr)
+    if args.format == "json":
+        print_json(study.to_dict())
+    elif args.format == "markdown":
+        sys.stdout.write(render_markdown(study))
+    else:
+        print("\n".join(render_text(study)))
+    return EXIT_INVALID if study.problems else 0
 
 
 def run_rate(args: argparse.Namespace) -> int:

@@ -183,10 +183,10 @@ def bootstrap(
         return Interval(None, None, resamples, seed, 0)
     found.sort()
     tail = (1 - level) / 2
-    return Interval(_quantile(found, tail), _quantile(found, 1 - tail), resamples, seed, len(found))
+    return Interval(quantile(found, tail), quantile(found, 1 - tail), resamples, seed, len(found))
 
 
-def _quantile(sorted_values: Sequence[float], q: float) -> float:
+def quantile(sorted_values: Sequence[float], q: float) -> float:
     position = q * (len(sorted_values) - 1)
     low = math.floor(position)
     high = min(low + 1, len(sorted_values) - 1)

@@ -58,6 +58,7 @@ class CheckReport:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # what the check cannot vouch for; the file is still valid
     summary: Summary | None = None
+    rows: list[ResultRow] = field(default_factory=list)  # as read from the CSV (all of them, once it parsed)
     protocol: dict[str, Any] | None = None
     threshold: float | None = None
 
@@ -143,6 +144,7 @@ def check_results(csv_path: Path, min_consistency: float | None = None) -> Check
     if len(report.errors) > MAX_REPORTED:
         more = len(report.errors) - MAX_REPORTED
         report.errors[MAX_REPORTED:] = [f"… and {more} more problems"]
+    report.rows = rows
     report.summary = summarize(rows, conditions)
     return report
 
