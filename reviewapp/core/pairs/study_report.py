@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reviewapp.core.io.durable import atomic_write
+from reviewapp.core.io.markdown_safe import markdown_inline, markdown_table_cell
 from reviewapp.core.pairs.results import NO_PREFERENCE
 from reviewapp.core.pairs.study import PRIOR_TIES, Study
 from reviewapp.core.plots.figures import Interval, Theme, forest_plot, save, strip_plot
@@ -46,7 +47,7 @@ def render_text(study: Study) -> list[str]:
 
 
 def render_markdown(study: Study, figures: dict[str, Path] | None = None) -> str:
-    out = [f"# Study: {', '.join(study.sets)}", ""]
+    out = [f"# Study: {markdown_inline(', '.join(study.sets))}", ""]
     out.append(
         f"{len(study.conditions)} conditions; {len(study.included)} of {len(study.raters)} raters in the scores "
         f"(consistency threshold {study.min_consistency:.0%}). Scores are Bradley–Terry log-strengths, centred on 0 "
@@ -60,12 +61,16 @@ def render_markdown(study: Study, figures: dict[str, Path] | None = None) -> str
     out += ["| condition | score | 95% interval | won | compared |", "|---|---|---|---|---|"]
     for s in study.scores:
         interval = "n/a" if s.low is None else f"{s.low:+.2f} … {s.high:+.2f}"
-        out.append(f"| {_cell(s.condition)} | {s.score:+.2f} | {interval} | {s.wins:g} | {s.comparisons:g} |")
+        out.append(
+            f"| {markdown_table_cell(s.condition)} | {s.score:+.2f} | {interval} | {s.wins:g} | {s.comparisons:g} |"
+        )
     out.append("")
     if study.preference:
         out += ["| preferred | share (95% Wilson interval) |", "|---|---|"]
         for name, rate in study.preference.items():
-            out.append(f"| {_cell('no visible difference' if name == NO_PREFERENCE else name)} | {rate} |")
+            out.append(
+                f"| {markdown_table_cell('no visible difference' if name == NO_PREFERENCE else name)} | {rate} |"
+            )
         out.append("")
     alpha = _alpha(study)
     out += [f"Krippendorff's alpha (nominal) between raters: **{alpha}** over {study.alpha_units} shared pairs.", ""]
@@ -76,14 +81,15 @@ def render_markdown(study: Study, figures: dict[str, Path] | None = None) -> str
         share = "n/a" if r.left_share is None else f"{r.left_share:.0%}"
         p = "n/a" if r.bias_p is None else f"{r.bias_p:.3g}"
         included = "yes" if r.included else f"no: {r.note}"
-        out.append(f"| {_cell(r.annotator)} | {r.consistency} | {share} | {p} | {_cell(included)} |")
+        name, kept = markdown_table_cell(r.annotator), markdown_table_cell(included)
+        out.append(f"| {name} | {r.consistency} | {share} | {p} | {kept} |")
     if study.excluded:
         names = ", ".join(r.annotator for r in study.excluded)
-        out += ["", f"Below the consistency threshold, left out of the scores: {_cell(names)}."]
+        out += ["", f"Below the consistency threshold, left out of the scores: {markdown_inline(names)}."]
     for warning in study.warnings:
-        out += ["", f"Note: {_cell(warning)}"]
+        out += ["", f"Note: {markdown_inline(warning)}"]
     if study.problems:
-        out += ["", "Results left out:", *[f"- {_cell(p)}" for p in study.problems]]
+        out += ["", "Results left out:", *[f"- {markdown_inline(p)}" for p in study.problems]]
     return "\n".join(out) + "\n"
 
 
@@ -126,7 +132,3 @@ def _alpha(study: Study) -> str:
     if study.alpha is not None:
         return f"{study.alpha:.3f}"
     return "n/a (every answer was the same)" if study.alpha_units else "n/a (no pair rated by two raters)"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
