@@ -47,7 +47,7 @@ def test_same_numbers_and_texts_match_by_number(tmp_path):
     assert [m.method for m in result.matches] == ["by number"] * 4
     assert _pairs(logbook, result) == {1: 0, 2: 1, 3: 2, 4: 3}
     assert all(m.confidence >= 0.75 for m in result.matches)
-    assert "anchor “Table 1” on the page" in result.matches[0].why
+    assert "anchors 1.00" in result.matches[0].why and "same position" in result.matches[0].why
     assert result.unmatched_claims == []
 
 

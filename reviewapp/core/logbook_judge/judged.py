@@ -71,7 +71,12 @@ class JudgedLogbook:
 
     def verdicts(self) -> dict[str, Verdict]:
         """The J slot: claim key -> the Logbook Judge's verdict, for matched claims with a verdict."""
-        return {m.claim_key: m.judge.verdict for m in self.result.matches if m.claim_key and m.judge.verdict}
+        out: dict[str, Verdict] = {}
+        for m in self.result.matches:
+            for key in m.claim_keys:
+                if m.judge.verdict is not None:
+                    out.setdefault(key, m.judge.verdict)  # merged claims: the first registry claim's verdict
+        return out
 
     def match(self, claim_key: str) -> ClaimMatch | None:
         return self.result.for_claim(claim_key)

@@ -1,14 +1,14 @@
 """Which logbook claim each Logbook Judge claim is about.
 
-The Logbook Judge's claims are the challenge registry's, in registry order, not the logbook's pages. They are
-matched to the logbook's claims, most trusted first:
-
-1. by hand: a reviewer's re-match (an annotation record) always wins;
-2. by number: the counts agree and each judge claim's text fits the logbook claim of the same number best;
-3. by text: the closest claim statement, anchor ("Table 1") and page text, one logbook claim per judge claim;
-4. by position: no claim text at all and equal counts (low confidence);
-
-and anything left stays unmatched, on both sides, with the reason.
+The Logbook Judge's claims are the challenge registry's, in registry order, not the logbook's pages. A reviewer's
+re-match by hand (an annotation record) always wins. The rest are decided together: every (registry claim,
+logbook claim) pair is scored from all its evidence at once (similarity.py: statement, page words, anchors,
+numbers, position), and the one-to-one pairing with the largest total is taken (assignment.py). A pair is kept
+only when it scores enough and leads the best pairing without it by a margin; otherwise the registry claim is
+left for a person, with its best candidates and their scores. A logbook that split a registry claim into
+sub-claims (3a, 3b) gets it on each; two registry claims that read alike only one logbook claim share it
+(merged). Without any claim text, claims are paired by position only when the counts agree and the logbook
+numbers its claims. Anything left stays unmatched, on both sides, with the reason.
 """
 
 from __future__ import annotations
@@ -18,16 +18,18 @@ from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
 from reviewapp.core.logbook.model import CellKind, Logbook
+from reviewapp.core.logbook_judge.assignment import best_assignment, margins
 from reviewapp.core.logbook_judge.entries import JudgeClaim, JudgeEntry
-from reviewapp.core.logbook_judge.registry import RegistryClaim, anchor_of
-from reviewapp.core.logbook_judge.similarity import Similarity, similarity
+from reviewapp.core.logbook_judge.registry import RegistryClaim
+from reviewapp.core.logbook_judge.similarity import PAGE_LIMIT, TITLE_LIMIT, Features, Rarity, Reading, features, score
 
 Method = Literal["by hand", "by number", "by text", "by position", "unmatched"]
-TEXT_THRESHOLD = 0.3  # below this a text match is no better than chance on our fixtures
-NUMBER_THRESHOLD = 0.25  # each numbered pair must still read alike to be matched by number
-AMBIGUOUS_MARGIN = 0.05
+TAKE_SCORE = 0.3  # below this a pair is no better than chance on the benchmark's generated cases
+TAKE_MARGIN = 0.05  # a pair must lead the best pairing without it by this much
+CANDIDATE_FLOOR = 0.1  # pairs below this are not offered to the assignment at all
 POSITION_CONFIDENCE = 0.3
-PAGE_TEXT_LIMIT = 6000
+EXACT_MARGINS_UP_TO = 16  # claims; beyond, a pair's lead is taken over its nearest rival alone (linear-ish time)
+PAGE_TEXT_LIMIT = PAGE_LIMIT
 
 
 class ClaimLike(Protocol):
@@ -44,6 +46,15 @@ class LogbookClaimText:
     n: int | None
     title: str
     text: str  # the claim's own text on its page (its cells; the page preamble when the page is the claim's alone)
+    numbered: bool = True  # the logbook wrote this number (not counted from the manifest order)
+    number: str | None = None  # as written: "3", or "3a" for a sub-claim
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    claim_key: str
+    score: float
+    why: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,10 +64,26 @@ class ClaimMatch:
     confidence: float  # 0..1
     method: Method
     why: str
+    score: float = 0.0  # the pair's evidence, 0..1 (0 for a match by hand or none)
+    margin: float | None = None  # its lead over the best pairing without it
+    candidates: tuple[Candidate, ...] = ()  # the best logbook claims for this registry claim, best first
+    also: tuple[str, ...] = ()  # further logbook claims, where the logbook split this registry claim
 
     @property
     def matched(self) -> bool:
         return self.claim_key is not None
+
+    @property
+    def claim_keys(self) -> tuple[str, ...]:
+        return ((self.claim_key,) if self.claim_key else ()) + self.also
+
+    @property
+    def runner_up(self) -> Candidate | None:
+        """The best candidate other than the match (the second best when unmatched)."""
+        others = [c for c in self.candidates if c.claim_key != self.claim_key]
+        if self.claim_key is None:
+            return others[1] if len(others) > 1 else None
+        return others[0] if others else None
 
 
 @dataclass
@@ -64,9 +91,15 @@ class MatchResult:
     matches: list[ClaimMatch]  # one per Logbook Judge claim, in registry order
     unmatched_claims: list[str]  # logbook claim keys no judge claim was matched to
     notes: list[str] = field(default_factory=list)  # count drift, texts taken from the registry, ...
+    scores: dict[tuple[int, str], float] = field(default_factory=dict)  # (registry index, claim key) -> score
 
     def for_claim(self, key: str) -> ClaimMatch | None:
-        return next((m for m in self.matches if m.claim_key == key), None)
+        return next((m for m in self.matches if key in m.claim_keys), None)
+
+    def candidates_for(self, key: str, limit: int = 3) -> list[tuple[int, float]]:
+        """The registry claims that best fit logbook claim `key`: (registry index, score), best first."""
+        found = sorted(((i, s) for (i, k), s in self.scores.items() if k == key and s > 0), key=lambda p: -p[1])
+        return found[:limit]
 
     @property
     def unmatched_judge(self) -> list[ClaimMatch]:
@@ -83,18 +116,24 @@ def claim_texts(logbook: Logbook, claims: Iterable[ClaimLike] | None = None) -> 
     for claim in chosen:
         page = logbook.page(claim.page)
         parts: list[str] = []
+        size = 0
         if page is not None:
             if per_page[claim.page] == 1:
                 parts.append(page.preamble)
             by_ordinal = {c.ordinal: c for c in page.cells}
             for ordinal in claim.cells:
                 cell = by_ordinal.get(ordinal)
+                if size > PAGE_TEXT_LIMIT:
+                    break  # enough to match on: a page of megabytes must not cost its size
                 if cell is not None and cell.kind in (CellKind.MARKDOWN, CellKind.GENERIC):
-                    parts.append(cell.body)
+                    parts.append(cell.body[:PAGE_TEXT_LIMIT])
+                    size += len(parts[-1])
             if per_page[claim.page] == 1 and not claim.cells:
-                parts.extend(c.body for c in page.cells if c.kind is CellKind.MARKDOWN)
+                parts.extend(c.body[:PAGE_TEXT_LIMIT] for c in page.cells[:50] if c.kind is CellKind.MARKDOWN)
         text = "\n".join(parts)[:PAGE_TEXT_LIMIT]
-        texts.append(LogbookClaimText(claim.key, claim.n, claim.title, text))
+        numbered = getattr(claim, "numbering", "written") in ("written", "summary table")
+        number = getattr(claim, "number", None)
+        texts.append(LogbookClaimText(claim.key, claim.n, claim.title[:TITLE_LIMIT], text, numbered, number))
     return texts
 
 
@@ -131,6 +170,7 @@ def match_claims(
     """Match judge claims to logbook claims; `manual` maps a registry index to a logbook key (None: no claim)."""
     manual = dict(manual or {})
     by_key = {c.key: c for c in logbook}
+    board = _Board(judge, logbook)
     result: dict[int, ClaimMatch] = {}
     taken: set[str] = set()
     for claim in judge:
@@ -138,134 +178,232 @@ def match_claims(
             key = manual[claim.index]
             if key is not None and key not in by_key:
                 continue  # re-matched to a claim that no longer exists: fall back to automatic matching
-            result[claim.index] = ClaimMatch(
-                claim, key, 1.0, "by hand" if key else "unmatched", "re-matched by hand" if key else "unmatched by hand"
-            )
+            why = "re-matched by hand" if key else "unmatched by hand"
+            method: Method = "by hand" if key else "unmatched"
+            result[claim.index] = ClaimMatch(claim, key, 1.0, method, why, candidates=board.candidates(claim))
             if key:
                 taken.add(key)
     open_judge = [c for c in judge if c.index not in result]
     open_logbook = [c for c in logbook if c.key not in taken]
     out_notes = list(notes)
     if open_judge:
-        if any(c.text for c in open_judge):
-            result.update(_by_number_or_text(open_judge, open_logbook, len(judge) == len(logbook)))
-        else:
-            result.update(_by_position(open_judge, open_logbook, len(judge), len(logbook), out_notes))
+        result.update(board.decide(open_judge, open_logbook, out_notes))
     matches = [result[c.index] for c in judge]
-    used = {m.claim_key for m in matches if m.claim_key}
+    used = {k for m in matches for k in m.claim_keys}
     unmatched = [c.key for c in logbook if c.key not in used]
-    return MatchResult(matches, unmatched, out_notes)
+    return MatchResult(matches, unmatched, out_notes, board.scores)
 
 
-def _by_position(
-    judge: Sequence[JudgeClaim],
-    logbook: Sequence[LogbookClaimText],
-    judge_count: int,
-    logbook_count: int,
-    notes: list[str],
-) -> dict[int, ClaimMatch]:
-    if judge_count == logbook_count and len(judge) == len(logbook):
-        notes.append("No claim text: matched by position (equal counts); check each match.")
-        ordered = _in_number_order(logbook)
-        return {
-            j.index: ClaimMatch(j, c.key, POSITION_CONFIDENCE, "by position", f"no claim text; position {j.index}")
-            for j, c in zip(judge, ordered, strict=True)
-        }
-    why = f"no claim text, and the Logbook Judge has {judge_count} claim(s) where the logbook has {logbook_count}"
-    notes.append(f"Unmatched: {why}; re-match by hand.")
-    return {j.index: ClaimMatch(j, None, 0.0, "unmatched", why) for j in judge}
+class _Board:
+    """Every (registry claim, logbook claim) pair scored once, and the decisions taken on those scores."""
 
-
-def _in_number_order(claims: Sequence[LogbookClaimText]) -> list[LogbookClaimText]:
-    numbers = [c.n for c in claims]
-    if all(n is not None for n in numbers) and len(set(numbers)) == len(numbers):
-        return sorted(claims, key=lambda c: c.n or 0)
-    return list(claims)
-
-
-def _by_number_or_text(
-    judge: Sequence[JudgeClaim], logbook: Sequence[LogbookClaimText], counts_agree: bool
-) -> dict[int, ClaimMatch]:
-    scores: dict[tuple[int, str], Similarity] = {}
-    for j in judge:
-        if not j.text:
-            continue
-        anchor = anchor_of(j.text)
-        for c in logbook:
-            scores[(j.index, c.key)] = similarity(j.text, anchor, c.title, c.text)
-    numbered = _by_number(judge, logbook, scores) if counts_agree else None
-    if numbered is not None:
-        return numbered
-    return _by_text(judge, logbook, scores)
-
-
-def _by_number(
-    judge: Sequence[JudgeClaim], logbook: Sequence[LogbookClaimText], scores: Mapping[tuple[int, str], Similarity]
-) -> dict[int, ClaimMatch] | None:
-    """Same count, every judge claim has text, and the logbook claim of its number reads like it at least as well as
-    any other claim does."""
-    if len(judge) != len(logbook) or not all(j.text for j in judge):
-        return None
-    numbered = {c.n: c for c in logbook if c.n is not None}
-    if len(numbered) != len(logbook):
-        return None
-    out: dict[int, ClaimMatch] = {}
-    for j in judge:
-        c = numbered.get(j.index)
-        if c is None:
-            return None
-        own = scores[(j.index, c.key)].score
-        best = max(scores[(j.index, other.key)].score for other in logbook)
-        if own < NUMBER_THRESHOLD or own + 1e-9 < best:
-            return None
-        sim = scores[(j.index, c.key)]
-        confidence = round(min(1.0, 0.75 + 0.25 * own), 2)
-        out[j.index] = ClaimMatch(
-            j, c.key, confidence, "by number", f"claim {j.index} = Claim {c.n}; " + sim.why(anchor_of(j.text))
+    def __init__(self, judge: Sequence[JudgeClaim], logbook: Sequence[LogbookClaimText]) -> None:
+        self.judge = list(judge)
+        self.logbook = list(logbook)
+        self.counts_agree = len(judge) == len(logbook)
+        numbers = [c.n for c in logbook]
+        self.numbered = (
+            bool(logbook)
+            and all(c.numbered and c.n is not None for c in logbook)
+            and len({c.number or c.n for c in logbook}) == len(logbook)
         )
-    return out
+        self.rank = {c.key: (c.n if self.numbered else i + 1) for i, c in enumerate(logbook)}
+        self.sub_numbered = self.numbered and len(set(numbers)) < len(numbers)  # 3a and 3b: a split claim
+        self.labels = {c.key: _label(c) for c in logbook}
+        readings = [Reading.of_claim(c.title, c.text) for c in logbook]
+        rarity = Rarity(readings)
+        self.features: dict[tuple[int, str], Features] = {}
+        self.scores: dict[tuple[int, str], float] = {}
+        position_weight = self._position_weight()
+        for j in judge:
+            statement = Reading.of_statement(j.text) if j.text else None
+            for c, reading in zip(logbook, readings, strict=True):
+                same = 1.0 if self.rank[c.key] == j.index else 0.0
+                if statement is None:
+                    by_position = self.counts_agree and self.numbered and same == 1.0
+                    self.scores[(j.index, c.key)] = POSITION_CONFIDENCE if by_position else 0.0
+                    continue
+                position = same if position_weight > 0 else None
+                f = features(statement, reading, rarity, position)
+                self.features[(j.index, c.key)] = f
+                self.scores[(j.index, c.key)] = score(f, position_weight)
 
+    def _position_weight(self) -> float:
+        """How much the registry position counts: most when the counts agree and the logbook numbers its claims."""
+        if self.numbered:
+            return 0.25 if self.counts_agree else 0.1
+        return 0.1 if self.counts_agree else 0.0
 
-def _by_text(
-    judge: Sequence[JudgeClaim], logbook: Sequence[LogbookClaimText], scores: Mapping[tuple[int, str], Similarity]
-) -> dict[int, ClaimMatch]:
-    """Greedy: the most alike pair first, each side used once; close seconds are named in `why`."""
-    out: dict[int, ClaimMatch] = {}
-    pairs = sorted(scores.items(), key=lambda item: (-item[1].score, item[0][0]))
-    used_judge: set[int] = set()
-    used_claims: set[str] = set()
-    by_index = {j.index: j for j in judge}
-    titles = {c.key: c for c in logbook}
-    for (index, key), sim in pairs:
-        if index in used_judge or key in used_claims or sim.score < TEXT_THRESHOLD:
-            continue
-        j = by_index[index]
-        rivals = [
-            (k, s.score)
-            for (i, k), s in scores.items()
-            if i == index and k != key and k not in used_claims and s.score > sim.score - AMBIGUOUS_MARGIN
+    def candidates(self, j: JudgeClaim, among: Sequence[LogbookClaimText] | None = None) -> tuple[Candidate, ...]:
+        pool = self.logbook if among is None else among
+        ranked = sorted(pool, key=lambda c: -self.scores.get((j.index, c.key), 0.0))
+        out = []
+        for c in ranked[:3]:
+            s = self.scores.get((j.index, c.key), 0.0)
+            if s <= 0:
+                break
+            f = self.features.get((j.index, c.key))
+            out.append(Candidate(c.key, s, f.why() if f else "same position"))
+        return tuple(out)
+
+    def decide(
+        self, judge: Sequence[JudgeClaim], logbook: Sequence[LogbookClaimText], notes: list[str]
+    ) -> dict[int, ClaimMatch]:
+        if not any(j.text for j in judge):
+            return self._by_position(judge, logbook, notes)
+        weights = [
+            [s if (s := self.scores[(j.index, c.key)]) >= CANDIDATE_FLOOR else 0.0 for c in logbook] for j in judge
         ]
-        why = sim.why(anchor_of(j.text))
-        confidence = sim.score
-        if rivals:
-            rival = max(rivals, key=lambda r: r[1])[0]
-            why += f"; almost as close to {_label(titles[rival])}"
-            confidence *= 0.7
-        out[index] = ClaimMatch(j, key, round(min(confidence, 0.95), 2), "by text", why)
-        used_judge.add(index)
-        used_claims.add(key)
-    for j in judge:
-        if j.index in out:
-            continue
-        if not j.text:
-            out[j.index] = ClaimMatch(j, None, 0.0, "unmatched", "no claim text, and counts or texts do not line up")
-            continue
-        best = max((s.score for (i, _), s in scores.items() if i == j.index), default=0.0)
-        out[j.index] = ClaimMatch(
-            j, None, 0.0, "unmatched", f"no logbook claim reads like it (best {best:.2f}, needs {TEXT_THRESHOLD})"
+        total, pairs = best_assignment(weights)
+        leads = (
+            margins(weights, pairs, total)
+            if max(len(judge), len(logbook)) <= EXACT_MARGINS_UP_TO
+            else _nearest_rival_leads(weights, pairs)
         )
-    return out
+        out: dict[int, ClaimMatch] = {}
+        for row, j in enumerate(judge):
+            candidates = self.candidates(j, logbook)
+            col = pairs.get(row)
+            if col is None:
+                out[j.index] = self._unmatched(j, candidates)
+                continue
+            c = logbook[col]
+            s = self.scores[(j.index, c.key)]
+            lead = round(leads.get(row, 0.0), 3)
+            if s < TAKE_SCORE or lead < TAKE_MARGIN:
+                out[j.index] = self._unmatched(j, candidates, close=(c, s, lead))
+                continue
+            out[j.index] = self._matched(j, c, s, lead, candidates)
+        self._by_number_when_all_agree(out, logbook)
+        self._splits(out, judge, logbook)
+        self._merges(out, judge, logbook)
+        return out
+
+    def _by_number_when_all_agree(self, out: dict[int, ClaimMatch], logbook: Sequence[LogbookClaimText]) -> None:
+        """ "By number" when the counts agree and every pair the text chose has the same number on both sides."""
+        numbers = {c.key: c.n for c in logbook}
+        taken = [m for m in out.values() if m.method == "by text"]
+        if not (self.counts_agree and self.numbered and taken):
+            return
+        if all(len(taken) == len(out) and numbers[m.claim_key or ""] == m.judge.index for m in taken):
+            for m in taken:
+                out[m.judge.index] = replace(m, method="by number")
+
+    def _matched(
+        self, j: JudgeClaim, c: LogbookClaimText, s: float, lead: float, candidates: tuple[Candidate, ...]
+    ) -> ClaimMatch:
+        if not j.text:
+            return ClaimMatch(
+                j, c.key, POSITION_CONFIDENCE, "by position", f"no claim text; position {j.index}", s, lead, candidates
+            )
+        f = self.features[(j.index, c.key)]
+        method: Method = "by text"
+        why = f"score {s:.2f} ({f.why()}); leads the runner-up pairing by {lead:.2f}"
+        rival = next((x for x in candidates if x.claim_key != c.key), None)
+        if rival is not None:
+            why += f"; next best {self.labels[rival.claim_key]} {rival.score:.2f}"
+        return ClaimMatch(j, c.key, round(min(s, 0.95), 2), method, why, s, lead, candidates)
+
+    def _unmatched(
+        self,
+        j: JudgeClaim,
+        candidates: tuple[Candidate, ...],
+        close: tuple[LogbookClaimText, float, float] | None = None,
+    ) -> ClaimMatch:
+        if not j.text:
+            why = "no claim text, and counts or numbers do not line up"
+        elif close is not None and close[1] >= TAKE_SCORE:
+            c, s, lead = close
+            rival = next((x for x in candidates if x.claim_key != c.key), None)
+            why = f"too close to call: {self.labels[c.key]} {s:.2f}"
+            why += f" vs {self.labels[rival.claim_key]} {rival.score:.2f}" if rival else ""
+            why += f" (lead {lead:.2f}, needs {TAKE_MARGIN}); left for a person"
+        else:
+            best = candidates[0].score if candidates else 0.0
+            why = f"no logbook claim reads like it (best {best:.2f}, needs {TAKE_SCORE})"
+        return ClaimMatch(j, None, 0.0, "unmatched", why, candidates[0].score if candidates else 0.0, None, candidates)
+
+    def _splits(
+        self, out: dict[int, ClaimMatch], judge: Sequence[JudgeClaim], logbook: Sequence[LogbookClaimText]
+    ) -> None:
+        """A sub-claim (3b) left over whose best registry claim is its sibling's (3a): the logbook split it."""
+        if not self.sub_numbered:
+            return
+        used = {k for m in out.values() for k in m.claim_keys}
+        by_key = {c.key: c for c in logbook}
+        for c in logbook:
+            if c.key in used:
+                continue
+            ranked = sorted(judge, key=lambda j: -self.scores[(j.index, c.key)])
+            best = ranked[0]
+            s = self.scores[(best.index, c.key)]
+            rival = self.scores[(ranked[1].index, c.key)] if len(ranked) > 1 else 0.0
+            match = out.get(best.index)
+            if match is None or match.claim_key is None or s < TAKE_SCORE or s - rival < TAKE_MARGIN:
+                continue
+            if by_key[match.claim_key].n != c.n:
+                continue
+            why = f"{match.why}; the logbook split it: also {self.labels[c.key]} ({s:.2f})"
+            out[best.index] = replace(match, also=(*match.also, c.key), why=why)
+
+    def _merges(
+        self, out: dict[int, ClaimMatch], judge: Sequence[JudgeClaim], logbook: Sequence[LogbookClaimText]
+    ) -> None:
+        """A registry claim left over whose clear best is a claim another registry claim took: the logbook merged
+        them. Only on strong evidence (its anchors on that page, a lead over every other claim)."""
+        for j in judge:
+            match = out[j.index]
+            if match.matched or not j.text or not match.candidates:
+                continue
+            best = match.candidates[0]
+            rival = match.candidates[1].score if len(match.candidates) > 1 else 0.0
+            owner = next((m for m in out.values() if best.claim_key in m.claim_keys and m is not match), None)
+            f = self.features[(j.index, best.claim_key)]
+            strong = best.score >= TAKE_SCORE and best.score - rival >= 2 * TAKE_MARGIN and (f.anchor or 0) >= 0.5
+            if owner is None or not strong:
+                continue
+            why = (
+                f"score {best.score:.2f} ({f.why()}); the logbook merged it with registry claim "
+                f"{owner.judge.index} into {self.labels[best.claim_key]}"
+            )
+            out[j.index] = replace(
+                match, claim_key=best.claim_key, confidence=round(min(best.score, 0.95), 2), method="by text", why=why
+            )
+
+    def _by_position(
+        self, judge: Sequence[JudgeClaim], logbook: Sequence[LogbookClaimText], notes: list[str]
+    ) -> dict[int, ClaimMatch]:
+        if self.counts_agree and self.numbered and len(judge) == len(logbook):
+            by_rank = {self.rank[c.key]: c for c in logbook}
+            if all(j.index in by_rank for j in judge):
+                notes.append("No claim text: matched by position (equal counts, numbered claims); check each match.")
+                return {
+                    j.index: self._matched(j, by_rank[j.index], POSITION_CONFIDENCE, 0.0, self.candidates(j, logbook))
+                    for j in judge
+                }
+        if not self.counts_agree:
+            why = (
+                f"no claim text, and the Logbook Judge has {len(self.judge)} claim(s) where the logbook has "
+                f"{len(self.logbook)}"
+            )
+        else:
+            why = "no claim text, and the logbook does not number its claims, so position says nothing"
+        notes.append(f"Unmatched: {why}; re-match by hand.")
+        return {j.index: ClaimMatch(j, None, 0.0, "unmatched", why) for j in judge}
+
+
+def _nearest_rival_leads(weights: Sequence[Sequence[float]], pairs: Mapping[int, int]) -> dict[int, float]:
+    """Each pair's lead over the best other claim for its registry claim and the best other registry claim for its
+    logbook claim: a cheaper, stricter stand-in for the exact margin on large logbooks."""
+    leads: dict[int, float] = {}
+    for row, col in pairs.items():
+        own = weights[row][col]
+        rival_cols = [w for k, w in enumerate(weights[row]) if k != col]
+        rival_rows = [weights[r][col] for r in range(len(weights)) if r != row]
+        leads[row] = own - max([0.0, *rival_cols, *rival_rows])
+    return leads
 
 
 def _label(claim: LogbookClaimText) -> str:
-    return f"“{claim.title}” ({claim.key})"
+    title = claim.title if len(claim.title) <= 60 else claim.title[:59] + "…"
+    return f"“{title}” ({claim.key})"

@@ -83,9 +83,9 @@ def _to_registry(
         open_claims = [c for c in claims if (logbook_id, c.key) not in manual]
         result = match_claims(judge, open_claims)
         alignment.placements[logbook_id] = [
-            Placement(f"registry:{m.judge.index}", m.claim_key, m.method, m.confidence)
+            Placement(f"registry:{m.judge.index}", key, m.method, m.confidence)
             for m in result.matches
-            if m.claim_key is not None
+            for key in m.claim_keys
         ]
         for key in result.unmatched_claims:
             _own_row(alignment, logbook_id, next(c for c in claims if c.key == key), "not in the registry")
