@@ -122,17 +122,18 @@ class CommandError(Exception):
 
 
 def load_or_exit(source: str) -> Logbook:
-    """Read the logbook SOURCE names, downloading a Space, dataset or URL first (or reopening its cached copy).
+    """Read the logbook SOURCE names, downloading a Space, dataset or URL first (or reopening its cached copy),
+    through the parse cache (the window's too): reading an unchanged logbook again costs no parsing.
 
     Where a download came from, and whether it is a cached copy, is said on stderr; failures become a
     CommandError carrying the exit code of the shared table (2 not found or not a logbook, 4 refused,
     5 network unavailable, 6 cancelled).
     """
-    from reviewapp.core.logbook.reader import read_logbook
+    from reviewapp.core.logbook.parse_cache import read_logbook_cached
 
     opened = open_or_exit(source)
     try:
-        return read_logbook(opened.folder, logbook_id=opened.logbook_id)
+        return read_logbook_cached(opened.folder, logbook_id=opened.logbook_id)
     except NotALogbookError as exc:
         raise CommandError(f"error: {exc}", EXIT_NOT_A_LOGBOOK) from exc
 

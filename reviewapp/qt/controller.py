@@ -112,19 +112,19 @@ class LogbookController(QObject):
 
     # --- opening ------------------------------------------------------------------------------------------------
 
-    def open(self, source: Path | str, *, cached: bool = False, blind: bool | None = None) -> None:
+    def open(self, source: Path | str, *, blind: bool | None = None) -> None:
         """Open a folder, or any other SOURCE form (a Space, dataset or URL: downloaded, or its cached copy).
 
-        `cached` reads a folder through the parse cache (a queue's logbooks, read there already); `blind` overrides
-        the window's blind mode for this logbook (a queue reveals a logbook once the judge has scored it)."""
+        Every logbook is read through the parse cache, which the command line and the queue share; `blind`
+        overrides the window's blind mode for this logbook (a queue reveals a logbook once the judge has scored
+        it)."""
         self._blind_next = self.blind if blind is None else blind
         ref = None if isinstance(source, Path) else _remote_ref(source)
         self.failed_source = None if ref is None else str(source)
         if ref is None:
             path = Path(source).expanduser()
-            reader = read_logbook_cached if cached else read_logbook
             label = "a logbook" if self._blind_next else path.name or str(path)
-            self._start(label, lambda progress, token: reader(path, progress, token), path)
+            self._start(label, lambda progress, token: read_logbook_cached(path, progress, token), path)
             return
 
         def load(progress: ProgressCallback, token: CancelToken) -> Logbook:
@@ -134,7 +134,7 @@ class LogbookController(QObject):
             limits = self.download_limits or load_preferences().download_limits()
             opened = open_source(ref, limits=limits, progress=progress, cancel=token)
             self._pending_sources[id(token)] = opened
-            return read_logbook(opened.folder, progress, token, logbook_id=opened.logbook_id)
+            return read_logbook_cached(opened.folder, progress, token, logbook_id=opened.logbook_id)
 
         self._start("a logbook" if self._blind_next else ref.describe(), load, None)
 

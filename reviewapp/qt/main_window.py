@@ -359,7 +359,7 @@ class MainWindow(QMainWindow):
         logbook = self.controller.logbook
         if logbook is not None and (self.controller.blinder is not None) != blind:
             opened = self.controller.opened_source
-            self.controller.open(opened.ref.text if opened is not None else logbook.root, cached=True)
+            self.controller.open(opened.ref.text if opened is not None else logbook.root)
 
     def focus_search(self) -> None:
         self.claim_panel.search.setFocus()

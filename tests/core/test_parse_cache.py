@@ -8,7 +8,7 @@ from pathlib import Path
 
 from reviewapp.core.logbook import parse_cache
 from reviewapp.core.logbook.locate import find_logbooks
-from reviewapp.core.logbook.parse_cache import encode, forget_recent, read_logbook_cached
+from reviewapp.core.logbook.parse_cache import CacheStats, encode, forget_recent, read_logbook_cached
 from reviewapp.core.logbook.reader import read_logbook
 from tests.core.annotation_helpers import small_logbook
 
@@ -39,7 +39,57 @@ def test_a_changed_page_is_read_again(tmp_path: Path) -> None:
     os.utime(page, ns=(page.stat().st_atime_ns, page.stat().st_mtime_ns + 10_000_000))
     after = read_logbook_cached(workspace)
     assert before.claims[1].verdict.value == "falsified" and after.claims[1].verdict.value == "verified"
-    assert len(entries(parse_cache.cache_folder())) == 2
+    assert len(entries(parse_cache.cache_folder())) == 1  # one entry per logbook, replaced
+
+
+def test_only_the_changed_page_is_parsed_again(tmp_path: Path) -> None:
+    workspace = small_logbook(tmp_path)
+    first = CacheStats()
+    logbook = read_logbook_cached(workspace, stats=first)
+    pages = len(logbook.pages)
+    assert (first.whole, first.parsed, first.recalled) == (False, pages, 0)
+    forget_recent()
+    again = CacheStats()
+    assert encode(read_logbook_cached(workspace, stats=again)) == encode(logbook)
+    assert (again.whole, again.parsed, again.recalled) == (True, 0, 0)  # nothing parsed: served whole
+
+    page = next((logbook.root / "pages").glob("claim-2-*/page.md"))
+    page.write_text(page.read_text().replace("FALSIFIED", "VERIFIED"))
+    os.utime(page, ns=(page.stat().st_atime_ns, page.stat().st_mtime_ns + 10_000_000))
+    changed = CacheStats()
+    after = read_logbook_cached(workspace, stats=changed)
+    assert (changed.whole, changed.parsed, changed.recalled) == (False, 1, pages - 1)
+    assert encode(after) == encode(read_logbook(workspace))  # the recalled pages are what a fresh read gives
+
+    other = next((logbook.root / "pages").glob("claim-1-*/page.md"))
+    os.utime(other, ns=(other.stat().st_atime_ns, other.stat().st_mtime_ns + 10_000_000))  # touched, same bytes
+    touched = CacheStats()
+    read_logbook_cached(workspace, stats=touched)
+    assert (touched.whole, touched.parsed, touched.recalled) == (False, 0, pages)
+
+
+def test_a_hit_cuts_bodies_from_the_page_files(tmp_path: Path) -> None:
+    workspace = small_logbook(tmp_path)
+    logbook = read_logbook_cached(workspace)
+    (entry,) = entries(parse_cache.cache_folder())
+    longest = max((cell for page in logbook.pages for cell in page.cells), key=lambda cell: len(cell.body))
+    assert len(longest.body) > 40 and longest.body not in entry.read_text()  # where it sits, not a second copy
+    forget_recent()
+    assert encode(read_logbook_cached(workspace)) == encode(logbook)
+
+    # A page rewritten to the same size and time cannot be told by the fingerprint; when its text no longer has
+    # the stored length the entry is not used for it, and only that page is parsed again.
+    page = logbook.root / logbook.pages[1].file
+    info = page.stat()
+    text = page.read_text(encoding="utf-8")
+    index = text.index(" ", text.index("\n<!-- trackio-cell"))  # a blank in the first cell header: still JSON
+    page.write_bytes((text[:index] + text[index + 2 :] + "é").encode())  # two bytes out, two in, one character
+    os.utime(page, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert page.stat().st_size == info.st_size
+    forget_recent()
+    stats = CacheStats()
+    read_logbook_cached(workspace, stats=stats)
+    assert (stats.whole, stats.parsed, stats.recalled) == (False, 1, len(logbook.pages) - 1)
 
 
 def test_a_damaged_entry_is_a_miss(tmp_path: Path) -> None:

@@ -1,9 +1,17 @@
-"""A cache of parsed logbooks, so that reopening a queue of a hundred logbooks does not parse them again.
+"""A cache of parsed logbooks, so that reopening a logbook, or a queue of a thousand, does not parse it again.
 
-Keyed by the logbook's resolved folder, the path, size and modification time of every file the reader may read
-under it, and the reader's version (a hash of the reader's own source, so any change to how logbooks are read
-invalidates every entry). Entries are plain JSON written atomically; never pickle, which would run code from a
-file anyone with access to the cache folder could write. A damaged or foreign entry is a miss, never an error.
+One entry per logbook folder (and reader version): plain JSON written atomically; never pickle, which would run
+code from a file anyone with access to the cache folder could write. A damaged or foreign entry is a miss, never
+an error. Two levels:
+
+- the whole logbook, served when the path, size and modification time of every file the reader may read under
+  the folder are as they were (a `fingerprint`);
+- each page's parse, kept by the sha256 of the page's bytes: when something changed, the reader reads every page
+  again but parses only the pages whose bytes changed (finding claims still looks at all of them).
+
+Cell bodies are most of a logbook's bytes and are slices of their page's text, so an entry stores where each body
+sits in its page, and a hit reads the page files again (a fraction of the time JSON takes to decode the same text)
+instead of holding a second copy of every run output in the cache.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import types
 import typing
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from pathlib import Path
@@ -26,12 +35,15 @@ from typing import Any, Union
 
 from reviewapp import __version__
 from reviewapp.core.io.paths import user_cache_dir
+from reviewapp.core.io.safepath import is_contained, open_regular
 from reviewapp.core.logbook import model
 from reviewapp.core.logbook.locate import locate
-from reviewapp.core.logbook.model import Logbook
+from reviewapp.core.logbook.logbook_id import LogbookId
+from reviewapp.core.logbook.model import Cell, Logbook, Page, Problem
+from reviewapp.core.logbook.page_parser import ParsedPage, decode_page
 from reviewapp.core.progress import CancelToken, ProgressCallback
 
-FORMAT = 1
+FORMAT = 2
 MAX_ENTRY_BYTES = 512 * 1024 * 1024
 _SKIP_DIRS = frozenset({"reviews", ".git", "__pycache__", "node_modules", ".cache"})
 
@@ -55,7 +67,13 @@ def reader_version() -> str:
 
 def fingerprint(root: Path, extra_files: tuple[Path, ...] = ()) -> str:
     """Path, size and mtime of every file below `root` the reader could read (reviews excluded), plus extras."""
+    return _walk(root, extra_files)[0]
+
+
+def _walk(root: Path, extra_files: tuple[Path, ...]) -> tuple[str, bool]:
+    """The fingerprint, and whether the walk met no symbolic link (then a file it saw is inside `root` as named)."""
     digest = hashlib.sha256()
+    plain = True
     stack = [root]
     while stack:
         folder = stack.pop()
@@ -65,6 +83,8 @@ def fingerprint(root: Path, extra_files: tuple[Path, ...] = ()) -> str:
             continue
         for entry in entries:
             try:
+                if entry.is_symlink():
+                    plain = False
                 if entry.is_dir():
                     if entry.name not in _SKIP_DIRS:
                         stack.append(Path(entry.path))
@@ -80,7 +100,16 @@ def fingerprint(root: Path, extra_files: tuple[Path, ...] = ()) -> str:
             digest.update(f"{path}\0missing\n".encode())
             continue
         digest.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\n".encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()
+    return digest.hexdigest(), plain
+
+
+@dataclass
+class CacheStats:
+    """What one cached read did: served the whole logbook, or read it and parsed or recalled each page."""
+
+    whole: bool = False
+    parsed: int = 0
+    recalled: int = 0
 
 
 def read_logbook_cached(
@@ -88,33 +117,86 @@ def read_logbook_cached(
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
     folder: Path | None = None,
+    *,
+    logbook_id: LogbookId | None = None,
+    stats: CacheStats | None = None,
 ) -> Logbook:
-    """`read_logbook`, answered from the cache when nothing the reader reads has changed since it was stored."""
+    """`read_logbook`, answered from the cache when nothing the reader reads has changed since it was stored, and
+    with the pages whose bytes did not change taken from the cache when something did."""
     from reviewapp.core.logbook.reader import read_logbook
 
+    stats = stats if stats is not None else CacheStats()
     source = Path(source)
     where = locate(source)
     extras = tuple(p for p in (where.metadata_file, where.workspace and where.workspace / ".trackio") if p)
-    key_text = json.dumps([FORMAT, reader_version(), str(source.resolve()), fingerprint(where.root, extras)])
-    key = hashlib.sha256(key_text.encode("utf-8", "surrogatepass")).hexdigest()
+    name_text = json.dumps([FORMAT, reader_version(), str(source.resolve()), logbook_id])
+    name = hashlib.sha256(name_text.encode("utf-8", "surrogatepass")).hexdigest()
+    tree, plain = _walk(where.root, extras)
+    key = hashlib.sha256(f"{name}\0{tree}".encode()).hexdigest()
     with _RECENT_LOCK:
         recent = _RECENT.get(key)
     if recent is not None:
+        stats.whole = True
         return recent
-    entry = (folder or cache_folder()) / f"{key}.json"
-    hit = _load(entry, key)
+    entry = (folder or cache_folder()) / f"{name}.json"
+    stored = _load_entry(entry)
+    hit = _whole(stored, where.root, plain) if stored is not None and stored.get("key") == key else None
     if hit is not None:
+        stats.whole = True
         _remember(key, hit)
         return hit
-    logbook = read_logbook(source, progress=progress, cancel=cancel)
+    memory = _PageMemory(stored.get("pages") if stored is not None else None)
+    logbook = read_logbook(source, progress=progress, cancel=cancel, logbook_id=logbook_id, memory=memory)
+    stats.parsed, stats.recalled = memory.parsed, memory.recalled
     _remember(key, logbook)
     try:
-        data = json.dumps({"key": key, "logbook": encode(logbook)}, ensure_ascii=False, separators=(",", ":"))
+        shell = encode(dataclasses.replace(logbook, pages=[dataclasses.replace(p, cells=[]) for p in logbook.pages]))
+        data = {"key": key, "logbook": shell, "pages": memory.learned}
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         entry.parent.mkdir(parents=True, exist_ok=True)
-        _write_entry(entry, data.encode("utf-8", "surrogatepass"))
+        _write_entry(entry, text.encode("utf-8", "surrogatepass"))
     except (OSError, TypeError, ValueError):
         pass  # a cache that cannot be written only costs time
     return logbook
+
+
+class _PageMemory:
+    """The reader's PageMemory over a stored entry's pages: recalls a page by its bytes' sha256, slug and file."""
+
+    def __init__(self, stored_pages: Any) -> None:
+        self.known: dict[tuple[str, str, str], dict[str, Any]] = {}
+        for record in stored_pages if isinstance(stored_pages, list) else ():
+            with contextlib.suppress(KeyError, TypeError):
+                self.known[(record["sha256"], record["slug"], record["file"])] = record
+        self.learned: list[dict[str, Any]] = []
+        self.recalled = 0
+
+    @property
+    def parsed(self) -> int:
+        return len(self.learned) - self.recalled
+
+    def recall(self, slug: str, file: str, sha256: str, text: str) -> ParsedPage | None:
+        record = self.known.get((sha256, slug, file))
+        parsed = _parsed_page(record, text) if record is not None else None
+        if parsed is not None:
+            self.recalled += 1
+        return parsed
+
+    def learn(self, page: Page, read_bytes: int, text: str, parsed: ParsedPage) -> None:
+        self.learned.append(
+            {
+                "slug": page.slug,
+                "file": page.file,
+                "sha256": page.sha256,
+                "read_bytes": read_bytes,
+                "text_length": len(text),
+                "h1_title": parsed.h1_title,
+                "preamble": parsed.preamble,
+                "preamble_line": parsed.preamble_line,
+                "problems": encode(parsed.problems),
+                "cells": _cells_in(text, parsed.cells),
+            }
+        )
 
 
 # The logbooks answered lately, by key: a queue opened again in the same process (or a logbook the window opens
@@ -153,18 +235,109 @@ def _write_entry(entry: Path, data: bytes) -> None:
         raise
 
 
-def _load(entry: Path, key: str) -> Logbook | None:
+def _load_entry(entry: Path) -> dict[str, Any] | None:
     try:
         with entry.open("rb") as handle:
             raw = handle.read(MAX_ENTRY_BYTES + 1)
         if len(raw) > MAX_ENTRY_BYTES:
             return None
         data = json.loads(raw.decode("utf-8", "surrogatepass"))
-        if not isinstance(data, dict) or data.get("key") != key:
-            return None
-        return typing.cast(Logbook, decode(Logbook, data["logbook"]))
-    except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
+    except (OSError, ValueError, RecursionError):
         return None
+    return data if isinstance(data, dict) else None
+
+
+_DAMAGED = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
+
+
+def _whole(stored: dict[str, Any], root: Path, plain: bool) -> Logbook | None:
+    """The stored logbook with each page's cells cut from its file again; None when anything does not fit.
+    `plain`: the folder holds no symbolic link, so a page file named without `..` is inside it."""
+    try:
+        logbook = typing.cast(Logbook, decode(Logbook, stored["logbook"]))
+        records = stored["pages"]
+        if len(records) != len(logbook.pages):
+            return None
+        for page, record in zip(logbook.pages, records, strict=True):
+            if record["file"] != page.file or record["sha256"] != page.sha256:
+                return None
+            text = _page_text(root, page.file, record["read_bytes"], plain)
+            if text is None or len(text) != record["text_length"]:
+                return None
+            page.cells = [_decode_cell(cell, text) for cell in record["cells"]]
+        return logbook
+    except _DAMAGED:
+        return None
+
+
+def _page_text(root: Path, file: str, read_bytes: int, plain: bool) -> str | None:
+    """The decoded text of the first `read_bytes` bytes of a page file inside `root`, as the reader decoded it."""
+    parts = Path(file).parts
+    if plain and parts and not Path(file).is_absolute() and not any(p == ".." or p in _SKIP_DIRS for p in parts):
+        real = os.path.join(root, file)
+    else:  # resolved, as the reader does: a link must not lead outside the logbook
+        real = os.path.realpath(root / file)
+        if not is_contained(root, Path(real)):
+            return None
+    try:
+        with os.fdopen(open_regular(real, follow=False), "rb") as handle:
+            data = handle.read(read_bytes)
+    except OSError:
+        return None
+    return decode_page(data, file)[0] if len(data) == read_bytes else None
+
+
+def _parsed_page(record: dict[str, Any], text: str) -> ParsedPage | None:
+    try:
+        if record["text_length"] != len(text):
+            return None
+        return ParsedPage(
+            h1_title=record["h1_title"],
+            preamble=record["preamble"],
+            cells=[_decode_cell(cell, text) for cell in record["cells"]],
+            problems=typing.cast(list[Problem], decode(list[Problem], record["problems"])),
+            preamble_line=record["preamble_line"],
+        )
+    except _DAMAGED:
+        return None
+
+
+_CELL_FIELDS = tuple(f.name for f in dataclasses.fields(Cell))
+_BODY = _CELL_FIELDS.index("body")
+_KIND = _CELL_FIELDS.index("kind")
+_CELL_KINDS = {kind.value: kind for kind in model.CellKind}
+
+
+def _cells_in(text: str, cells: list[Cell]) -> list[list[Any]]:
+    """Cells as lists of their fields in order (a logbook has thousands; building them from keywords was most of
+    a hit), each body as its [start, end] in `text` when it is a slice of it, as bodies are."""
+    encoded: list[list[Any]] = []
+    pos = 0
+    for cell in cells:
+        fields = [encode(getattr(cell, name)) for name in _CELL_FIELDS]
+        body = cell.body
+        at = text.find(body, pos) if body else -1
+        if at >= 0:
+            fields[_BODY] = [at, at + len(body)]
+            pos = at + len(body)
+        encoded.append(fields)
+    return encoded
+
+
+def _decode_cell(fields: list[Any], text: str) -> Cell:
+    if len(fields) != len(_CELL_FIELDS):
+        raise ValueError("a cell of another shape")
+    values = list(fields)
+    body = values[_BODY]
+    if isinstance(body, list):
+        start, end = body
+        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(text)):
+            raise ValueError("cell body outside its page")
+        values[_BODY] = text[start:end]
+    elif not isinstance(body, str):
+        raise TypeError("cell body is neither text nor a slice")
+    values[_KIND] = _CELL_KINDS[values[_KIND]]
+    return Cell(*values)
 
 
 # -- a codec for the reader's dataclasses: fields by name, values by their declared types ----------------------
@@ -229,7 +402,8 @@ def _decoder(kind: Any) -> Callable[[Any], Any]:
         if dataclasses.is_dataclass(kind):
             return _dataclass_decoder(kind)
         if issubclass(kind, Enum):
-            return kind
+            members = {member.value: member for member in kind}  # a dict lookup: Enum(value) is slow
+            return members.__getitem__
         if issubclass(kind, Path):
             return Path
         if kind is float:
@@ -240,8 +414,14 @@ def _decoder(kind: Any) -> Callable[[Any], Any]:
 def _dataclass_decoder(kind: type) -> Callable[[Any], Any]:
     hints = _hints(kind)
     fields = {f.name: _decoder(hints[f.name]) for f in dataclasses.fields(kind)}
+    names = fields.keys()
+    converted = [(name, each) for name, each in fields.items() if each is not _same]
 
     def build(value: Any) -> Any:
-        return kind(**{name: fields[name](v) for name, v in value.items() if name in fields})
+        given = dict(value) if value.keys() <= names else {k: v for k, v in value.items() if k in names}
+        for name, each in converted:  # most fields are plain JSON values, passed on as they are
+            if name in given:
+                given[name] = each(given[name])
+        return kind(**given)
 
     return build

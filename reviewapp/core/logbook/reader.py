@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import Protocol
 
 from reviewapp.core.io.coerce import as_int, as_name
 from reviewapp.core.io.safepath import UnsafeReference, is_contained, open_regular, resolve_inside
@@ -13,7 +14,7 @@ from reviewapp.core.logbook.locate import locate
 from reviewapp.core.logbook.logbook_id import LogbookId, check_logbook_id
 from reviewapp.core.logbook.metadata import paper_info, read_json_object, tags_of
 from reviewapp.core.logbook.model import Logbook, Page, Problem
-from reviewapp.core.logbook.page_parser import decode_page, parse_page
+from reviewapp.core.logbook.page_parser import ParsedPage, decode_page, parse_page
 from reviewapp.core.logbook.page_tree import INDEX_FILE, ORPHAN, PageRef, build_tree
 from reviewapp.core.logbook.problem_cap import cap_per_kind
 from reviewapp.core.logbook.traces import load_traces
@@ -27,18 +28,31 @@ LOGBOOK_LIMIT = 512 * 1024 * 1024
 PAGE_FLOOR = 64 * 1024  # what each page still gets once the logbook's budget is spent: its title and start
 
 
+class PageMemory(Protocol):
+    """Pages parsed before, by content: the parse cache lends one to the reader so an unchanged page of a changed
+    logbook is not parsed again, and learns from it every page the reader read."""
+
+    def recall(self, slug: str, file: str, sha256: str, text: str) -> ParsedPage | None:
+        """The parse of this page's text when it was parsed before (the same bytes, slug and file), else None."""
+
+    def learn(self, page: Page, read_bytes: int, text: str, parsed: ParsedPage) -> None:
+        """`page` was read from its file's first `read_bytes` bytes, decoded to `text` and parsed to `parsed`."""
+
+
 def read_logbook(
     source: Path | str,
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
     *,
     logbook_id: LogbookId | None = None,
+    memory: PageMemory | None = None,
 ) -> Logbook:
     """Load everything readable; raise NotALogbookError only when `source` is not a logbook at all.
 
     `progress` is called after each page; `cancel` is checked between pages (raising Cancelled). `logbook_id`
     names where the folder came from when the folder cannot say (a Space downloaded with `--local-dir`:
     `hub_logbook_id("space", "OWNER/NAME")`); otherwise the id is derived from the folder on first use.
+    `memory` supplies pages parsed before and is told of every page read (see PageMemory).
     """
     if logbook_id is not None:
         logbook_id = check_logbook_id(logbook_id)
@@ -54,7 +68,7 @@ def read_logbook(
     manifest = read_json_object(root / "logbook.json", "logbook.json", problems, root=root)
     budget = _Budget(LOGBOOK_LIMIT)
     index_ref = PageRef("index", INDEX_FILE, None, 0, None, True)
-    index_page, index_text = _read_page(root, index_ref, problems, budget, cancel)
+    index_page, index_text = _read_page(root, index_ref, problems, budget, cancel, memory)
     index_h1 = index_page.title if index_page and index_page.title != "index" else None  # "index": no H1
     tree = build_tree(root, manifest, index_text, problems)
     refs, manifest_root_title = tree.refs, tree.root_title
@@ -64,7 +78,7 @@ def read_logbook(
     for done, ref in enumerate(refs, start=1):
         if cancel is not None:
             cancel.check()
-        page, _ = _read_page(root, ref, problems, budget, cancel)
+        page, _ = _read_page(root, ref, problems, budget, cancel, memory)
         if page is not None:
             pages.append(page)
         if progress is not None:
@@ -121,7 +135,12 @@ class _Budget:
 
 
 def _read_page(
-    root: Path, ref: PageRef, problems: list[Problem], budget: _Budget, cancel: CancelToken | None = None
+    root: Path,
+    ref: PageRef,
+    problems: list[Problem],
+    budget: _Budget,
+    cancel: CancelToken | None = None,
+    memory: PageMemory | None = None,
 ) -> tuple[Page | None, str]:
     """The parsed page and its text ("" when it could not be read); over budget, its start only."""
     limit = budget.for_page()
@@ -142,7 +161,10 @@ def _read_page(
         )
     text, decode_problems = decode_page(data, ref.file)
     problems.extend(decode_problems)
-    parsed = parse_page(text, ref.slug, ref.file, cancel)
+    sha256 = hashlib.sha256(data).hexdigest()
+    parsed = memory.recall(ref.slug, ref.file, sha256, text) if memory is not None else None
+    if parsed is None:
+        parsed = parse_page(text, ref.slug, ref.file, cancel)
     problems.extend(parsed.problems)
     title = ref.manifest_title or parsed.h1_title or ref.slug
     page = Page(
@@ -151,7 +173,7 @@ def _read_page(
         file=ref.file,
         preamble=parsed.preamble,
         cells=parsed.cells,
-        sha256=hashlib.sha256(data).hexdigest(),
+        sha256=sha256,
         size=size,
         depth=ref.depth,
         parent=ref.parent,
@@ -160,6 +182,8 @@ def _read_page(
         h1_title=parsed.h1_title if parsed.h1_title != title else None,
         preamble_line=parsed.preamble_line,
     )
+    if memory is not None:
+        memory.learn(page, len(data), text, parsed)
     return page, text
 
 

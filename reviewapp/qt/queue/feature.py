@@ -87,7 +87,7 @@ class QueueFeature(QObject):
             self.window.activateWindow()
             return
         self._pending = (folder.resolve(), key)
-        controller.open(folder, cached=True, blind=blind)  # read already by the queue: from the parse cache
+        controller.open(folder, blind=blind)  # read already by the queue: from the parse cache
         self.window.activateWindow()
 
     def _window_blind(self, blind: bool) -> None:
