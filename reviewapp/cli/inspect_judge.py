@@ -16,6 +16,7 @@ from reviewapp.core.logbook.model import Logbook
 
 if TYPE_CHECKING:
     from reviewapp.core.logbook_judge.judged import JudgedLogbook
+    from reviewapp.core.logbook_judge.matching import Candidate, ClaimMatch
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -50,6 +51,7 @@ def judge_summary(logbook: Logbook, args: argparse.Namespace) -> tuple[dict[str,
         "notes": [],
         "revision_warning": None,
         "unmatched_judge_claims": [],
+        "unmatched_logbook_claims": [],
     }
     per_claim: dict[str, dict[str, Any]] = {}
     if link.entry is None:
@@ -92,6 +94,7 @@ def stored_summary(logbook: Logbook) -> tuple[dict[str, Any], dict[str, dict[str
         "notes": [],
         "revision_warning": None,
         "unmatched_judge_claims": [],
+        "unmatched_logbook_claims": [],
     }
     return _fill(top, judged, [])
 
@@ -107,7 +110,8 @@ def _fill(
     }
     top["notes"] = [*judged.result.notes, *notes]
     top["revision_warning"] = judged.revision.warning
-    for m in judged.result.matches:
+    result = judged.result
+    for m in result.matches:
         if m.claim_key is None:
             top["unmatched_judge_claims"].append(
                 {
@@ -116,16 +120,47 @@ def _fill(
                     "verdict": m.judge.verdict.value if m.judge.verdict else None,
                     "evidence": m.judge.evidence,
                     "why": m.why,
+                    "candidates": [_candidate(c) for c in m.candidates[:2]],
                 }
             )
             continue
-        per_claim[m.claim_key] = {
-            "judge_verdict": m.judge.verdict.value if m.judge.verdict else None,
-            "judge_claim": {"index": m.judge.index, "text": m.judge.text},
-            "judge_match": {"confidence": m.confidence, "method": m.method, "why": m.why},
-            "judge_evidence": m.judge.evidence,
-        }
+        for key in m.claim_keys:
+            if key in per_claim:
+                continue  # merged: the first registry claim's verdict fills the J slot, as in the window
+            per_claim[key] = {
+                "judge_verdict": m.judge.verdict.value if m.judge.verdict else None,
+                "judge_claim": {"index": m.judge.index, "text": m.judge.text},
+                "judge_match": _match_fields(m, key, result.candidates_for(key)),
+                "judge_evidence": m.judge.evidence,
+            }
+    top["unmatched_logbook_claims"] = [
+        {"key": key, "candidates": [{"index": i, "score": s} for i, s in result.candidates_for(key, 2)]}
+        for key in result.unmatched_claims
+    ]
     return top, per_claim
+
+
+def _candidate(c: Candidate) -> dict[str, Any]:
+    return {"claim_key": c.claim_key, "score": c.score, "why": c.why}
+
+
+def _match_fields(m: ClaimMatch, key: str, rivals: list[tuple[int, float]]) -> dict[str, Any]:
+    """How registry claim m was matched to logbook claim `key`: its score, lead, the runner-up on each side."""
+    runner_up = m.runner_up
+    other_registry = next(((i, s) for i, s in rivals if i != m.judge.index), None)
+    return {
+        "confidence": m.confidence,
+        "method": m.method,
+        "why": m.why,
+        "reason": _reason(m),
+        "score": m.score,
+        "margin": m.margin,
+        "runner_up": _candidate(runner_up) if runner_up else None,
+        "runner_up_registry_claim": {"index": other_registry[0], "score": other_registry[1]}
+        if other_registry
+        else None,
+        "split_into": list(m.claim_keys) if m.also else None,
+    }
 
 
 EMPTY_CLAIM = {"judge_verdict": None, "judge_claim": None, "judge_match": None, "judge_evidence": None}
@@ -152,4 +187,18 @@ def render_text(top: dict[str, Any], per_claim: dict[str, dict[str, Any]]) -> li
         )
     for claim in top["unmatched_judge_claims"]:
         lines.append(f"  unmatched registry claim {claim['index']}: {claim['verdict'] or '?'} — {claim['why']}")
+        for candidate in claim.get("candidates", []):
+            lines.append(f"      candidate {candidate['claim_key']}: {candidate['score']:.2f}")
     return lines
+
+
+def _reason(m: ClaimMatch) -> str:
+    """Why this pair was taken, in one phrase."""
+    from reviewapp.core.logbook_judge.matching import TAKE_MARGIN, TAKE_SCORE
+
+    if m.method == "by hand":
+        return "re-matched by hand"
+    if m.method == "by position":
+        return "no claim text: same position, equal counts, numbered claims"
+    lead = f"{m.margin:.2f}" if m.margin is not None else "?"
+    return f"score {m.score:.2f} (needs {TAKE_SCORE}) and lead {lead} over the runner-up pairing (needs {TAKE_MARGIN})"

@@ -6,7 +6,7 @@ matrices of the largest logbooks. Pairs scoring 0 are "no pair": leaving a row u
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 _INF = float("inf")
 
@@ -77,13 +77,20 @@ def best_assignment(weights: Sequence[Sequence[float]]) -> tuple[float, dict[int
     return total, pairs
 
 
-def margins(weights: Sequence[Sequence[float]], pairs: dict[int, int], total: float) -> dict[int, float]:
+def margins(
+    weights: Sequence[Sequence[float]],
+    pairs: dict[int, int],
+    total: float,
+    siblings: Mapping[int, Sequence[int]] | None = None,
+) -> dict[int, float]:
     """For each paired row: how much the best total drops when that pair is forbidden (its lead over the runner-up
-    assignment, which may re-pair other rows too)."""
+    assignment, which may re-pair other rows too). A column's `siblings` (parts of one split claim) are forbidden
+    with it: taking a sibling instead is no rival."""
     out: dict[int, float] = {}
     for row, col in pairs.items():
         forbidden = [list(r) for r in weights]
-        forbidden[row][col] = 0.0
+        for other in (col, *(siblings or {}).get(col, ())):
+            forbidden[row][other] = 0.0
         alternative, _ = best_assignment(forbidden)
         out[row] = max(0.0, total - alternative)
     return out

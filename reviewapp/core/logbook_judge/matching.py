@@ -80,7 +80,7 @@ class ClaimMatch:
     @property
     def runner_up(self) -> Candidate | None:
         """The best candidate other than the match (the second best when unmatched)."""
-        others = [c for c in self.candidates if c.claim_key != self.claim_key]
+        others = [c for c in self.candidates if c.claim_key not in self.claim_keys]
         if self.claim_key is None:
             return others[1] if len(others) > 1 else None
         return others[0] if others else None
@@ -255,10 +255,11 @@ class _Board:
             [s if (s := self.scores[(j.index, c.key)]) >= CANDIDATE_FLOOR else 0.0 for c in logbook] for j in judge
         ]
         total, pairs = best_assignment(weights)
+        siblings = self._siblings(logbook)
         leads = (
-            margins(weights, pairs, total)
+            margins(weights, pairs, total, siblings)
             if max(len(judge), len(logbook)) <= EXACT_MARGINS_UP_TO
-            else _nearest_rival_leads(weights, pairs)
+            else _nearest_rival_leads(weights, pairs, siblings)
         )
         out: dict[int, ClaimMatch] = {}
         for row, j in enumerate(judge):
@@ -288,6 +289,15 @@ class _Board:
         if all(len(taken) == len(out) and numbers[m.claim_key or ""] == m.judge.index for m in taken):
             for m in taken:
                 out[m.judge.index] = replace(m, method="by number")
+
+    def _siblings(self, logbook: Sequence[LogbookClaimText]) -> dict[int, list[int]]:
+        """Column -> the other parts of the same split claim (3a and 3b share the number 3)."""
+        if not self.sub_numbered:
+            return {}
+        by_n: dict[int | None, list[int]] = {}
+        for col, c in enumerate(logbook):
+            by_n.setdefault(c.n, []).append(col)
+        return {col: [o for o in group if o != col] for group in by_n.values() if len(group) > 1 for col in group}
 
     def _matched(
         self, j: JudgeClaim, c: LogbookClaimText, s: float, lead: float, candidates: tuple[Candidate, ...]
@@ -367,7 +377,12 @@ class _Board:
                 f"{owner.judge.index} into {self.labels[best.claim_key]}"
             )
             out[j.index] = replace(
-                match, claim_key=best.claim_key, confidence=round(min(best.score, 0.95), 2), method="by text", why=why
+                match,
+                claim_key=best.claim_key,
+                confidence=round(min(best.score, 0.95), 2),
+                method="by text",
+                why=why,
+                margin=round(best.score - rival, 3),
             )
 
     def _by_position(
@@ -392,13 +407,16 @@ class _Board:
         return {j.index: ClaimMatch(j, None, 0.0, "unmatched", why) for j in judge}
 
 
-def _nearest_rival_leads(weights: Sequence[Sequence[float]], pairs: Mapping[int, int]) -> dict[int, float]:
+def _nearest_rival_leads(
+    weights: Sequence[Sequence[float]], pairs: Mapping[int, int], siblings: Mapping[int, Sequence[int]]
+) -> dict[int, float]:
     """Each pair's lead over the best other claim for its registry claim and the best other registry claim for its
     logbook claim: a cheaper, stricter stand-in for the exact margin on large logbooks."""
     leads: dict[int, float] = {}
     for row, col in pairs.items():
         own = weights[row][col]
-        rival_cols = [w for k, w in enumerate(weights[row]) if k != col]
+        same = {col, *siblings.get(col, ())}
+        rival_cols = [w for k, w in enumerate(weights[row]) if k not in same]
         rival_rows = [weights[r][col] for r in range(len(weights)) if r != row]
         leads[row] = own - max([0.0, *rival_cols, *rival_rows])
     return leads

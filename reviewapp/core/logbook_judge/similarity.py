@@ -159,12 +159,12 @@ class Features:
     anchor: float | None  # None: the registry claim names no anchor
     numbers: float | None  # None: it names no numbers
     position: float | None  # None: position says nothing here
-    anchor_conflict: bool  # the claim's title names another location of the same kind and not this one
+    anchor_conflict: bool  # the claim names other locations of the same kind (Table 5 for Table 1), not this one
 
     def why(self) -> str:
         parts = [f"statement {self.statement:.2f}", f"page text {self.page:.2f}"]
         if self.anchor is not None:
-            parts.append(f"anchors {self.anchor:.2f}" + (", title names another" if self.anchor_conflict else ""))
+            parts.append(f"anchors {self.anchor:.2f}" + (", the page names others" if self.anchor_conflict else ""))
         if self.numbers is not None:
             parts.append(f"numbers {self.numbers:.2f}")
         if self.position is not None:
@@ -184,9 +184,9 @@ def features(judge: Reading, claim: Reading, rarity: Rarity, position: float | N
     page = rarity.share(judge.words, claim.words)
     anchor = rarity.share(judge.anchors, claim.anchors) if judge.anchors else None
     conflict = False
-    if judge.anchors and claim.title_anchors and not (judge.anchors & claim.title_anchors):
+    if judge.anchors and claim.anchors and not (judge.anchors & claim.anchors):
         kinds = {a.split(" ")[0] for a in judge.anchors}
-        conflict = any(a.split(" ")[0] in kinds for a in claim.title_anchors)
+        conflict = any(a.split(" ")[0] in kinds for a in claim.anchors)
     found_numbers = rarity.share(judge.numbers, claim.numbers) if judge.numbers else None
     return Features(round(statement, 3), round(page, 3), anchor, found_numbers, position, conflict)
 

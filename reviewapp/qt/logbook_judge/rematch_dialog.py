@@ -31,7 +31,8 @@ class RematchDialog(QDialog):
         intro = PlainLabel(
             scrub(
                 f"Which of the Logbook Judge's claims for {judged.entry.space_id} is {claim_label}? "
-                "Your choice is saved as an annotation and can be undone (Ctrl+Z)."
+                "Best candidates first, with their scores (0–1: the statement, page text, anchors, numbers and "
+                "position together). Your choice is saved as an annotation and can be undone (Ctrl+Z)."
             ),
             self,
         )
@@ -41,11 +42,19 @@ class RematchDialog(QDialog):
         self.list.setWordWrap(True)
         self.list.setAlternatingRowColors(True)
         current = judged.match(claim_key)
-        for match in judged.result.matches:
+        scores = {
+            index: score for index, score in judged.result.candidates_for(claim_key, limit=len(judged.result.matches))
+        }
+        ranked = sorted(judged.result.matches, key=lambda m: (-scores.get(m.judge.index, 0.0), m.judge.index))
+        for rank, match in enumerate(ranked):
             verdict = match.judge.verdict.value if match.judge.verdict else "?"
             text = match.judge.text or "(no claim text)"
-            where = "unmatched" if match.claim_key is None else f"now {match.method}: {match.claim_key}"
-            item = QListWidgetItem(scrub(f"{match.judge.index}. [{verdict}] {text}\n    {where}"))
+            where = "unmatched" if match.claim_key is None else f"now {match.method}: {', '.join(match.claim_keys)}"
+            score = scores.get(match.judge.index)
+            fit = "no evidence either way" if score is None else f"score {score:.2f}"
+            if score is not None and rank < 2:
+                fit = f"candidate {rank + 1}, {fit}"
+            item = QListWidgetItem(scrub(f"{match.judge.index}. [{verdict}] {text}\n    {fit} · {where}"))
             item.setData(Qt.ItemDataRole.UserRole, match.judge.index)
             self.list.addItem(item)
             if current is not None and match.judge.index == current.judge.index:
