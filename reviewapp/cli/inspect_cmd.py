@@ -15,7 +15,7 @@ from reviewapp.cli.common import (
     load_or_exit,
     print_json,
 )
-from reviewapp.core.logbook.model import Logbook
+from reviewapp.core.logbook.model import Claim, Logbook, VerdictMention
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -86,13 +86,37 @@ def summary(logbook: Logbook) -> dict[str, Any]:
                 if c.contradicted
                 else [],
                 "history": [{"verdict": m.verdict.value, "page": m.page, "line": m.line} for m in c.history],
-                "candidates": [{"verdict": m.verdict.value, "text": m.text, "line": m.line} for m in c.candidates],
+                "unstated_reason": c.unstated_reason,
+                # every candidate statement, chosen or not, with what the decision scored it and why
+                "candidates": [_candidate(m, c) for m in (c.considered or c.candidates)],
             }
             for c in logbook.claims
         ],
         "traces": [{"id": t.id, "events": t.event_count, "available": t.available} for t in logbook.traces],
         "workspace_files": len(logbook.workspace_files),
         "problems": [{"file": p.file, "line": p.line, "message": p.message} for p in logbook.problems],
+    }
+
+
+_SHOWN_CANDIDATES = 5
+
+
+def _candidate(mention: VerdictMention, claim: Claim) -> dict[str, object]:
+    chosen = claim.verdict_mention
+    return {
+        "verdict": mention.verdict.value,
+        "raw": mention.raw,
+        "text": mention.text,
+        "page": mention.page,
+        "line": mention.line,
+        "cell": mention.cell,
+        "source": mention.source,
+        "features": list(mention.features),
+        "score": mention.score,
+        "chosen": chosen is not None
+        and (mention.page, mention.line, mention.raw, mention.source)
+        == (chosen.page, chosen.line, chosen.raw, chosen.source),
+        "undecided_candidate": mention in claim.candidates,
     }
 
 
@@ -114,9 +138,15 @@ def render_text(logbook: Logbook) -> str:
         raw = f"  [{claim.verdict_raw}]" if claim.verdict_raw else ""
         sure = f"  {claim.confidence:.0%} sure" if claim.verdict_mention is not None else ""
         lines.append(f"  {claim.key:<{width}}  {claim.verdict.value:<12}{raw}{sure}{flag}")
+        why = f" ({claim.unstated_reason})" if claim.unstated_reason else ""
         if claim.candidates:  # weak or conflicting statements: the reviewer reads them instead of a guess
-            found = ", ".join(dict.fromkeys(f"{m.verdict.value} ({m.page} line {m.line})" for m in claim.candidates))
-            lines.append(f"  {'':<{width}}  not decided; candidates: {found}")
+            shown = list(dict.fromkeys(f"{m.verdict.value} ({m.page} line {m.line})" for m in claim.candidates))
+            found = ", ".join(shown[:_SHOWN_CANDIDATES]) + (
+                f", … {len(shown) - _SHOWN_CANDIDATES} more" if len(shown) > _SHOWN_CANDIDATES else ""
+            )
+            lines.append(f"  {'':<{width}}  not decided{why}; candidates: {found}")
+        elif claim.verdict_mention is None and why:
+            lines.append(f"  {'':<{width}}  not decided{why}")
         if claim.history:
             earlier = ", ".join(dict.fromkeys(f"{m.verdict.value} ({m.page})" for m in claim.history))
             lines.append(f"  {'':<{width}}  earlier attempts said: {earlier}")

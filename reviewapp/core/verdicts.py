@@ -37,7 +37,10 @@ _PHRASES: tuple[tuple[str, Verdict], ...] = (
     (r"failed\s+to\s+reproduce", Verdict.FALSIFIED),
     (r"does\s+not\s+hold", Verdict.FALSIFIED),
     # Hedged or negated outcomes: nothing was shown either way.
-    (r"(?:could|can)\s*not\s+be\s+(?:independently\s+)?(?:verified|confirmed|reproduced)", Verdict.INCONCLUSIVE),
+    (
+        r"(?:could|can)\s*not\s+(?:\w+ly\s+)?be\s+(?:\w+ly\s+)?(?:verified|confirmed|reproduced)",
+        Verdict.INCONCLUSIVE,
+    ),
     (r"unable\s+to\s+(?:verify|confirm|reproduce)", Verdict.INCONCLUSIVE),
     (r"(?:could|can)\s*not\s+(?:independently\s+)?(?:verify|confirm|reproduce|replicate)", Verdict.INCONCLUSIVE),
     (r"not\s+fully\s+(?:verified|reproduced|supported|confirmed)", Verdict.PARTIAL),
@@ -53,6 +56,7 @@ _PHRASES: tuple[tuple[str, Verdict], ...] = (
     (r"not\s+verifiable", Verdict.INCONCLUSIVE),
     (r"not\s+attempted", Verdict.INCONCLUSIVE),
     (r"not\s+replicated", Verdict.INCONCLUSIVE),
+    (r"not\s+supported", Verdict.INCONCLUSIVE),
     (r"weakly\s+supported", Verdict.PARTIAL),
     (
         r"(?:mostly|largely|partly|qualitatively)\s+(?:verified|reproduced|replicated|supported|confirmed|holds?)",
@@ -92,11 +96,17 @@ _PHRASES: tuple[tuple[str, Verdict], ...] = (
     (r"undetermined", Verdict.INCONCLUSIVE),
     (r"indeterminate", Verdict.INCONCLUSIVE),
     (r"insufficient\s+evidence", Verdict.INCONCLUSIVE),
+    (r"unsupported", Verdict.INCONCLUSIVE),
+    # Marks that stand for a verdict in tables and headings.
+    (r"✅|✔\ufe0f?", Verdict.VERIFIED),
+    (r"❌", Verdict.FALSIFIED),
 )
 
 #: Matches any verdict phrase as a whole word; group names map back to verdicts.
 PHRASE_RE = re.compile(
-    r"(?<![A-Za-z0-9_-])(?:" + "|".join(f"(?P<p{i}>{p})" for i, (p, _) in enumerate(_PHRASES)) + r")(?![A-Za-z0-9_])",
+    r"(?<![A-Za-z0-9_-])(?:"
+    + "|".join(f"(?P<p{i}>{p})" for i, (p, _) in enumerate(_PHRASES))
+    + r")(?![A-Za-z0-9_]|-[A-Za-z])",
     re.IGNORECASE,
 )
 
@@ -107,7 +117,7 @@ _STEMS = (
     "verif", "reproduc", "confirmed", "supported", "hold", "partial", "mixed", "toy", "proxy", "falsified",
     "contradicted", "refuted", "inconclusive", "attempted", "replicated", "blocked", "undetermined", "executed",
     "rerun", "evaluated", "tested", "deferred", "reduced", "small", "match", "scaled", "disprov", "pending",
-    "unresolved", "validated", "disconfirmed", "indeterminate", "insufficient",
+    "unresolved", "validated", "disconfirmed", "indeterminate", "insufficient", "✅", "✔", "❌",
 )  # fmt: skip
 
 

@@ -92,7 +92,7 @@ EXPECTED_MORE: dict[str, LogbookExpectation] = {
             " reported yet. The manifest's conclusion page is not stored."
         ),
         reader_gaps={
-            "claims": "claim 4: 'documentary support only' in a paragraph about a legacy path is read as SUPPORTED",
+            "claims": "claim 4: 'The composite numerical claim therefore fails documentary audit' reads as falsified",
         },
     ),
     "Devsam2898__ICML-2026-Agent-Reproductions": LogbookExpectation(
@@ -378,7 +378,6 @@ EXPECTED_MORE: dict[str, LogbookExpectation] = {
             ),
         ),
         notes="5 claims, each opening with a bold 'WORD - n/2.' score line; the summary gives 5/10 points.",
-        reader_gaps={"claims": "claim 5: UNSUPPORTED is no word of the vocabulary, and its 0/2 points are not read"},
     ),
     "kondratevakate__icml-2026-repro__confsleepnet": LogbookExpectation(
         root=".trackio/logbook",
@@ -487,7 +486,6 @@ EXPECTED_MORE: dict[str, LogbookExpectation] = {
         ),
         reader_gaps={
             "facts": "the paper id is only in the Space card's tags and the page text, which the reader does not read",
-            "claims": "'## Claim N' sections on the root page are not read as claims: no claim is found",
         },
     ),
 }

@@ -69,7 +69,7 @@ def test_inspect_text_says_how_sure_what_is_undecided_and_what_earlier_attempts_
     assert first[1].strip() == "earlier attempts said: toy (old-claims)"
     second = out.split("claim-2-gadgets#2", 1)[1].split("\n")
     assert second[0].split() == ["unstated"]
-    assert second[1].strip() == "not decided; candidates: falsified (claim-2-gadgets line 8)"
+    assert second[1].strip() == "not decided (only hedged statements); candidates: falsified (claim-2-gadgets line 8)"
 
 
 def test_inspect_reports_problems_but_exits_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

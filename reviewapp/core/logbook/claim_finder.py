@@ -11,7 +11,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
 
+from reviewapp.core.logbook import verdict_candidates as vc
+from reviewapp.core.logbook import verdict_decision as vd
 from reviewapp.core.logbook import verdict_mentions as vm
 from reviewapp.core.logbook.cell_details import code_details, figure_details, prose
 from reviewapp.core.logbook.model import Cell, CellKind, Claim, Page, VerdictMention
@@ -111,25 +114,110 @@ class _Scope:
         return self.first_line == 0 or (first <= self.last_line and last >= self.first_line)
 
 
-def find_claims(pages: list[Page]) -> list[Claim]:
+@dataclass
+class Gathered:
+    """Claims as found and numbered, with every candidate statement about each; no verdict decided yet.
+
+    `decide` turns it into claims with verdicts; it can be decided again with other tunables (the benchmark's
+    cross-validation does), as nothing here depends on them."""
+
+    claims: list[Claim]
+    own: list[list[VerdictMention]]  # per claim: candidates in its own text
+    earlier_on_page: list[list[VerdictMention]]  # per claim: an earlier attempt's verdict quoted on its page
+    elsewhere: list[list[VerdictMention]]  # per claim: statements about it on other current pages
+    history: list[list[VerdictMention]]  # per claim: what superseded and orphan pages state about it
+    old: list[tuple[list[VerdictMention], list[int]]] = dataclass_field(default_factory=list)  # earlier claim pages
+
+
+def find_claims(pages: list[Page], weights: vd.Weights = vd.DEFAULT_WEIGHTS) -> list[Claim]:
     """Claims from the current pages; superseded and orphan pages only when no current page holds any.
 
     What earlier attempts said about a claim is kept as its history (source "history"): shown, never a
     contradiction, never the claim's verdict.
     """
+    return decide(gather(pages), weights)
+
+
+def gather(pages: list[Page]) -> Gathered:
     current = [p for p in pages if not p.is_root and p.is_current]
     claims, scopes = _find(current)
     if not claims:
         claims, scopes = _find([p for p in pages if not p.is_root])
+    if not claims:  # a hand-made Space whose only page is its index: claims are its sections or list items
+        claims, scopes = _root_claims([p for p in pages if p.is_root])
     claims, scopes = _without_older_versions(claims, scopes)
     claims, scopes = _without_supplements(claims, scopes)
+    own: list[list[VerdictMention]] = []
+    earlier: list[list[VerdictMention]] = []
     for claim, scope in zip(claims, scopes, strict=True):
-        _assign_own_verdict(claim, scope)
+        mentions = _own_mentions(scope, claim.n, _siblings(claim, claims, scope, scopes))
+        own.append([m for m in mentions if m.source != HISTORY])
+        earlier.append([m for m in mentions if m.source == HISTORY])
     claim_pages = {id(s.page) for s in scopes}
     _number_unnumbered(claims, pages, claim_pages)
-    _apply_cross_page_mentions(claims, pages, claim_pages)
-    _apply_history(claims, [p for p in pages if not p.is_root and not p.is_current and id(p) not in claim_pages])
+    elsewhere, history = _cross_page_mentions(claims, pages, claim_pages)
+    gathered = Gathered(claims, own, earlier, elsewhere, history)
+    old_pages = [p for p in pages if not p.is_root and not p.is_current and id(p) not in claim_pages]
+    gathered.old = _old_claim_mentions(claims, old_pages)
+    return gathered
+
+
+def decide(gathered: Gathered, weights: vd.Weights = vd.DEFAULT_WEIGHTS) -> list[Claim]:
+    """Each claim's agent verdict from its candidates (verdict_decision), or "unstated" with the reason."""
+    claims = [replace(c, other_mentions=[], candidates=[], considered=[]) for c in gathered.claims]
+    blocked: set[int] = set()
+    for index, claim in enumerate(claims):
+        decision = vd.decide_own(gathered.own[index], weights)
+        claim.considered = vd.scored(gathered.own[index], weights)
+        if decision.blocks_fallback:
+            blocked.add(index)
+        _apply(claim, decision)
+        claim.other_mentions = decision.others + gathered.earlier_on_page[index]
+    stated: set[Verdict] = {c.verdict for c in claims if c.verdict is not Verdict.UNSTATED}  # before gaps are filled
+    for index, claim in enumerate(claims):
+        mentions = gathered.elsewhere[index]
+        claim.considered += vd.scored(mentions, weights)
+        if mentions and claim.verdict is Verdict.UNSTATED and index not in blocked:
+            decision = vd.decide_elsewhere(mentions, stated, weights)
+            _apply(claim, decision)
+            if decision.chosen is not None:
+                mentions = [m for m in mentions if m is not _original(decision.chosen, mentions)]
+        claim.other_mentions.extend(m for m in mentions if m.confidence >= GLOBAL)
+        claim.other_mentions.extend(
+            replace(m, source=HISTORY) for m in gathered.history[index] if m.confidence >= GLOBAL
+        )
+    for old_mentions, targets in gathered.old:
+        chosen = vd.decide_own(old_mentions, weights).chosen
+        if chosen is not None:
+            for index in targets:
+                claims[index].other_mentions.append(replace(chosen, source=HISTORY))
     return claims
+
+
+def _original(chosen: VerdictMention, mentions: list[VerdictMention]) -> VerdictMention | None:
+    """The mention a scored copy was made from."""
+    return next((m for m in mentions if replace(m, score=chosen.score) == chosen), None)
+
+
+def _apply(claim: Claim, decision: vd.Decision) -> None:
+    if decision.chosen is None:
+        claim.candidates = decision.candidates
+        claim.unstated_reason = decision.reason
+        return
+    claim.verdict = decision.chosen.verdict
+    claim.verdict_raw = decision.chosen.raw
+    claim.verdict_mention = decision.chosen
+    claim.confidence = decision.confidence
+    claim.unstated_reason = None
+
+
+def _siblings(claim: Claim, claims: list[Claim], scope: _Scope, scopes: list[_Scope]) -> set[int]:
+    """The numbers of the other claims that share this claim's page and scope ("Claims 10 & 11")."""
+    return {
+        c.n
+        for c, s in zip(claims, scopes, strict=True)
+        if c is not claim and s.page is scope.page and s.first_line == scope.first_line and c.n is not None
+    }
 
 
 def _without_older_versions(claims: list[Claim], scopes: list[_Scope]) -> tuple[list[Claim], list[_Scope]]:
@@ -188,21 +276,22 @@ def _find(candidates: list[Page]) -> tuple[list[Claim], list[_Scope]]:
     return claims, scopes
 
 
-def _apply_history(claims: list[Claim], old_pages: list[Page]) -> None:
-    """The verdicts earlier attempts' own claim pages state, attached by claim number."""
+def _old_claim_mentions(claims: list[Claim], old_pages: list[Page]) -> list[tuple[list[VerdictMention], list[int]]]:
+    """Earlier attempts' own claim pages: their candidates, and the current claims of the same number."""
     if not old_pages:
-        return
+        return []
     old_claims, old_scopes = _claim_pages(old_pages)
-    by_number: dict[int, list[Claim]] = {}
-    for claim in claims:
+    by_number: dict[int, list[int]] = {}
+    for index, claim in enumerate(claims):
         if claim.n is not None:
-            by_number.setdefault(claim.n, []).append(claim)
+            by_number.setdefault(claim.n, []).append(index)
+    out: list[tuple[list[VerdictMention], list[int]]] = []
     for old, scope in zip(old_claims, old_scopes, strict=True):
-        _assign_own_verdict(old, scope)
-        if old.verdict_mention is None or old.n is None:
+        if old.n is None or old.n not in by_number:
             continue
-        for claim in by_number.get(old.n, []):
-            claim.other_mentions.append(replace(old.verdict_mention, source=HISTORY))
+        mentions = [m for m in _own_mentions(scope, old.n) if m.source != HISTORY]
+        out.append((mentions, by_number[old.n]))
+    return out
 
 
 # --- finding claims -------------------------------------------------------------------------------------------
@@ -324,14 +413,16 @@ def _claim_sections_elsewhere(pages: list[Page]) -> tuple[list[Claim], list[_Sco
     return claims, scopes
 
 
-def _claim_sections(page: Page) -> list[tuple[int, str, str, int, int]]:
-    """(n, label, title, first line, last line) for each 'Claim N' heading on the page, in file line numbers."""
+def _claim_sections(page: Page, in_preamble: bool = False) -> list[tuple[int, str, str, int, int]]:
+    """(n, label, title, first line, last line) for each 'Claim N' heading on the page, in file line numbers
+    (in its cells; with `in_preamble`, in the text before the first cell too)."""
     headings: list[tuple[int, str, str, int]] = []
-    for cell in page.cells:
-        if cell.kind is not CellKind.MARKDOWN:
-            continue
-        for match in _CLAIM_HEADING.finditer(cell.body):
-            line = cell.body_line + cell.body.count("\n", 0, match.start())
+    texts = [(c.body, c.body_line) for c in page.cells if c.kind is CellKind.MARKDOWN]
+    if in_preamble and page.preamble:
+        texts.insert(0, (page.preamble, page.preamble_line))
+    for body, body_line in texts:
+        for match in _CLAIM_HEADING.finditer(body):
+            line = body_line + body.count("\n", 0, match.start())
             n = int(match.group(2))
             label = f"{n}{match.group(3).lower()}" if match.group(3) else str(n)
             headings.append((n, label, vm.clean(match.group(0).lstrip("#")), line))
@@ -360,6 +451,35 @@ def _claims_page_list(pages: list[Page]) -> tuple[list[Claim], list[_Scope]]:
                     claims.append(_claim(page, f"{page.slug}#{n}", n, _short(text), scope, [cell.ordinal]))
                     scopes.append(scope)
                 return claims, scopes
+    return [], []
+
+
+def _root_claims(pages: list[Page]) -> tuple[list[Claim], list[_Scope]]:
+    """The index page of a logbook that has no other page holding claims: its "Claim N" sections, else the items
+    of a numbered list on it, each item its own scope (its verdict is on its line)."""
+    for page in pages:
+        sections = _claim_sections(page, in_preamble=True)
+        if len(sections) >= 2:
+            claims: list[Claim] = []
+            scopes: list[_Scope] = []
+            for n, label, title, first, last in sections:
+                scope = _Scope(page, first, last)
+                claims.append(_claim(page, f"{page.slug}#{label}", n, title, scope, number=label))
+                scopes.append(scope)
+            return claims, scopes
+        for text, first_line, cell in _page_texts(page):
+            items = [(int(m.group(1)), m.group(2), m) for m in _LIST_ITEM.finditer(_without_code(text))]
+            numbers = [n for n, _, _ in items]
+            if len(items) < 2 or numbers != list(range(numbers[0], numbers[0] + len(numbers))):
+                continue
+            claims, scopes = [], []
+            for n, item, match in items:
+                line = first_line + text.count("\n", 0, match.start())
+                scope = _Scope(page, line, line)
+                cells = [cell] if cell is not None else []
+                claims.append(_claim(page, f"{page.slug}#{n}", n, _short(item), scope, cells))
+                scopes.append(scope)
+            return claims, scopes
     return [], []
 
 
@@ -461,16 +581,34 @@ def _short(text: str, limit: int = 90) -> str:
 # --- the claim's own verdict ----------------------------------------------------------------------------------
 
 
-def _own_mentions(scope: _Scope, n: int | None = None) -> list[VerdictMention]:
+def _own_mentions(scope: _Scope, n: int | None = None, siblings: set[int] | None = None) -> list[VerdictMention]:
+    """Every candidate in the claim's own text: stated verdicts (labelled, titles, bold, tables, run output) and
+    every other verdict word. On a page shared by several claims, statements that name a sibling claim only are
+    that claim's."""
     if scope.first_line < 0:
         return []
+    found = _scope_mentions(scope, n)
+    if siblings:
+        found = [m for m in found if not _only_about(m.text, siblings)]
+    return found
+
+
+def _only_about(text: str, numbers: set[int]) -> bool:
+    named = {int(m.group(1)) for m in _NAMED_CLAIM.finditer(text)}
+    return bool(named) and named <= numbers
+
+
+_NAMED_CLAIM = re.compile(r"\bclaims?\s*#?\s*C?(\d{1,3})\b", re.IGNORECASE)
+
+
+def _scope_mentions(scope: _Scope, n: int | None) -> list[VerdictMention]:
     page = scope.page
     found: list[VerdictMention] = []
     if scope.first_line == 0:
         title = vm.title_verdict(page.title)
         if title:
             found.append(_mention(title, page, 1, None, "page title"))
-        _scan_text(page.preamble, page.preamble_line, page, None, scope, found)
+    _scan_text(page.preamble, page.preamble_line, page, None, scope, found)
     for cell in page.cells:
         if scope.first_line and not scope.overlaps(cell.body_line, cell.body_line + max(cell.line_count, 1) - 1):
             continue
@@ -481,7 +619,10 @@ def _own_mentions(scope: _Scope, n: int | None = None) -> list[VerdictMention]:
             _scan_text(cell.body, cell.body_line, page, cell.ordinal, scope, found)
             _claim_tables(cell.body, cell.body_line, page, cell.ordinal, scope, n, found)
         elif cell.kind is CellKind.CODE and scope.covers(cell.body_line):
+            before = len(found)
             _code_output(cell, page, found)
+            if len(found) == before:
+                _output_lines(cell, page, found)
     if scope.first_line == 0:
         _claim_tables(page.preamble, page.preamble_line, page, None, scope, n, found)
     return found
@@ -527,7 +668,7 @@ def _claim_tables(
             if found:
                 line = first_line + at
                 out.append(VerdictMention(found[0], found[1].upper(), vm.clean(row_text), page.slug, line, cell,
-                                          "claim table", CLAIM_TABLE))  # fmt: skip
+                                          "claim table", CLAIM_TABLE, (vd.CLAIM_TABLE,)))  # fmt: skip
 
 
 _ROW_LABELS = frozenset({"verdict", "final verdict", "overall verdict", "status", "outcome", "result", "assessment"})
@@ -569,14 +710,28 @@ def _code_output(cell: Cell, page: Page, out: list[VerdictMention]) -> None:
         if found:
             text = f'"{key}": "{value}"'
             out.append(VerdictMention(found[0], found[1].upper(), text, page.slug, cell.body_line, cell.ordinal,
-                                      "code output", CODE_OUTPUT))  # fmt: skip
+                                      "code output", CODE_OUTPUT, (vd.CODE_OUTPUT,)))  # fmt: skip
             return
+
+
+def _output_lines(cell: Cell, page: Page, out: list[VerdictMention]) -> None:
+    """`verdict: X` lines anywhere in a run's output (YAML, logs, nested JSON): candidates only, one pass."""
+    output = code_details(cell).output
+    if output is None or len(output.text) > _RAW_JSON_LIMIT:
+        return
+    for key, value, offset in vc.output_lines(output.text):
+        found = vm.head_verdict(value.replace("_", " "))
+        if found:
+            line = cell.body_line + output.text.count("\n", 0, offset)
+            features = (vd.CODE_OUTPUT, "output line")
+            out.append(VerdictMention(found[0], found[1].upper(), f"{key}: {value}", page.slug, line, cell.ordinal,
+                                      "code output", vc.OUTPUT_LINE_CONFIDENCE, features))  # fmt: skip
 
 
 def _scan_text(
     text: str, first_line: int, page: Page, cell: int | None, scope: _Scope, out: list[VerdictMention]
 ) -> None:
-    if not text or not may_state_verdict(text):
+    if not text or not vc.may_mention(text):
         return
     plain = _without_code(text)
     lines = plain.split("\n")
@@ -586,17 +741,75 @@ def _scan_text(
         line += plain.count("\n", counted, offset)
         counted = offset
         owner = sections[line - first_line]
-        if owner == _OTHERS or not scope.covers(line) or not may_state_verdict(paragraph):
+        if owner == _OTHERS or not scope.covers(line) or not vc.may_mention(paragraph):
             continue
         flat = paragraph.replace("\n", " ")  # same length, so offsets still map to lines
         statements = list(vm.labelled(flat)) or list(vm.emphasized(flat))
+        heading = _heading_statement(flat) if not statements else None
+        if heading is not None:
+            statements = [heading]
         source = HISTORY if owner == _EARLIER else "claim text"
         for found in statements:
             out.append(_mention(found, page, line + paragraph.count("\n", 0, found.offset), cell, source))
+        if owner != _EARLIER:
+            _passing_mentions(flat, paragraph, line, page, cell, {f.verdict for f in statements}, out)
     for index, found in vm.heading_then_paragraph(lines):
         if scope.covers(first_line + index) and sections[index] != _OTHERS:
             source = HISTORY if sections[index] == _EARLIER else "verdict section"
             out.append(_mention(found, page, first_line + index, cell, source))
+
+
+# A sentence about the claim itself ("This verifies the selected … claim", "Claim 1 reproduced"), not the paper's.
+_NAMES_CLAIM = re.compile(r"\bclaims?\b", re.IGNORECASE)
+_OTHERS_CLAIM = re.compile(
+    r"\b(?:paper|papers|authors?|original)(?:'s|’s)?\s+(?:\w+\s+)?claims?\b|\bclaim\s+(?:contract|registry)",
+    re.IGNORECASE,
+)
+
+
+def _names_claim(text: str, at: int) -> bool:
+    """The word "claim" within a few words of offset `at`, in the same sentence, and not the paper's claim."""
+    sentence = _sentence_around(text, at)
+    near = text[max(0, at - _NEAR) : at + _NEAR]
+    return bool(_NAMES_CLAIM.search(near) and sentence and _NAMES_CLAIM.search(sentence)) and not _OTHERS_CLAIM.search(
+        sentence
+    )
+
+
+_NEAR = 80
+_SENTENCE_START = re.compile(r"(?:[.!?][*_)\]\"'”’]*\s+|\|\s*)(?=\S)")
+
+
+def _sentence_around(text: str, at: int) -> str:
+    """The sentence (or table cell) holding offset `at`."""
+    start = 0
+    for match in _SENTENCE_START.finditer(text, max(0, at - 400), at + 1):
+        start = match.end()
+    return vm.first_sentence(text, start, max(240, at - start + 60)).strip(" |")
+
+
+def _heading_statement(paragraph: str) -> vm.Found | None:
+    """A markdown heading read like a title: '# Claim 1 — verified', '## Result: partial', '### [TOY] Claim 3'."""
+    stripped = paragraph.lstrip()
+    if not stripped.startswith("#"):
+        return None
+    found = vm.title_verdict(stripped.lstrip("#").strip())
+    return replace(found, text=vm.clean(stripped.lstrip("#"))) if found is not None else None
+
+
+def _passing_mentions(
+    flat: str, paragraph: str, line: int, page: Page, cell: int | None, stated: set[Verdict], out: list[VerdictMention]
+) -> None:
+    """Every other verdict word of a paragraph, with its features: a candidate the decision does not take."""
+    for mention in vc.mentions(flat):
+        if mention.verdict in stated and set(mention.features) <= {"hedged"}:
+            continue  # the statement already found says it
+        sentence = vm.clean(_sentence_around(flat, mention.start))
+        at = line + paragraph.count("\n", 0, mention.start)
+        about = ("names the claim",) if _names_claim(flat, mention.start) else ()
+        features = (vd.MENTION, *mention.features, *about, *_place_features(page, cell, at))
+        out.append(VerdictMention(mention.verdict, mention.raw, sentence, page.slug, at, cell, "claim text",
+                                  vc.MENTION_CONFIDENCE, features))  # fmt: skip
 
 
 # Sections whose statements are not the agent's verdict: someone else's (the Logbook Judge's feedback, a reviewer's
@@ -680,60 +893,51 @@ def _without_code(text: str) -> str:
 
 
 def _mention(found: vm.Found, page: Page, line: int, cell: int | None, source: str) -> VerdictMention:
-    return VerdictMention(found.verdict, found.raw, found.text, page.slug, line, cell, source, found.confidence)
+    kind = _RULE_KINDS.get(found.rule, vd.MENTION)
+    if source in ("page title", "cell title"):
+        kind = vd.HEDGED if found.rule == "hedged" else vd.TITLE
+    features = (kind, *_place_features(page, cell, line))
+    return VerdictMention(
+        found.verdict, found.raw, found.text, page.slug, line, cell, source, found.confidence, features
+    )
 
 
-def _assign_own_verdict(claim: Claim, scope: _Scope) -> None:
-    mentions = _own_mentions(scope, claim.n)
-    earlier = [m for m in mentions if m.source == HISTORY]  # an earlier attempt's verdict quoted on the page
-    claim.other_mentions.extend(earlier)
-    mentions = [m for m in mentions if m.source != HISTORY]
-    if not mentions:
-        return
-    if max(m.confidence for m in mentions) < CANDIDATE_ONLY:  # only hedged statements: the reviewer reads them
-        claim.candidates = sorted(mentions, key=lambda m: -m.confidence)
-        return
-    mentions = [m for m in mentions if m.confidence >= CANDIDATE_ONLY]
-    # The surest statement wins; among equally sure ones the last, as final verdicts close a claim page.
-    best_index = max(range(len(mentions)), key=lambda i: (mentions[i].confidence, i))
-    best = mentions[best_index]
-    rivals = _rivals(best, mentions)
-    if best.confidence < WEAK and rivals:  # weak and conflicting: send the reviewer to read, do not guess
-        claim.candidates = [best, *rivals]
-        return
-    _set_verdict(claim, best, _CONFLICT_FACTOR if rivals else 1.0)
-    claim.other_mentions = [
-        m
-        for i, m in enumerate(mentions)
-        if i != best_index and m.verdict != claim.verdict and (m.confidence >= vm.TITLE or m in rivals)
-    ] + earlier
+_RULE_KINDS = {
+    "labelled": vd.LABELLED,
+    "hedged": vd.HEDGED,
+    "heading": vd.HEADING,
+    "title label": vd.TITLE,
+    "title": vd.TITLE,
+    "bold": vd.BOLD,
+    "upper-case": vd.UPPER,
+}
 
 
-def _rivals(best: VerdictMention, mentions: list[VerdictMention]) -> list[VerdictMention]:
-    """Statements about as sure as the best one that say something else."""
-    return [
-        m for m in mentions if m is not best and m.verdict != best.verdict and m.confidence >= best.confidence - 0.1
-    ]
+def _place_features(page: Page, cell: int | None, line: int) -> tuple[str, ...]:
+    """Where on its page a candidate sits: before the first cell, in the first or the last cell."""
+    if cell is None:
+        return ("before the first cell",) if page.cells else ()
+    ordinals = [c.ordinal for c in page.cells if c.kind in (CellKind.MARKDOWN, CellKind.GENERIC)]
+    out = []
+    if ordinals and cell == ordinals[0]:
+        out.append("first cell")
+    if ordinals and cell == ordinals[-1]:
+        out.append("last cell")
+    return tuple(out)
 
 
-def _set_verdict(claim: Claim, mention: VerdictMention, factor: float = 1.0) -> None:
-    claim.verdict = mention.verdict
-    claim.verdict_raw = mention.raw
-    claim.verdict_mention = mention
-    claim.confidence = round(mention.confidence * factor, 3)
-
-
-# --- statements elsewhere: summary tables, index titles, logbook-wide sentences ---------------------------------
-
-
-def _apply_cross_page_mentions(claims: list[Claim], pages: list[Page], claim_pages: set[int]) -> None:
-    by_number: dict[int, list[Claim]] = {}
-    for claim in claims:
+def _cross_page_mentions(
+    claims: list[Claim], pages: list[Page], claim_pages: set[int]
+) -> tuple[list[list[VerdictMention]], list[list[VerdictMention]]]:
+    """Per claim: statements about it on other current pages (summary tables, index titles, logbook-wide
+    sentences, raw data), and what superseded and orphan pages state about it."""
+    by_number: dict[int, list[int]] = {}
+    for index, claim in enumerate(claims):
         if claim.n is not None:
-            by_number.setdefault(claim.n, []).append(claim)
-    by_page = {c.page: c for c in claims if not c.section_line}
-    elsewhere: dict[str, list[VerdictMention]] = {c.key: [] for c in claims}
-    history: dict[str, list[VerdictMention]] = {c.key: [] for c in claims}
+            by_number.setdefault(claim.n, []).append(index)
+    by_page = {c.page: i for i, c in enumerate(claims) if not c.section_line}
+    elsewhere: list[list[VerdictMention]] = [[] for _ in claims]
+    history: list[list[VerdictMention]] = [[] for _ in claims]
     for page in pages:
         if id(page) in claim_pages:
             continue
@@ -743,40 +947,20 @@ def _apply_cross_page_mentions(claims: list[Claim], pages: list[Page], claim_pag
                 about = by_number.get(target, [])
             else:
                 about = [by_page[target]] if target in by_page else []
-            for claim in about:
-                (history if mention.source == HISTORY else found)[claim.key].append(mention)
+            for index in about:
+                (history if mention.source == HISTORY else found)[index].append(mention)
         if page.is_root:
             for slug, mention in _index_title_mentions(page):
                 if slug in by_page:
-                    found[by_page[slug].key].append(mention)
+                    found[by_page[slug]].append(mention)
         if page.is_current:  # an earlier attempt's "all claims verified" says nothing about this claim
             for mention in _global_mentions(page):
-                for claim in claims:
-                    found[claim.key].append(mention)
+                for index in range(len(claims)):
+                    found[index].append(mention)
         for n, mention in _raw_data_mentions(page):
-            for claim in by_number.get(n, []):
-                found[claim.key].append(mention)
-    own = {claim.key: claim.verdict for claim in claims}  # before any gap is filled
-    for claim in claims:
-        mentions = elsewhere[claim.key]
-        if mentions and claim.verdict is Verdict.UNSTATED and not claim.candidates:
-            best = max(mentions, key=lambda m: m.confidence)
-            rivals = [m for m in _rivals(best, mentions) if m.confidence >= best.confidence]
-            # "All claims verified" that some claim's own page already contradicts is not true of each claim.
-            overruled = best.source == "logbook summary" and any(
-                _stated_otherwise(v, best.verdict) for v in own.values()
-            )
-            if rivals or overruled:  # the summaries disagree: no verdict, the candidates instead
-                claim.candidates = [best, *rivals]
-                continue
-            _set_verdict(claim, best, _FALLBACK_FACTOR)
-            mentions = [m for m in mentions if m is not best]
-        claim.other_mentions.extend(m for m in mentions if m.confidence >= GLOBAL)
-        claim.other_mentions.extend(replace(m, source=HISTORY) for m in history[claim.key] if m.confidence >= GLOBAL)
-
-
-def _stated_otherwise(verdict: Verdict, other: Verdict) -> bool:
-    return verdict is not Verdict.UNSTATED and verdict != other
+            for index in by_number.get(n, []):
+                found[index].append(mention)
+    return elsewhere, history
 
 
 def _page_texts(page: Page) -> list[tuple[str, int, int | None]]:
@@ -825,7 +1009,15 @@ def _summary_mentions(page: Page) -> list[tuple[int | str, VerdictMention]]:
                 if found:
                     text = vm.clean(stripped)
                     mention = VerdictMention(
-                        found[0], found[1].upper(), text, page.slug, first_line + index, cell, source, SUMMARY_TABLE
+                        found[0],
+                        found[1].upper(),
+                        text,
+                        page.slug,
+                        first_line + index,
+                        cell,
+                        source,
+                        SUMMARY_TABLE,
+                        ("summary table",),
                     )
                     out.append((target, mention))
     return out
@@ -851,7 +1043,7 @@ def _line_mentions(
         first = int(match.group(1) or match.group(2))
         last = int(match.group(3)) if match.group(3) else first
         mention = VerdictMention(
-            found[0], found[1].upper(), vm.clean(line), page.slug, line_no, cell, "summary", SUMMARY_LINE
+            found[0], found[1].upper(), vm.clean(line), page.slug, line_no, cell, "summary", SUMMARY_LINE, ("summary",)
         )
         out.extend((n, mention) for n in range(first, min(last, first + 20) + 1))
 
@@ -866,7 +1058,15 @@ def _index_title_mentions(page: Page) -> list[tuple[str, VerdictMention]]:
         if found:
             file_line = page.preamble_line + line - 1
             mention = VerdictMention(
-                found.verdict, found.raw, found.text, page.slug, file_line, None, "index title", INDEX_TITLE
+                found.verdict,
+                found.raw,
+                found.text,
+                page.slug,
+                file_line,
+                None,
+                "index title",
+                INDEX_TITLE,
+                ("index title",),
             )
             out.append((slug, mention))
     return out
@@ -893,6 +1093,7 @@ def _global_mentions(page: Page) -> list[VerdictMention]:
                         cell,
                         "logbook summary",
                         GLOBAL,
+                        ("logbook summary",),
                     )
                 )
     return out
@@ -945,6 +1146,7 @@ def _raw_data_mentions(page: Page) -> list[tuple[int, VerdictMention]]:
                         cell.ordinal,
                         "raw data",
                         RAW_DATA,
+                        ("raw data",),
                     )
                     out.append((int(number.group(1)), mention))
                     break

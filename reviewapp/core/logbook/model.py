@@ -120,7 +120,9 @@ class VerdictMention:
     line: int
     cell: int | None  # ordinal of the cell on the page, None for the preamble
     source: str  # where it was found: "claim text", "cell title", "summary table", "index title", "history", ...
-    confidence: float
+    confidence: float  # how surely the place it was found in states a verdict (before the decision's tunables)
+    features: tuple[str, ...] = ()  # its kind first ("labelled", "title", "mention", …), then how ("negated", …)
+    score: float = 0.0  # what the decision scored it (verdict_decision)
 
     @property
     def elsewhere(self) -> bool:
@@ -145,6 +147,8 @@ class Claim:
     numbering: str = "written"  # where n comes from: "written", "summary table", "manifest order", ...
     aliases: tuple[str, ...] = ()  # earlier keys of this claim; records written under them still attach
     candidates: list[VerdictMention] = field(default_factory=list)  # when unstated: what might have been a verdict
+    considered: list[VerdictMention] = field(default_factory=list)  # every candidate on its page, chosen or not
+    unstated_reason: str | None = None  # why no verdict was taken, when unstated
 
     @property
     def contradicted(self) -> bool:

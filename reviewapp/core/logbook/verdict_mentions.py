@@ -138,6 +138,22 @@ def _voided(text: str, match: re.Match[str]) -> bool:
     return bool(_NEGATION.search(before) or _CONDITION_AFTER.match(after) or attributed(text, match.start()))
 
 
+def void_features(text: str, start: int, end: int) -> tuple[str, ...]:
+    """Why a verdict word at text[start:end] is not stated as a verdict: negated, conditional, quoted from someone
+    else, hedged (empty when it is stated plainly)."""
+    before = text[max(0, start - 40) : start]
+    features = []
+    if _NEGATION.search(before):
+        features.append("negated")
+    if _CONDITION_AFTER.match(text[end : end + 20]):
+        features.append("conditional")
+    if attributed(text, start):
+        features.append("quoted")
+    if _HEDGE.search(_unemphasized(text[max(0, start - 30) : start])):
+        features.append("hedged")
+    return tuple(features)
+
+
 def hedged(text: str, match: re.Match[str]) -> bool:
     """'likely VERIFIED', 'appears to be reproduced': the writer did not commit to the word."""
     return bool(_HEDGE.search(_unemphasized(text[max(0, match.start() - 30) : match.start()])))
@@ -263,8 +279,9 @@ def title_verdict(title: str) -> Found | None:
     if not may_state_verdict(title):
         return None
     for found in labelled(title):
-        confidence = found.confidence if found.rule == "hedged" else max(found.confidence, TITLE)
-        return Found(found.verdict, found.raw, title, 0, confidence, "title label")
+        if found.rule == "hedged":
+            return Found(found.verdict, found.raw, title, 0, found.confidence, "hedged")
+        return Found(found.verdict, found.raw, title, 0, max(found.confidence, TITLE), "title label")
     segments = [clean(s).strip(" ()[].!") for s in _TITLE_SPLIT.split(title) if s.strip()]
     if len(segments) >= 2:
         for segment in (segments[-1], segments[0]):

@@ -188,9 +188,8 @@ class EvidenceHeader(QFrame):
             self.quote.setToolTip(plain_tooltip(f"{mention.text}\n\nThe reader is {sure} this is the agent's verdict."))
             self.goto_verdict.setVisible(mention.page == claim.page)
         elif claim.candidates:
-            self.quote.setText(
-                "No verdict taken: what the logbook says is hedged or disagrees. Read the statements below."
-            )
+            why = claim.unstated_reason or "what the logbook says is hedged or disagrees"
+            self.quote.setText(f"No verdict taken: {why}. Read the statements below.")
             self.quote.setToolTip("")
             self.goto_verdict.hide()
         else:
