@@ -62,6 +62,15 @@ class ChildPeaks:
         return max(self.kib.values(), default=0)
 
 
+def load_average() -> str:
+    """The 1- and 5-minute load average and the CPU count, to print beside a figure measured on a shared machine."""
+    try:
+        one, five, _ = os.getloadavg()
+    except OSError:
+        return "load average unknown"
+    return f"load average {one:.2f} / {five:.2f} (1 / 5 min) on {os.cpu_count()} CPUs"
+
+
 def baseline_kib() -> int:
     """Memory in use now, with the peak reset to it where the kernel allows (so imports do not count)."""
     gc.collect()

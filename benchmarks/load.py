@@ -2,6 +2,7 @@
 
     python benchmarks/load.py            # 200 claim pages, 2,000 run cells, 200 figures, 50,000 trace events
     python benchmarks/load.py --small    # a quick smoke run
+    python benchmarks/load.py --whole-process   # `reviewapp inspect --json` against `trackio logbook read --json`
 
 trackio pins older dependencies than ours, so it lives in its own virtual environment under
 benchmarks/.cache/ (created on first use with pip). The logbook is generated there by benchmarks/_trackio_gen.py
@@ -11,6 +12,12 @@ fresh process (benchmarks/_measure.py) so its memory figures are its own; all re
 The read floor is the time to just open and read every file our reader needs (metadata, manifest, pages, trace
 and workspace indexes; not the trace event chunks, which are read lazily). Prints figures and PASS/MISS per
 target; exits 0 unless something crashes, as it measures rather than tests.
+
+--whole-process times what a user waits for at a terminal instead: `reviewapp inspect WORKSPACE --json` against
+`trackio logbook read --path WORKSPACE --json`, each a fresh process with its output discarded, run alternately
+(trackio, ours with an empty parse cache, ours again with the cache it left) so that a busy machine slows them
+alike; medians. Both interpreters write and reuse their bytecode as an installed program does (one untimed run
+each first).
 """
 
 from __future__ import annotations
@@ -40,6 +47,8 @@ SMALL = {"pages": 10, "runs": 100, "figures": 10, "events": 2_000}
 TARGET_SPEEDUP = 5.0  # ours at least this many times faster than trackio
 TARGET_FLOOR = 3.0  # ours within this factor of the read floor
 TARGET_MEMORY = 2.0  # peak RSS above baseline under this factor of the bytes read
+TARGET_WHOLE_RATIO = 0.2  # whole process: inspect --json at most this fraction of trackio's logbook read --json
+TARGET_SECOND_OPEN_S = 0.15  # whole process: inspect --json of an unchanged logbook, served by the parse cache
 
 
 def venv_python(venv: Path) -> Path:
@@ -192,6 +201,59 @@ def measure(label: str, python: Path, mode: str, target: Path, env: dict[str, st
     return row
 
 
+def whole_process(trackio_python: Path, workspace: Path, repeat: int) -> None:
+    """Alternating fresh-process runs of both command lines; prints medians beside the targets."""
+    import tempfile
+
+    sys.path.insert(0, str(BENCH_DIR))
+    from _measure import load_average
+
+    scratch = Path(tempfile.mkdtemp(prefix="reviewapp-whole-"))
+    warm_cache_dir = scratch / "warm"
+    trackio_cli = trackio_python.parent / ("trackio.exe" if os.name == "nt" else "trackio")
+    trackio_cmd = [str(trackio_cli), "logbook", "read", "--path", str(workspace), "--json"]
+    ours_cmd = [sys.executable, "-m", "reviewapp", "inspect", str(workspace), "--json"]
+
+    def env_of(base: dict[str, str], cache_dir: Path | None = None) -> dict[str, str]:
+        env = {k: v for k, v in base.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        if cache_dir is not None:
+            env["REVIEWAPP_CACHE_DIR"] = str(cache_dir)
+        return env
+
+    def run(command: list[str], env: dict[str, str]) -> float:
+        started = time.perf_counter()
+        subprocess.run(command, env=env, cwd=CACHE, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        return time.perf_counter() - started
+
+    print(f"Whole process, {repeat} alternating runs each ({load_average()} before)...", flush=True)
+    run(trackio_cmd, env_of(trackio_env()))  # bytecode written, page cache warm
+    run(ours_cmd, env_of(ours_env(), warm_cache_dir))  # and the parse cache the warm runs use
+    times: dict[str, list[float]] = {"trackio": [], "cold": [], "warm": []}
+    for n in range(repeat):
+        times["trackio"].append(run(trackio_cmd, env_of(trackio_env())))
+        times["cold"].append(run(ours_cmd, env_of(ours_env(), scratch / f"cold-{n}")))
+        times["warm"].append(run(ours_cmd, env_of(ours_env(), warm_cache_dir)))
+    shutil.rmtree(scratch, ignore_errors=True)
+    median = {name: statistics.median(values) for name, values in times.items()}
+    spread = {name: f"{min(values):.3f}–{max(values):.3f}" for name, values in times.items()}
+    ratio = median["cold"] / median["trackio"]
+    print()
+    print(f"{'':46}{'median':>9}  {'range':>13}")
+    print(f"{'trackio logbook read --json':46}{median['trackio']:>8.3f}s  {spread['trackio']:>13}")
+    print(f"{'reviewapp inspect --json (empty parse cache)':46}{median['cold']:>8.3f}s  {spread['cold']:>13}")
+    print(f"{'reviewapp inspect --json (second open)':46}{median['warm']:>8.3f}s  {spread['warm']:>13}")
+    print()
+    print(
+        f"{'first open ≤ ' + format(TARGET_WHOLE_RATIO, 'g') + 'x trackio':40}{ratio:>12.2f}x  "
+        f"{verdict(ratio <= TARGET_WHOLE_RATIO)}"
+    )
+    print(
+        f"{'second open ≤ ' + format(TARGET_SECOND_OPEN_S, 'g') + ' s':40}{median['warm']:>12.3f}s  "
+        f"{verdict(median['warm'] <= TARGET_SECOND_OPEN_S)}"
+    )
+    print(f"measured with {load_average()} after")
+
+
 def mb(n_bytes: float) -> str:
     return f"{n_bytes / 1e6:,.1f} MB"
 
@@ -208,6 +270,9 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="where the logbook lives (default: under benchmarks/.cache/)")
     parser.add_argument("--regenerate", action="store_true", help="build the logbook again even if cached")
     parser.add_argument("--repeat", type=int, default=3, help="fresh-process runs per reader (default 3)")
+    parser.add_argument(
+        "--whole-process", action="store_true", help="time the two command lines, start to exit, instead"
+    )
     args = parser.parse_args()
     profile = SMALL if args.small else FULL
     sizes = {name: getattr(args, name) or profile[name] for name in FULL}
@@ -220,6 +285,10 @@ def main() -> int:
         print(f"Generated in {time.perf_counter() - started:.1f}s (trackio's part {stats['generation_seconds']:.1f}s)")
     workspace = Path(stats["workspace"])
     logbook_dir = workspace / ".trackio" / "logbook"
+    if args.whole_process:
+        warm_cache(workspace / ".trackio")
+        whole_process(trackio_python, workspace, max(args.repeat, 5) if args.repeat == 3 else args.repeat)
+        return 0
 
     files = read_set(workspace)
     read_bytes = sum(path.stat().st_size for path in files)

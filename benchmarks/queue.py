@@ -1,7 +1,7 @@
 """How fast the judges' queue opens, reopens and switches logbooks, and how much memory it takes.
 
-    python benchmarks/queue.py                 # 100 generated logbooks (5-20 claims, run cells, figures)
-    python benchmarks/queue.py --logbooks 20   # a quicker run
+    python benchmarks/queue.py                  # 1,000 generated logbooks (5-20 claims, run cells, figures)
+    python benchmarks/queue.py --logbooks 100   # a quicker run (the targets stay those for 1,000)
 
 The real review window and queue window run offscreen. Figures printed next to their targets:
 
@@ -10,7 +10,8 @@ The real review window and queue window run offscreen. Figures printed next to t
 * warm: the same queue opened again, every logbook answered from the parse cache;
 * switch: Enter on another row until the review window shows that logbook's first claim not yet reviewed (and,
   for information, until the window is idle: figures decoded, the trace indexed);
-* peak memory of the process (VmHWM).
+* peak memory of the process (VmHWM);
+* the load average, since the machine these run on is often shared.
 
 The generated logbooks are kept under benchmarks/.cache/ and reused. Prints figures only; exits 0 unless
 something crashes.
@@ -47,11 +48,14 @@ def _sibling(name: str) -> ModuleType:
     return module
 
 
-peak_kib = _sibling("_measure").peak_kib
+_measure = _sibling("_measure")
+peak_kib, load_average = _measure.peak_kib, _measure.load_average
 _window_load = _sibling("window_load")
 StallProbe, run_until = _window_load.StallProbe, _window_load.run_until
 
-TARGET_COLD_S, TARGET_WARM_S, TARGET_SWITCH_MS, TARGET_STALL_MS = 10.0, 1.0, 150.0, 100.0
+# The challenge's scale: a thousand logbooks in one queue.
+TARGET_LISTED_S, TARGET_COLD_S, TARGET_WARM_S = 1.0, 15.0, 2.0
+TARGET_SWITCH_MS, TARGET_STALL_MS, TARGET_MEMORY_MB = 150.0, 50.0, 1024.0
 VERDICTS = ("VERIFIED", "FALSIFIED", "TOY", "INCONCLUSIVE", "PARTIALLY VERIFIED")
 
 
@@ -105,12 +109,12 @@ def generate_queue(folder: Path, logbooks: int) -> Path:
 
 
 def verdict(value: float, target: float, unit: str) -> str:
-    return f"target < {target:g} {unit}   {'PASS' if value < target else 'MISS'}"
+    return f"target ≤ {target:g} {unit}   {'PASS' if value <= target else 'MISS'}"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--logbooks", type=int, default=100, help="logbooks in the queue (default 100)")
+    parser.add_argument("--logbooks", type=int, default=1000, help="logbooks in the queue (default 1,000)")
     parser.add_argument("--switches", type=int, default=10, help="logbook switches to time")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -177,8 +181,8 @@ def main() -> int:
             switches.append((first - started) * 1000)
             settled.append((time.perf_counter() - started) * 1000)
 
-    print(f"\n{args.logbooks} logbooks, {unreadable} unreadable; figures (targets from the issue):")
-    print(f"  cold, shown   {cold_shown:7.2f} s    (every entry listed, rows filling in)")
+    print(f"\n{args.logbooks} logbooks, {unreadable} unreadable; figures (targets for 1,000 logbooks):")
+    print(f"  cold, listed  {cold_shown:7.2f} s    {verdict(cold_shown, TARGET_LISTED_S, 's')}  (rows filling in)")
     print(f"  cold, filled  {cold_s:7.2f} s    {verdict(cold_s, TARGET_COLD_S, 's')}")
     worst = max(cold_stalls, default=0.0)
     print(f"  cold stall    {worst:7.1f} ms   {verdict(worst, TARGET_STALL_MS, 'ms')}")
@@ -189,7 +193,9 @@ def main() -> int:
             f"  switch median {median:7.1f} ms   {verdict(median, TARGET_SWITCH_MS, 'ms')}  (slowest {slowest:.0f} ms)"
         )
         print(f"  switch, idle  {statistics.median(settled):7.1f} ms   (figures decoded, trace indexed; no target)")
-    print(f"  peak memory   {peak_kib() / 1024:7.0f} MB")
+    peak_mb = peak_kib() / 1024
+    print(f"  peak memory   {peak_mb:7.0f} MB   {verdict(peak_mb, TARGET_MEMORY_MB, 'MB')}")
+    print(f"  measured with {load_average()}")
     queue.close()
     window.close()
     shutil.rmtree(scratch, ignore_errors=True)

@@ -123,8 +123,6 @@ def read_logbook_cached(
 ) -> Logbook:
     """`read_logbook`, answered from the cache when nothing the reader reads has changed since it was stored, and
     with the pages whose bytes did not change taken from the cache when something did."""
-    from reviewapp.core.logbook.reader import read_logbook
-
     stats = stats if stats is not None else CacheStats()
     source = Path(source)
     where = locate(source)
@@ -145,6 +143,8 @@ def read_logbook_cached(
         stats.whole = True
         _remember(key, hit)
         return hit
+    from reviewapp.core.logbook.reader import read_logbook  # the reader's patterns take a while to compile
+
     memory = _PageMemory(stored.get("pages") if stored is not None else None)
     logbook = read_logbook(source, progress=progress, cancel=cancel, logbook_id=logbook_id, memory=memory)
     stats.parsed, stats.recalled = memory.parsed, memory.recalled
