@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "reviewapp.cli.queue_cmd",
     "reviewapp.cli.score_cmd",
     "reviewapp.cli.rank_cmd",
+    "reviewapp.cli.decide_cmd",
     "reviewapp.cli.verdicts_cmd",
     "reviewapp.cli.agreement_cmd",
     "reviewapp.cli.trace_cmd",

@@ -45,6 +45,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--annotator", metavar="NAME", help="whose progress to show (default: your identity)")
     parser.add_argument("--next", action="store_true", help="print only the next claim you have not reviewed")
     parser.add_argument("--window", action="store_true", help="open the queue window instead of printing")
+    parser.add_argument(
+        "--disagreements",
+        action="store_true",
+        help="list the claims where people's verdicts conflict and the logbooks whose rubric scores spread too far",
+    )
+    parser.add_argument(
+        "--max-spread",
+        type=float,
+        metavar="X",
+        help="with --disagreements: normalized rubric scores further apart than X disagree (default 1.5)",
+    )
+    parser.add_argument(
+        "--blind", action="store_true", help="with --disagreements: hide names until a dispute is adjudicated"
+    )
     add_format_option(parser)
     parser.set_defaults(handler=run)
 
@@ -84,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
     for queue_problem in queue.problems:
         print(f"warning: {args.queue}: {queue_problem}", file=sys.stderr)
     rows = queue_status(queue, me, judge_verdicts=stored_logbook_judge_verdicts, open_remote=download_entry)
+    if args.disagreements:
+        return _print_disputes(rows, args)
     if args.next:
         found = next_unreviewed(rows)
         if found is None:
@@ -112,6 +128,36 @@ def run(args: argparse.Namespace) -> int:
              row.disagreements]
         )  # fmt: skip
     write_table(columns, table, args.format)
+    return 0
+
+
+def _print_disputes(rows: list[QueueRow], args: argparse.Namespace) -> int:
+    from reviewapp.core.queue.adjudication import DEFAULT_MAX_SPREAD
+    from reviewapp.core.queue.disputes import queue_disputes
+
+    spread = DEFAULT_MAX_SPREAD if args.max_spread is None else args.max_spread
+    disputes = queue_disputes(rows, max_spread=spread, blind=args.blind)
+    if args.format == "json":
+        json.dump([d.to_dict() for d in disputes], sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    if not disputes and args.format == "text":
+        print("people agree everywhere: no conflicting verdicts and no rubric spread above the threshold")
+        return 0
+    columns = ["source", "claim", "title", "people", "spread", "status", "adjudicated"]
+    table = [
+        [
+            d.source,
+            d.label,
+            d.title,
+            "; ".join(f"{p.name}: {p.verdict}" for p in d.people),
+            d.spread,
+            d.status,
+            f"{d.adjudicated} ({d.adjudicator})" if d.adjudicated else "",
+        ]
+        for d in disputes
+    ]
+    write_table(columns, table, args.format, title="Disagreements" if args.format == "markdown" else "")
     return 0
 
 

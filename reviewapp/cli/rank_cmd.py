@@ -8,11 +8,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reviewapp.cli.common import CommandError, fail
 from reviewapp.cli.output import add_format_option, write_table
+
+if TYPE_CHECKING:
+    from reviewapp.core.queue.decision import QueueRanking
+    from reviewapp.core.queue.queue_file import Queue
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,7 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Merge every judge's rubric scores of the logbooks in QUEUE, normalize them per judge (so a "
         "harsh and a lenient judge count the same) and print the ranking with ties flagged.",
         epilog="Normalization: z (default) = (score - judge's mean) / judge's standard deviation; rank = the judge's "
-        "mid-ranks on -1..1. A judge who gave every logbook the same score counts as no preference. "
+        "mid-ranks on -1..1. A judge who gave every logbook the same score counts as no preference. Beside each "
+        "logbook: the people's verdicts (adjudicated ones where a dispute was settled) and marks (flagged, headline "
+        "claim adjudicated falsified), which do not move it. "
         "Exit codes: 0 printed; 2 bad usage or a queue that cannot be read.",
     )
     parser.add_argument("queue", metavar="QUEUE", type=Path, help="a queue file (text or CSV) or a folder of logbooks")
@@ -33,49 +39,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reviewapp.core.queue.queue_file import QueueError, read_queue
-    from reviewapp.core.queue.ranking import JudgeScore, rank_logbooks
-    from reviewapp.core.queue.rubric import RubricError, load_rubric
-    from reviewapp.core.queue.status import queue_status
-    from reviewapp.core.review.records import RubricScoreRecord
-
     try:
-        try:
-            queue = read_queue(args.queue)
-            wanted = load_rubric(args.rubric).sha256 if args.rubric else None
-        except (QueueError, RubricError) as exc:
-            raise CommandError(f"error: {exc}") from None
+        _queue, result = ranked_queue(args)
     except CommandError as error:
         return fail(error)
-    for problem in queue.problems:
-        print(f"warning: {args.queue}: {problem}", file=sys.stderr)
-    rows = queue_status(queue, me="")
-    titles: dict[str, str] = {}
-    records: list[tuple[str, RubricScoreRecord]] = []
-    for row in rows:
-        if row.problem:
-            print(f"warning: {row.entry.source}: {row.problem}", file=sys.stderr)
-            continue
-        assert row.logbook is not None
-        titles[row.entry.source] = row.title
-        records.extend((row.entry.source, r) for r in row.scores.values())
-    rubrics = Counter(r.payload.rubric_sha256 for _, r in records)
-    chosen = wanted or (rubrics.most_common(1)[0][0] if rubrics else None)
-    notes = []
-    if len(rubrics) > 1 or (wanted and rubrics and wanted not in rubrics):
-        other = sum(n for sha, n in rubrics.items() if sha != chosen)
-        notes.append(f"{other} score(s) made on another rubric are left out")
-    scores = [
-        JudgeScore(r.annotator, source, r.payload.overall) for source, r in records if r.payload.rubric_sha256 == chosen
-    ]
-    ranking = rank_logbooks(scores, args.method)
-    notes = [*ranking.warnings, *notes]
+    ranking = result.ranking
+    titles = {source: c.title for source, c in result.candidates.items()}
     if args.format == "json":
         json.dump(
             {
                 "method": ranking.method,
                 "judges": ranking.judges,
-                "notes": notes,
+                "notes": result.notes,
                 "ranking": [
                     {
                         "rank": r.rank,
@@ -87,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
                         "spread": round(r.spread, 3),
                         "judges": r.judges,
                         "normalized": {k: round(v, 3) for k, v in r.normalized.items()},
+                        **_verdicts_and_marks(result, r.logbook),
                     }
                     for r in ranking.rows
                 ],
@@ -100,25 +76,68 @@ def run(args: argparse.Namespace) -> int:
     if not ranking.rows:
         print("no rubric scores yet: judges record them with `reviewapp score SOURCE` or in the window")
         return 0
-    columns = ["rank", "logbook", "title", "score", "judges", "raw mean", "spread", *ranking.judges]
-    table = [
-        [
-            f"{r.rank}=" if r.tied else r.rank,
-            r.logbook,
-            titles.get(r.logbook, ""),
-            r.score,
-            len(r.judges),
-            r.raw_mean,
-            r.spread,
-            *(f"{r.judges[j]:g} ({r.normalized[j]:+.2f})" if j in r.judges else "" for j in ranking.judges),
-        ]
-        for r in ranking.rows
+    columns = [
+        "rank",
+        "logbook",
+        "title",
+        "score",
+        "judges",
+        "raw mean",
+        "spread",
+        *ranking.judges,
+        "verdicts",
+        "marks",
     ]
+    table = []
+    for r in ranking.rows:
+        found = result.candidates.get(r.logbook)
+        table.append(
+            [
+                f"{r.rank}=" if r.tied else r.rank,
+                r.logbook,
+                titles.get(r.logbook, ""),
+                r.score,
+                len(r.judges),
+                r.raw_mean,
+                r.spread,
+                *(f"{r.judges[j]:g} ({r.normalized[j]:+.2f})" if j in r.judges else "" for j in ranking.judges),
+                found.summary.text() if found else "",
+                "; ".join(found.marks) if found else "",
+            ]
+        )
     title = "Leaderboard" if args.format == "markdown" else ""
     write_table(columns, table, args.format, title=title)
     if args.format in ("text", "markdown"):
         method = "z-scores per judge" if ranking.method == "z" else "ranks per judge on -1..1"
-        lines = [f"Scores are means of {method}; = marks a tie at two decimals.", *notes]
+        lines = [f"Scores are means of {method}; = marks a tie at two decimals.", *result.notes]
         prefix = "\n" if args.format == "markdown" else ""
         sys.stdout.write(prefix + "".join(f"{'- ' if args.format == 'markdown' else ''}{n}\n" for n in lines))
     return 0
+
+
+def ranked_queue(args: argparse.Namespace) -> tuple[Queue, QueueRanking]:
+    """The queue of `args.queue` ranked by `args.method` on `args.rubric`; raises CommandError (exit 2)."""
+    from reviewapp.core.queue.decision import queue_ranking
+    from reviewapp.core.queue.queue_file import QueueError, read_queue
+    from reviewapp.core.queue.rubric import RubricError, load_rubric
+    from reviewapp.core.queue.status import queue_status
+
+    try:
+        queue = read_queue(args.queue)
+        wanted = load_rubric(args.rubric).sha256 if args.rubric else None
+    except (QueueError, RubricError) as exc:
+        raise CommandError(f"error: {exc}") from None
+    for problem in queue.problems:
+        print(f"warning: {args.queue}: {problem}", file=sys.stderr)
+    rows = queue_status(queue, me="")
+    for row in rows:
+        if row.problem:
+            print(f"warning: {row.entry.source}: {row.problem}", file=sys.stderr)
+    return queue, queue_ranking(rows, args.method, wanted)
+
+
+def _verdicts_and_marks(result: QueueRanking, source: str) -> dict[str, object]:
+    found = result.candidates.get(source)
+    if found is None:
+        return {"verdicts": {}, "marks": []}
+    return {"verdicts": found.summary.to_dict(), "adjudicated": found.summary.adjudicated, "marks": found.marks}

@@ -200,6 +200,29 @@ def example_records() -> dict[str, object]:
             payload={"paper": "GW3umRqsZZ", "logbook": "hf:space/a/b", "row": "aligned:2"},
             **base,
         ),
+        "adjudicated_verdict": make_record(
+            "adjudicated_verdict",
+            target=Target(claim=CLAIM),
+            payload={
+                "verdict": "partial",
+                "rationale": "Both read the same table; 10% scale.",
+                "settles": [verdict.id],
+            },
+            **{**base, "role": "adjudicator"},
+        ),
+        "decision": make_record(
+            "decision",
+            target=Target(),
+            payload={
+                "queue": "queue.txt",
+                "method": "z",
+                "normalization": "z-scores per judge",
+                "ranking": [
+                    {"rank": 1, "logbook": "a/b", "score": 0.5, "judges": {"Ada": 4.0}, "verdicts": {"verified": 2}}
+                ],
+            },
+            **{**base, "role": "adjudicator"},
+        ),
     }
 
 

@@ -387,6 +387,41 @@ class ClaimAlignmentPayload(_Model):
     row: Key | None = Field(None, description="the paper claim's id (`registry:3`, `aligned:2`); none: its own row")
 
 
+class AdjudicatedVerdictPayload(_Model):
+    """An adjudicator's verdict on a claim where people disagree, naming the verdict records it settles."""
+
+    verdict: HumanVerdict
+    rationale: Text
+    settles: list[RecordId] = Field(min_length=1, description="ids of the people's verdict records it settles")
+    blind: bool = Field(False, description="made in blind mode: the reviewers' names were hidden until this decision")
+
+
+class DecisionEntry(_Model):
+    """One candidate (logbook) of a queue's final ranking, as decided."""
+
+    rank: int = Field(ge=1)
+    logbook: str = Field(min_length=1, max_length=2000, description="the queue entry's source")
+    title: str = Field("", max_length=2000)
+    score: float = Field(description="mean normalized rubric score over the judges who scored it")
+    tied: bool = False
+    judges: dict[str, float] = Field(default_factory=dict, description="judge -> their overall rubric score")
+    normalized: dict[str, float] = Field(default_factory=dict, description="judge -> normalized score")
+    verdicts: dict[str, int] = Field(default_factory=dict, description="people's verdict per claim, counted")
+    marks: list[str] = Field(default_factory=list, description="flags and adjudicated falsified headline claims")
+
+
+class DecisionPayload(_Model):
+    """The recorded final ranking of a queue (`reviewapp decide`)."""
+
+    queue: Name = Field(description="the queue file's name")
+    method: Literal["z", "rank"]
+    normalization: Text = Field(description="how each judge's scores were normalized, in words")
+    rubric_sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$")
+    ranking: list[DecisionEntry] = Field(default_factory=list)
+    ties: list[list[str]] = Field(default_factory=list, description="groups of logbooks sharing a rank")
+    notes: list[str] = Field(default_factory=list)
+
+
 # -- records --------------------------------------------------------------------------------------------------
 
 
@@ -560,6 +595,27 @@ class ClaimAlignmentRecord(RecordBase):
         return self
 
 
+class AdjudicatedVerdictRecord(RecordBase):
+    """Settles a disagreement between people on `target.claim`; only an adjudicator records one."""
+
+    kind: Literal["adjudicated_verdict"]
+    payload: AdjudicatedVerdictPayload
+
+    @model_validator(mode="after")
+    def _claim(self) -> AdjudicatedVerdictRecord:
+        _needs_claim(self)
+        if self.role != "adjudicator":
+            raise ValueError("role: an adjudicated verdict is recorded by an adjudicator")
+        return self
+
+
+class DecisionRecord(RecordBase):
+    """A queue's final ranking; kept in the queue's folder (`decisions/<annotator>.jsonl`), not in a logbook."""
+
+    kind: Literal["decision"]
+    payload: DecisionPayload
+
+
 class UnknownRecord(RecordBase):
     """A kind written by a newer schema version: kept, shown as such, ignored by replay."""
 
@@ -583,6 +639,8 @@ RECORD_TYPES: tuple[type[RecordBase], ...] = (
     TraceExcerptRecord,
     AuthorResponseRecord,
     ClaimAlignmentRecord,
+    AdjudicatedVerdictRecord,
+    DecisionRecord,
 )
 RECORD_KINDS: dict[str, type[RecordBase]] = {
     get_args(cls.model_fields["kind"].annotation)[0]: cls for cls in RECORD_TYPES

@@ -4,5 +4,6 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-Role = Literal["judge", "participant", "author"]
+# adjudicator: settles disagreements between people (an adjudicated verdict) and records the queue's decision
+Role = Literal["judge", "participant", "author", "adjudicator"]
 ROLES: tuple[str, ...] = get_args(Role)

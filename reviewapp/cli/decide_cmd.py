@@ -1,0 +1,153 @@
+"""`reviewapp adjudicate SOURCE --claim N ...` and `reviewapp decide QUEUE`: settle a disagreement between
+people with an adjudicated verdict, and record a queue's final ranking with its report.
+
+Exit codes: 0 saved; 2 bad usage, not a logbook or queue, no annotator, nothing to adjudicate, a secret in the
+text (nothing saved); 3 the record or report could not be written; 4 git refused the commit (`decide --commit`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from reviewapp.cli.common import (
+    CommandError,
+    add_annotator_options,
+    add_exit_codes,
+    add_source_argument,
+    exit_codes_epilog,
+    fail,
+    load_or_exit,
+    say_who,
+)
+from reviewapp.core.verdicts import HUMAN_VERDICTS
+
+EXIT_USAGE = 2
+EXIT_WRITE_FAILED = 3
+EXIT_REFUSED = 4
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    adjudicate = subparsers.add_parser(
+        "adjudicate",
+        help="settle a claim where people disagree with an adjudicated verdict (role adjudicator)",
+        description="Record the adjudicated verdict of a claim whose reviewers' verdicts conflict; it names every "
+        "verdict it settles. `reviewapp queue LIST --disagreements` lists such claims.",
+    )
+    add_source_argument(adjudicate)
+    adjudicate.add_argument("--claim", required=True, metavar="N|KEY", help="the claim's number or key")
+    adjudicate.add_argument(
+        "--verdict", required=True, metavar="VERDICT", help=f"one of: {', '.join(v.value for v in HUMAN_VERDICTS)}"
+    )
+    adjudicate.add_argument("--rationale", required=True, metavar="TEXT", help="why (required)")
+    adjudicate.add_argument("--blind", action="store_true", help="say in the record that names were hidden")
+    add_annotator_options(adjudicate)
+    add_exit_codes(
+        adjudicate,
+        exit_codes_epilog(
+            ok="saved: the record id is printed",
+            usage="bad usage, not a logbook, no annotator name, an unknown claim or verdict, no disagreement on\n"
+            "     the claim, an empty rationale, or a secret in the text (nothing saved)",
+            cannot_write="the review file could not be written (nothing saved)",
+        ),
+    )
+    adjudicate.set_defaults(handler=run_adjudicate)
+
+    decide = subparsers.add_parser(
+        "decide",
+        help="record a queue's final ranking (a decision record) and write its Markdown and CSV report",
+        description="Rank QUEUE as `rank` does (rubric scores normalized per judge), with each candidate's verdicts "
+        "(adjudicated where settled), marks (flagged; headline claim adjudicated falsified) and the judges' "
+        "rationales; append a decision record to <queue folder>/decisions/<you>.jsonl and write "
+        "<queue>-decision.md and .csv beside the queue.",
+    )
+    decide.add_argument("queue", metavar="QUEUE", type=Path, help="a queue file (text or CSV) or a folder of logbooks")
+    decide.add_argument("--method", choices=("z", "rank"), default="z", help="per-judge normalization (default z)")
+    decide.add_argument("--rubric", type=Path, metavar="FILE", help="rank only scores made on this rubric")
+    decide.add_argument("--commit", action="store_true", help="commit the decision and its report with git")
+    decide.add_argument("--push", action="store_true", help="with --commit: push the commit to the branch's remote")
+    add_annotator_options(decide)
+    add_exit_codes(
+        decide,
+        exit_codes_epilog(
+            ok="recorded: the decision's id is printed, the report files on stderr",
+            usage="bad usage, a queue that cannot be read, no annotator name, no rubric scores to decide on",
+            cannot_write="the decision or its report could not be written",
+            refused="git refused the commit or the push (the decision and report are kept)",
+            network="the git remote could not be reached (the commit is kept)",
+        ),
+    )
+    decide.set_defaults(handler=run_decide)
+
+
+def run_adjudicate(args: argparse.Namespace) -> int:
+    from reviewapp.cli.annotate_cmd import identity_or_exit, warn_about
+    from reviewapp.core.queue.adjudication import ADJUDICATOR, adjudicate
+    from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
+    from reviewapp.core.review.store import SecretInRecord, StoreError
+
+    try:
+        logbook = load_or_exit(args.source)
+        identity = identity_or_exit(args.annotator, logbook.root, remember=args.remember)
+        review = LogbookReview.open(logbook, identity, ADJUDICATOR)
+        warn_about(review.loaded)
+        record = adjudicate(review, args.claim, args.verdict, args.rationale, blind=args.blind)
+    except CommandError as error:
+        return fail(error)
+    except (AnnotationError, SecretInRecord) as exc:
+        return fail(CommandError(f"error: {exc}", EXIT_USAGE))
+    except StoreError as exc:
+        return fail(CommandError(f"error: nothing saved: {exc}", EXIT_WRITE_FAILED))
+    say_who("saved", record.annotator, record.role)
+    print(record.id, flush=True)
+    return 0
+
+
+def run_decide(args: argparse.Namespace) -> int:
+    from reviewapp.cli.annotate_cmd import identity_or_exit
+    from reviewapp.cli.rank_cmd import ranked_queue
+    from reviewapp.core.queue.adjudication import ADJUDICATOR
+    from reviewapp.core.queue.decision import decision_payload, decisions_file, record_decision, write_reports
+    from reviewapp.core.review.store import SecretInRecord
+
+    if args.push and not args.commit:
+        return fail(CommandError("error: --push goes with --commit", EXIT_USAGE))
+    try:
+        queue, result = ranked_queue(args)
+        folder = queue.path if queue.path.is_dir() else queue.path.parent
+        identity = identity_or_exit(args.annotator, folder, remember=args.remember)
+        if not result.ranking.rows:
+            raise CommandError("error: no rubric scores to decide on (judges record them with `reviewapp score`)")
+        payload = decision_payload(queue, result)
+        record = record_decision(queue, payload, identity.name, ADJUDICATOR, identity.slug)
+        written = write_reports(queue, result, record)
+        stored = decisions_file(queue, identity.slug)
+    except CommandError as error:
+        return fail(error)
+    except SecretInRecord as exc:
+        return fail(CommandError(f"error: {exc}", EXIT_USAGE))
+    except OSError as exc:
+        return fail(CommandError(f"error: cannot write the decision: {exc.strerror or exc}", EXIT_WRITE_FAILED))
+    say_who("decided", record.annotator, record.role)
+    print(f"wrote {', '.join(str(p) for p in written)}", file=sys.stderr)
+    if args.commit:
+        code = _commit(queue.path, identity.slug, [stored, *written], args.push)
+        if code:
+            return code
+    print(record.id, flush=True)
+    return 0
+
+
+def _commit(queue_path: Path, slug: str, paths: list[Path], push: bool) -> int:
+    from reviewapp.core.commit.errors import NetworkUnavailable
+    from reviewapp.core.queue.decision_commit import DecisionCommitError, commit_decision
+
+    try:
+        done = commit_decision(queue_path, paths, slug, push=push)
+    except NetworkUnavailable as exc:
+        return fail(CommandError(f"error: {exc}", 5))
+    except DecisionCommitError as exc:
+        return fail(CommandError(f"error: {exc}", EXIT_REFUSED))
+    print(done, file=sys.stderr)
+    return 0
