@@ -116,3 +116,57 @@ def test_a_folder_that_is_not_a_logbook_is_scored_as_all_missed(tmp_path: Path) 
     scores = {name: bench.score(name, tmp_path, facts) for name, facts in bench.load_expected(tmp_path).items()}
     assert scores["empty"].error and scores["empty"].missed == 1 and not scores["empty"].exact_set
     assert scores["widgets"].right == 1
+
+
+def write_owner(folder: Path, owner: str, verdict_sentence: str, verdict: str) -> dict:
+    """One logbook of `owner` whose claim 1 states its verdict only as `verdict_sentence`, claim 2 plainly."""
+    name = f"{owner}__repro"
+    draft = LogbookDraft(f"Reproduction by {owner}")
+    draft.page("Claim 1: Sparse").markdown(f"We ran the sweep on three seeds. {verdict_sentence}")
+    draft.page("Claim 2: Fast").markdown("Verdict: falsified.")
+    draft.write(folder / name)
+    return {
+        name: {
+            "logbook_root": ".trackio/logbook",
+            "claims": [
+                {"n": 1, "page": "claim-1-sparse", "verdict": verdict},
+                {"n": 2, "page": "claim-2-fast", "verdict": "falsified"},
+            ],
+        }
+    }
+
+
+def test_cross_validation_fits_without_the_left_out_owner(tmp_path: Path) -> None:
+    """Only owner "a" states verdicts as a passing sentence naming the claim: fitted on everyone, the reader
+    learns to take it; fitted without "a", it cannot, and the left-out score shows the gap."""
+    expected = write_owner(tmp_path, "a", "This verifies the claim.", "verified")
+    expected |= write_owner(tmp_path, "b", "Nothing to add.", "unstated")
+    expected |= write_owner(tmp_path, "c", "Nothing to add.", "unstated")
+    (tmp_path / "expected.json").write_text(json.dumps(expected), encoding="utf-8")
+    bench = load_benchmark()
+    books = bench.gather_all([(tmp_path, bench.load_expected(tmp_path))])
+    assert bench.objective([b.scored(bench.NEUTRAL) for b in books]) < bench.objective(
+        [b.scored(bench.fit(books)) for b in books]
+    )
+    result = bench.cross_validate(books)
+    in_sample, left_out = bench.shares(result["in_sample"]), bench.shares(result["out_of_sample"])
+    assert in_sample["right_clear_cut"] == 1.0
+    assert left_out["right_clear_cut"] < 1.0 and left_out["wrong"] == 0.0
+    assert result["folds"]["a"] == {} and result["folds"]["b"] != {}  # without a, nothing moves the start
+    [left_out_a] = [s for s in result["out_of_sample"] if s.name == "a__repro"]
+    assert left_out_a.missed == 1 and left_out_a.mistakes == ["claim-1-sparse#1: missed (verified)"]
+
+
+def test_cross_validate_prints_in_sample_beside_left_out(tmp_path: Path) -> None:
+    expected = write_owner(tmp_path, "a", "This verifies the claim.", "verified")
+    expected |= write_owner(tmp_path, "b", "Nothing to add.", "unstated")
+    (tmp_path / "expected.json").write_text(json.dumps(expected), encoding="utf-8")
+    text = subprocess.run(
+        [sys.executable, str(BENCHMARK), "--folder", str(tmp_path), "--cross-validate"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    header = next(line for line in text.splitlines() if "in-sample" in line)
+    assert header.split() == ["shipped", "in-sample", "left", "out", "target"]
+    assert "verdicts right, clear-cut" in text and "Overfitting" in text and "without a:" in text
