@@ -10,10 +10,11 @@ The features of a (registry claim, logbook claim) pair, each 0..1:
 - **position**: its registry position against the logbook's claim number (or order).
 
 Words are weighted by how rare they are among the logbook's claims: a word every claim page uses (the paper's
-own vocabulary) tells claims apart far less than one only a single page uses. Standard library only: on the
-benchmark (`benchmarks/judge_matching.py`) word overlap carries the signal, and difflib on capped titles catches
-near-verbatim copies without the cost of a third-party matcher. Every text is capped before matching, so 40
-titles of 200 KB cost what 40 short ones do.
+own vocabulary) tells claims apart far less than one only a single page uses. No character-level similarity:
+on `benchmarks/judge_matching.py` adding difflib's ratio or rapidfuzz's token-set ratio of statement and title
+changed no pair on the corpus or the generated cases (smallest lead 0.22 and 0.30 against 0.26 without), and
+difflib made 40 claims with 200 KB titles four times slower. Every text is capped before matching, so those
+cost about what 40 short ones do.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 
 _WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)*")
 _STOP_WORDS = (
@@ -45,7 +45,7 @@ _ANCHOR = re.compile(
     r"\(?([a-z]?\d+(?:\.\d+)*)(?![\d])",
     re.IGNORECASE,
 )
-TITLE_LIMIT = 300  # characters of a title or statement compared with difflib
+TITLE_LIMIT = 300  # characters of a title that count as the title
 RESTATEMENT_LIMIT = 1500  # characters at the top of a claim's text that count as its restatement
 PAGE_LIMIT = 20000  # characters of a claim's page searched for words, anchors and numbers
 
@@ -102,15 +102,13 @@ class Reading:
     anchors: frozenset[str]
     title_anchors: frozenset[str]
     numbers: frozenset[str]
-    title: str  # normalized and capped, for difflib
-    informative_title: bool  # more than "Claim 3 — VERIFIED"
 
     @classmethod
     def of_statement(cls, text: str) -> Reading:
         text = text[:PAGE_LIMIT]
         words = frozenset(content_words(text) - _NOT_IDENTIFYING)
         found = frozenset(anchors(text))
-        return cls(words, words, found, found, frozenset(numbers(set(words))), normalize(text[:TITLE_LIMIT]), True)
+        return cls(words, words, found, found, frozenset(numbers(set(words))))
 
     @classmethod
     def of_claim(cls, title: str, text: str) -> Reading:
@@ -120,15 +118,12 @@ class Reading:
         head = title_words | content_words(text[:RESTATEMENT_LIMIT])
         words = frozenset((head | content_words(text)) - _NOT_IDENTIFYING)
         found = frozenset(anchors(title + "\n" + text))
-        informative = len({w for w in title_words if not w.isdigit()}) >= 2
         return cls(
             words,
             frozenset(head - _NOT_IDENTIFYING),
             found,
             frozenset(anchors(title)),
             frozenset(numbers(set(words))),
-            normalize(title),
-            informative,
         )
 
 
@@ -179,8 +174,7 @@ CONFLICT_PENALTY = 0.1
 
 
 def features(judge: Reading, claim: Reading, rarity: Rarity, position: float | None) -> Features:
-    ratio = SequenceMatcher(None, judge.title, claim.title, autojunk=False).ratio() if claim.informative_title else 0.0
-    statement = max(ratio, rarity.share(judge.words, claim.head))
+    statement = rarity.share(judge.words, claim.head)
     page = rarity.share(judge.words, claim.words)
     anchor = rarity.share(judge.anchors, claim.anchors) if judge.anchors else None
     conflict = False
