@@ -13,7 +13,7 @@ from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook_judge.assignment import best_assignment, margins
 from reviewapp.core.logbook_judge.entries import JudgeClaim, read_verdicts
 from reviewapp.core.logbook_judge.judged import JudgedLogbook, judge_logbook
-from reviewapp.core.logbook_judge.matching import LogbookClaimText, match_claims
+from reviewapp.core.logbook_judge.matching import LogbookClaimText, claim_texts, match_claims
 from reviewapp.core.logbook_judge.registry import read_registry
 from tests.core.judge_match_cases import CLAIMS, Case, Page, cases, large_case, write_cases
 
@@ -147,3 +147,23 @@ def test_a_hand_match_wins_over_a_clear_automatic_one(tmp_path):
     result = match_claims(judge, texts, manual={1: second})
     assert result.matches[0].claim_key == second and result.matches[0].method == "by hand"
     assert result.matches[1].claim_key is None or result.matches[1].claim_key == first
+
+
+def test_past_forty_claims_the_lead_over_the_nearest_rival_decides(tmp_path):
+    judge, claims = large_case(45, 2_000)
+    result = match_claims(judge, claims[::-1])
+    assert all(m.claim_key == f"claim-{m.judge.index}#{m.judge.index}" for m in result.matches)
+    assert all(m.margin is not None and m.margin >= 0.05 for m in result.matches)
+
+
+def test_an_entry_with_text_for_some_claims_pairs_the_rest_by_position_only_when_counts_agree(tmp_path):
+    case = next(c for c in cases() if c.name == "reworded")
+    texts = [CLAIMS[0].registry, None, CLAIMS[2].registry, None, CLAIMS[4].registry, CLAIMS[5].registry]
+    logbook = read_logbook(write_cases(tmp_path, [case]).folder / case.name)
+    judge = [JudgeClaim(i, t, None, None) for i, t in enumerate(texts, start=1)]
+    result = match_claims(judge, claim_texts(logbook))
+    methods = [m.method for m in result.matches]
+    assert methods == ["by text", "by position", "by text", "by position", "by text", "by text"]
+    assert [m.claim_key.split("#")[1] if m.claim_key else None for m in result.matches] == list("123456")
+    fewer = match_claims(judge[:5], claim_texts(logbook))  # 5 registry claims, 6 logbook claims
+    assert [m.method for m in fewer.matches][1::2] == ["unmatched", "unmatched"]

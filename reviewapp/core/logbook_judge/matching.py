@@ -315,7 +315,7 @@ class _Board:
             )
         f = self.features[(j.index, c.key)]
         method: Method = "by text"
-        why = f"score {s:.2f} ({f.why()}); leads the runner-up pairing by {lead:.2f}"
+        why = f"{f.why()}; leads the runner-up pairing by {lead:.2f}"
         rival = next((x for x in candidates if x.claim_key != c.key), None)
         if rival is not None:
             why += f"; next best {self.labels[rival.claim_key]} {rival.score:.2f}"
@@ -380,7 +380,7 @@ class _Board:
             if owner is None or not strong:
                 continue
             why = (
-                f"score {best.score:.2f} ({f.why()}); the logbook merged it with registry claim "
+                f"{f.why()}; the logbook merged it with registry claim "
                 f"{owner.judge.index} into {self.labels[best.claim_key]}"
             )
             out[j.index] = replace(
