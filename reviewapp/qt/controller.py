@@ -214,7 +214,7 @@ class LogbookController(QObject):
         self.opened_source = self._pending_sources.pop(id(token), None)
         self._pending_sources.clear()
         self.blinder = result.blinder
-        self.review.blind = result.blinder is not None
+        self.review.blinder = result.blinder
         self.logbook = result.logbook
         self._search = result.search
         self.artifacts = result.artifacts

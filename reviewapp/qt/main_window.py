@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from reviewapp.core.logbook.link_targets import LinkKind, LinkTarget
 from reviewapp.core.logbook.model import Claim, Logbook, Page
+from reviewapp.core.queue.blind import folder_pseudonym
 from reviewapp.core.trace.excerpts import Excerpt
 from reviewapp.qt import theme, window_state
 from reviewapp.qt.actions import ACTIONS as ACTION_SPECS
@@ -231,7 +232,8 @@ class MainWindow(QMainWindow):
 
     def _loaded(self, logbook: Logbook) -> None:
         self._loading_done()
-        self.context = CardContext(logbook, self.controller.images)
+        rule = self.controller.review.rule  # blind review: the one rule every view applies
+        self.context = CardContext(logbook, self.controller.images, rule=rule)
         self.current_claim = None
         blinder = self.controller.blinder
         title = logbook.title
@@ -243,8 +245,8 @@ class MainWindow(QMainWindow):
         self.claim_panel.clear_filters()
         self.page_model.set_logbook(logbook)
         self.page_tree.expandAll()
-        self.artifacts.set_entries(logbook, self.controller.artifacts)
-        self.timeline.model.scrub = self.controller.blinder.scrub if self.controller.blinder is not None else None
+        self.artifacts.set_entries(logbook, self.controller.artifacts, rule)
+        self.timeline.model.scrub = rule.text if rule.blind else None
         self.timeline.set_logbook(logbook)
         self.excerpts.show_state("Reading the agent trace…" if self.controller.indexing else "")
         self.update_problems()
@@ -495,7 +497,8 @@ class MainWindow(QMainWindow):
         self.recent_menu.clear()
         recent = self.controller.recent()
         for path in recent:
-            action = QAction(str(path), self.recent_menu)
+            # blind review: the folder names its participant, the pseudonym does not
+            action = QAction(folder_pseudonym(path) if self.controller.blind else str(path), self.recent_menu)
             action.triggered.connect(lambda _=False, p=path: self.controller.open(p))
             self.recent_menu.addAction(action)
         if not recent:

@@ -17,7 +17,12 @@ import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from reviewapp.core.logbook.locate import NotALogbookError, locate
+from reviewapp.core.logbook.logbook_id import logbook_id_for
+from reviewapp.core.review.blind_rule import BlindRule
 
 if TYPE_CHECKING:
     from reviewapp.core.logbook.model import Logbook
@@ -128,6 +133,10 @@ class Blinder:
             text = self._words.sub(self.alias, text)
         return text
 
+    def rule(self, me: str, base: Path | None) -> BlindRule:
+        """The blind rule every view of this logbook applies for reviewer `me` (`base`: the logbook's folder)."""
+        return BlindRule(me=me, alias=self.alias, scrub=self.scrub, base=base)
+
     def _url(self, match: re.Match[str]) -> str:
         known = {n.lower() for n in self.names}
         owner = match.group("owner")
@@ -135,6 +144,15 @@ class Blinder:
         if owner.lower() not in known and (name is None or name.lower() not in known):
             return match.group(0)
         return f"{match.group('lead')}{self.slug}" + ("/logbook" if name else "")
+
+
+def folder_pseudonym(folder: Path) -> str:
+    """The pseudonym a logbook opened from `folder` is shown under (File > Open Recent while blind)."""
+    try:
+        root = locate(folder).root
+    except (OSError, NotALogbookError):
+        root = folder
+    return pseudonym(logbook_id_for(root))
 
 
 def blinder_for(logbook_id: str, logbook: Logbook | None, authors: Iterable[str] = ()) -> Blinder:

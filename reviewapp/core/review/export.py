@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from reviewapp.core.io.spreadsheet import spreadsheet_safe
+from reviewapp.core.review.blind_rule import BlindRule
 from reviewapp.core.review.identity import annotator_slug
 from reviewapp.core.review.records import NoteRecord, VerdictPayload, VerdictRecord
 from reviewapp.core.review.state import AnnotationState, EffectiveClaim
@@ -49,21 +50,25 @@ COLUMNS: tuple[str, ...] = (
 
 
 def export_rows(
-    state: AnnotationState, annotator: str | None = None, judge: Mapping[str, Verdict] | None = None
+    state: AnnotationState,
+    annotator: str | None = None,
+    judge: Mapping[str, Verdict] | None = None,
+    rule: BlindRule = BlindRule.SEEING_ALL,
 ) -> list[dict[str, Any]]:
     """Rows in claim order; `annotator` limits the human columns to one reviewer; `judge` is the Logbook Judge's
-    verdict per claim key (from a stored import)."""
+    verdict per claim key (from a stored import); `rule` leaves out what blind review hides (others' records on a
+    claim until the reviewer has a verdict on it) and scrubs the text."""
     rows: list[dict[str, Any]] = []
     present: set[str] = set()
     claims = state.effective_claims()
 
     def notes_of(key: str, name: str | None) -> list[str]:
-        return [_note_text(note, claims) for note in state.notes(claim=key, annotator=name)]
+        return [_note_text(note, claims) for note in rule.shown(state, state.notes(claim=key, annotator=name))]
 
     for claim in claims:
         present.add(claim.key)
-        verdicts = state.verdicts(claim.key)
-        noted = {note.annotator for note in state.notes(claim=claim.key)}
+        verdicts = rule.verdicts(state, claim.key)
+        noted = {note.annotator for note in rule.shown(state, state.notes(claim=claim.key))}
         if annotator is not None:
             verdicts = {name: record for name, record in verdicts.items() if name == annotator}
             noted &= {annotator}
@@ -80,14 +85,14 @@ def export_rows(
     for key in state.verdict_claims():
         if key in present:
             continue
-        for name, record in sorted(state.verdicts(key).items()):
+        for name, record in sorted(rule.verdicts(state, key).items()):
             if annotator is None or name == annotator:
                 rows.append(_row(None, key, record, state.tags(key, name), notes_of(key, name)))
-    for note in state.notes(annotator=annotator):
+    for note in rule.shown(state, state.notes(annotator=annotator)):
         if not note.target.claim:  # a note on a page, a cell outside claims, a trace event or the logbook
             rows.append(_note_row(note, claims))
     excerpts: dict[str, list[str]] = {}
-    for excerpt in pinned_excerpts(state):
+    for excerpt in rule.shown(state, pinned_excerpts(state)):
         if excerpt.target.claim and (annotator is None or excerpt.annotator == annotator):
             excerpts.setdefault(excerpt.target.claim, []).append(excerpt_label(excerpt))
     for row in rows:
@@ -96,17 +101,27 @@ def export_rows(
         for row in rows:
             found = judge.get(row["key"] or "")
             row["judge_verdict"] = found.value if found else None
+    if rule.blind:
+        rows = [{name: _scrubbed(value, rule) for name, value in row.items()} for row in rows]
     return rows
 
 
-def default_export_path(logbook: Logbook, home: Path | None = None) -> Path:
+def default_export_path(logbook: Logbook, home: Path | None = None, rule: BlindRule = BlindRule.SEEING_ALL) -> Path:
     """Where an export goes unless the user says otherwise: a visible file named after the logbook's folder (never
-    `.trackio`), in Documents when there is one."""
+    `.trackio`), or after its pseudonym in blind review, in Documents when there is one."""
     folder = logbook.workspace if logbook.workspace is not None else logbook.root
     name = next((part for part in (folder.name, logbook.title) if part and not part.startswith(".")), "logbook")
     home = home if home is not None else Path.home()
     where = home / "Documents" if (home / "Documents").is_dir() else home
-    return where / f"{annotator_slug(name)}-reviews.csv"
+    return where / f"{annotator_slug(rule.file_stem(name))}-reviews.csv"
+
+
+def _scrubbed(value: Any, rule: BlindRule) -> Any:
+    if isinstance(value, str):
+        return rule.text(value)
+    if isinstance(value, list):
+        return [rule.text(v) if isinstance(v, str) else v for v in value]
+    return value
 
 
 def _note_text(note: NoteRecord, claims: list[EffectiveClaim]) -> str:

@@ -73,6 +73,7 @@ class LogbookReview:
         self.history = History(self, logbook_id=str(logbook.logbook_id))
         self._revision_source = revision or (lambda: logbook_revision(logbook.root))
         self._revision: tuple[float, LogbookRevision] | None = None
+        self.blind = False  # reviewing blind: verdicts given now say so (`blind` in their payload)
 
     @classmethod
     def open(
@@ -148,7 +149,12 @@ class LogbookReview:
         claim = self.claim(claim_ref)
         value = _human_verdict(verdict)
         payload = self._payload(
-            VerdictPayload, verdict=value, rationale=rationale, confidence=confidence, tags=list(tags)
+            VerdictPayload,
+            verdict=value,
+            rationale=rationale,
+            confidence=confidence,
+            tags=list(tags),
+            blind=self.blind or None,
         )
         current = self.state.verdict(claim.key, self.identity.name)
         draft = RecordDraft("verdict", targets.claim_target(claim), payload)

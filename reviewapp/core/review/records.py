@@ -38,7 +38,7 @@ from reviewapp.core.review.roles import Role
 from reviewapp.core.review.tags import normalize_tag
 from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 MAX_TEXT = 20_000
@@ -155,6 +155,9 @@ class VerdictPayload(_Model):
     rationale: Text
     confidence: Confidence | None = Field(None, description="1 (unsure) to 3 (certain)")
     tags: list[Tag] = Field(default_factory=list)
+    blind: bool | None = Field(
+        None, description="true: given in blind review (the participant and other reviewers hidden); absent: not blind"
+    )
 
 
 class NotePayload(_Model):

@@ -139,15 +139,16 @@ class ReviewFeature(QObject):
             self.reviewer.setText(self.review.reason or "")
             self.reviewer.setToolTip("")
         else:
-            file = self.review.file()
-            shown = self.window.controller.shown(display_path(file)) if file is not None else ""
+            file, rule = self.review.file(), self.review.rule
+            # blind review: the folder (OWNER__NAME, the logbook id's folder) names the participant
+            shown = "" if file is None else rule.path(file) if rule.blind else display_path(file)
             role = self.review.logbook_review.role if self.review.logbook_review else ""
             if where.fallback:
                 self.reviewer.setText(f"{identity.name} ({role}) · reviews saved outside the logbook: {shown}")
                 self.reviewer.setToolTip(plain_tooltip(f"{where.reason}\nCommitting copies them into the logbook."))
             else:
                 self.reviewer.setText(f"{identity.name} ({role}) · reviews saved in {shown}")
-                self.reviewer.setToolTip(plain_tooltip(self.window.controller.shown(str(file))))
+                self.reviewer.setToolTip(plain_tooltip(rule.path(file) if file is not None else ""))
         self.window.update_problems()
         self.subject_shown()
 

@@ -15,6 +15,8 @@ from typing import TypeVar
 from PySide6.QtCore import QObject, QThread, Signal
 
 from reviewapp.core.logbook.model import Logbook, Problem
+from reviewapp.core.queue.blind import Blinder
+from reviewapp.core.review.blind_rule import BlindRule
 from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.history import HistoryConflict
 from reviewapp.core.review.identity import Identity
@@ -52,7 +54,7 @@ class ReviewController(QObject):
         self.lane = WriteLane(self)  # every action runs there: appends, fsync and git stay off the GUI thread
         self._pending: list[Callable[[], None]] = []  # what the lane heard, told on the GUI thread after it
         self._pending_lock = threading.Lock()
-        self.blind = False  # in blind review other reviewers' verdicts on a claim stay hidden until mine is saved
+        self.blinder: Blinder | None = None  # the open logbook's, while it is reviewed blind
 
     # -- opening ----------------------------------------------------------------------------------------------
 
@@ -84,6 +86,7 @@ class ReviewController(QObject):
         self._location = None
         self._repairs_reported = 0
         if self.logbook_review is not None:
+            self.logbook_review.blind = self.blinder is not None
             self.logbook_review.history.listeners.append(self._history_changed)
 
     def _detach(self) -> None:
@@ -151,20 +154,40 @@ class ReviewController(QObject):
             else None
         )
 
+    @property
+    def blind(self) -> bool:
+        return self.blinder is not None
+
+    @property
+    def rule(self) -> BlindRule:
+        """The blind rule every view of the open logbook applies (everything shown when not blind)."""
+        me = self.logbook_review.identity.name if self.logbook_review is not None else ""
+        if self.blinder is None:
+            return BlindRule(me=me)
+        logbook = self.logbook
+        base = None if logbook is None else (logbook.workspace or logbook.root)
+        return self.blinder.rule(me, base)
+
+    def _shown_path(self, path: Path) -> str:
+        logbook = self.logbook
+        if self.blinder is not None:
+            return self.rule.path(path)
+        if logbook is not None and path.is_relative_to(logbook.root):
+            return path.relative_to(logbook.root).as_posix()
+        return str(path)
+
     def other_verdicts(self, claim_key: str) -> list[VerdictRecord]:
         logbook_review = self.logbook_review
         if logbook_review is None:
             return []
-        if self.blind and self.my_verdict(claim_key) is None:
-            return []  # no anchoring: seen only once this reviewer has said what they think
-        return [
-            r
-            for name, r in sorted(logbook_review.state.verdicts(claim_key).items())
-            if name != logbook_review.identity.name
-        ]
+        shown = self.rule.verdicts(logbook_review.state, claim_key)  # blind: none until mine is saved
+        return [r for name, r in sorted(shown.items()) if name != logbook_review.identity.name]
 
     def notes(self, *, claim: str | None = None, page: str | None = None) -> list[NoteRecord]:
-        return self.logbook_review.state.notes(claim=claim, page=page) if self.logbook_review is not None else []
+        if self.logbook_review is None:
+            return []
+        state = self.logbook_review.state
+        return self.rule.shown(state, state.notes(claim=claim, page=page))  # blind: others' once my verdict is in
 
     def label(self, record: NoteRecord) -> str:
         return self.logbook_review.label(record.target) if self.logbook_review is not None else ""
@@ -204,10 +227,10 @@ class ReviewController(QObject):
         if logbook_review is None:
             return found
         for issue in logbook_review.loaded.issues:
-            found.append(Problem(_shown(issue.file, self.logbook), issue.line, issue.message))
+            found.append(Problem(self._shown_path(issue.file), issue.line, issue.message))
         for repair in logbook_review.repairs:
             issue = repair.issue
-            found.append(Problem(_shown(issue.file, self.logbook), issue.line, issue.message))
+            found.append(Problem(self._shown_path(issue.file), issue.line, issue.message))
         for problem in [*logbook_review.state.problems, *logbook_review.state.claim_problems()]:
             file, _, line = problem.where.rpartition(":")
             found.append(Problem(file or "reviews", int(line) if line.isdigit() else None, problem.message))
@@ -272,9 +295,3 @@ def _sentence(text: str) -> str:
     text = text.strip()
     text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
-
-
-def _shown(path: Path, logbook: Logbook | None) -> str:
-    if logbook is not None and path.is_relative_to(logbook.root):
-        return path.relative_to(logbook.root).as_posix()
-    return str(path)

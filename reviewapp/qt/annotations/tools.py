@@ -73,7 +73,7 @@ class ReviewTools(QObject):
         logbook = self.review.logbook
         if logbook is None or not self.review.active:
             return None
-        start = default_export_path(logbook)
+        start = default_export_path(logbook, rule=self.review.rule)
         dialog = QFileDialog(self.window, "Export reviews", str(start), EXPORT_FILTERS)
         dialog.setObjectName("exportDialog")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
@@ -89,7 +89,7 @@ class ReviewTools(QObject):
         jsonl = path.suffix.lower() == ".jsonl" or (not path.suffix and "jsonl" in name_filter)
         if not path.suffix:
             path = path.with_suffix(".jsonl" if jsonl else ".csv")
-        rows = export_rows(logbook_review.state)
+        rows = export_rows(logbook_review.state, rule=self.review.rule)
         out = io.StringIO()
         (write_jsonl if jsonl else write_csv)(rows, out)
         try:

@@ -218,8 +218,9 @@ class LogbookJudgeFeature(QObject):
         ratings: dict[str, dict[str, Any]] = {}
         for claim in self.controller.claims:
             unit: dict[str, Any] = {}
-            if review is not None:
-                unit.update({a: r.payload.verdict for a, r in review.state.verdicts(claim.key).items()})
+            if review is not None:  # blind: others' verdicts only on claims I have judged
+                shown = self.review.rule.verdicts(review.state, claim.key)
+                unit.update({a: r.payload.verdict for a, r in shown.items()})
             unit[AGENT] = claim.verdict
             if claim.key in judge:
                 unit[LOGBOOK_JUDGE] = judge[claim.key]

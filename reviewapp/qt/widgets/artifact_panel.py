@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from reviewapp.core.io.untrusted_images import read_image_file
 from reviewapp.core.logbook.artifacts import ArtifactEntry
 from reviewapp.core.logbook.model import Logbook
+from reviewapp.core.review.blind_rule import BlindRule
 from reviewapp.qt.image_loader import ImageLoader
 from reviewapp.qt.models.artifact_table import ArtifactTableModel
 from reviewapp.qt.plain import PlainLabel
@@ -37,6 +38,7 @@ class ArtifactPanel(QWidget):
         super().__init__(parent)
         self._images = images
         self._logbook: Logbook | None = None
+        self._rule = BlindRule.SEEING_ALL
         self.model = ArtifactTableModel(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
@@ -90,8 +92,11 @@ class ArtifactPanel(QWidget):
         layout.addWidget(button)
         return button
 
-    def set_entries(self, logbook: Logbook, entries: list[ArtifactEntry]) -> None:
+    def set_entries(
+        self, logbook: Logbook, entries: list[ArtifactEntry], rule: BlindRule = BlindRule.SEEING_ALL
+    ) -> None:
         self._logbook = logbook
+        self._rule = rule
         self.model.set_entries(logbook, entries)
         cells = sum(1 for e in entries if e.source == "cell")
         files = len(entries) - cells
@@ -118,7 +123,7 @@ class ArtifactPanel(QWidget):
         if entry is None:
             self.detail.setText("")
             return
-        local = str(entry.local_path) if entry.local_path else "not available in this folder"
+        local = self._rule.path(entry.local_path) if entry.local_path else "not available in this folder"
         titles = {p.slug: p.title for p in self._logbook.pages} if self._logbook else {}
         listed = f"Artifact cell on “{titles.get(entry.page, entry.page)}”" if entry.page else "Workspace file"
         self.detail.setText(f"{entry.name}\n{listed}\nLink: {entry.uri or 'none'}\nLocal file: {local}")

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QSizePolicy, QVB
 
 from reviewapp.core.io.pixel_budget import PixelBudget
 from reviewapp.core.logbook.model import Cell, Logbook
+from reviewapp.core.review.blind_rule import BlindRule
 from reviewapp.qt.image_loader import ImageLoader
 from reviewapp.qt.plain import PlainLabel
 
@@ -22,6 +23,7 @@ class CardContext:
     logbook: Logbook
     images: ImageLoader
     pixels: PixelBudget = field(default_factory=PixelBudget)  # decoded pixels per page, across all its cards
+    rule: BlindRule = BlindRule.SEEING_ALL  # blind review: how paths and names are shown
 
     @property
     def root(self) -> Path:

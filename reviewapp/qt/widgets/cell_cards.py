@@ -126,7 +126,7 @@ class ArtifactCard(Card):
             ("Type", entry.type or "—"),
             ("Size", human_size(entry.size) if entry.size is not None else "—"),
             ("Link", entry.uri or "—"),
-            ("Local file", str(entry.local_path) if entry.local_path else "not in this folder"),
+            ("Local file", context.rule.path(entry.local_path) if entry.local_path else "not in this folder"),
         ]
         for row, (label, value) in enumerate(rows):
             key = PlainLabel(label, self)

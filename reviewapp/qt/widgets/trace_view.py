@@ -584,6 +584,15 @@ class TimelinePanel(QWidget):
         """The sessions the manifest lists (attached transcripts come with `set_sessions`)."""
         self.set_sessions(logbook, list_sessions(logbook, []))
 
+    def _shown(self, text: str) -> str:
+        """`text` as the reviewer may see it: scrubbed of the participant's names in blind review (the model's
+        scrubber, the same blind rule the events follow)."""
+        scrub = self.model.scrub
+        return scrub(text) if scrub is not None and text else text
+
+    def _say(self, text: str) -> None:
+        self.info.setText(self._shown(text))
+
     def set_sessions(self, logbook: Logbook, sessions: list[TraceSession], keep: str | None = None) -> None:
         self._logbook = logbook
         self._sessions = sessions
@@ -591,7 +600,8 @@ class TimelinePanel(QWidget):
         self.sessions.clear()
         for session in sessions:
             state = "" if session.readable and session.transcript is None else f" ({session.state})"
-            self.sessions.addItem(f"{session.title} · {session.provider or 'agent'}{state}", session.id)
+            label = f"{session.title} · {session.provider or 'agent'}{state}"
+            self.sessions.addItem(self._shown(label), session.id)
         self.sessions.blockSignals(False)
         self.sessions.setVisible(len(sessions) > 1)
         position = max(self.sessions.findData(keep), 0) if keep else 0
@@ -641,7 +651,7 @@ class TimelinePanel(QWidget):
         if not session.readable:
             self.model.set_index(session, None)
             count = session.trace.event_count if session.trace else None
-            self.info.setText(
+            self._say(
                 f"The manifest lists “{session.title}” ({count or '?'} events) but its files are not in this "
                 "folder; committed logbooks usually leave traces out. Attach the transcript to read it."
             )
@@ -650,7 +660,7 @@ class TimelinePanel(QWidget):
             index = session.open_index()
         except (OSError, ValueError) as exc:
             self.model.set_index(session, None)
-            self.info.setText(f"The trace cannot be read: {exc}")
+            self._say(f"The trace cannot be read: {exc}")
             return
         self.model.set_index(session, index)
         self.info.setText("Reading the trace…")
@@ -685,7 +695,7 @@ class TimelinePanel(QWidget):
         def failed(exc: BaseException) -> None:
             if generation == self._generation and alive(self) and not isinstance(exc, Cancelled):
                 self.model.grow()
-                self.info.setText(f"The trace stopped being read: {exc}")
+                self._say(f"The trace stopped being read: {exc}")
 
         self.model.runner.submit(work, done, failed, grew)
 
@@ -705,7 +715,7 @@ class TimelinePanel(QWidget):
             where = ", ".join(f"{p.file}:{p.line}" if p.line else p.file for p in index.problems[:5])
             more = f" and {len(index.problems) - 5} more" if len(index.problems) > 5 else ""
             text += f"\n{len(index.problems)} unreadable: {where}{more} (shown as red STATUS rows)"
-        self.info.setText(text)
+        self._say(text)
         self._try_pending()
         self.indexed.emit()
         if self.search.text().strip():
