@@ -381,6 +381,13 @@ def _claim_pages(pages: list[Page]) -> tuple[list[Claim], list[_Scope]]:
                 claims.append(_claim(page, f"{page.slug}#{label}", n, title, scope, number=label))
                 scopes.append(scope)
             continue
+        shared = _shared_numbers(page)
+        if len(shared) >= 2:  # "Claims 10 & 11: …": one page for both, each a claim of its own
+            for n in shared:
+                scope = _Scope(page)
+                claims.append(_claim(page, f"{page.slug}#{n}", n, page.title, scope))
+                scopes.append(scope)
+            continue
         written = _page_number(page)
         scope = _Scope(page)
         number, label_text = written if written else (None, None)
@@ -392,6 +399,23 @@ def _claim_pages(pages: list[Page]) -> tuple[list[Claim], list[_Scope]]:
         claims.append(claim)
         scopes.append(scope)
     return claims, scopes
+
+
+_SHARED_NUMBERS = re.compile(
+    r"\bclaims\s*#?\s*(?P<numbers>\d{1,3}(?:\s*(?:,|&|\+|/|and)\s*#?\s*\d{1,3}){1,5})\b", re.IGNORECASE
+)
+_SLUG_SHARED = re.compile(r"^claims?-(?P<numbers>\d{1,3}(?:-(?:and-)?\d{1,3}){1,5})(?:-|$)", re.IGNORECASE)
+
+
+def _shared_numbers(page: Page) -> list[int]:
+    """The claim numbers of a page written for several claims ("Claims 10 & 11", "Claims 2, 3 and 4")."""
+    match = _SHARED_NUMBERS.search(page.title[:300].replace("**", ""))
+    if match is None:
+        match = _SLUG_SHARED.match(page.slug[:300]) if page.slug.lower().startswith("claims-") else None
+    if match is None:
+        return []
+    numbers = [int(n) for n in re.findall(r"\d{1,3}", match.group("numbers"))]
+    return list(dict.fromkeys(numbers)) if len(set(numbers)) == len(numbers) else []
 
 
 def _claim_sections_elsewhere(pages: list[Page]) -> tuple[list[Claim], list[_Scope]]:
@@ -474,7 +498,7 @@ def _root_claims(pages: list[Page]) -> tuple[list[Claim], list[_Scope]]:
                 continue
             claims, scopes = [], []
             for n, item, match in items:
-                line = first_line + text.count("\n", 0, match.start())
+                line = first_line + text.count("\n", 0, match.start(1))
                 scope = _Scope(page, line, line)
                 cells = [cell] if cell is not None else []
                 claims.append(_claim(page, f"{page.slug}#{n}", n, _short(item), scope, cells))

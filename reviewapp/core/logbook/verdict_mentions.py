@@ -50,7 +50,7 @@ _HEADING_LABEL = re.compile(
 )
 _NEGATION = re.compile(
     r"(?:\b(?:no|not|never|nor|without|neither|none|nothing|cannot|rather\s+than|instead\s+of|would\s+be|"
-    r"whether|if|unless|before|until|than|nor|why)\b|n't)[^.;:!?|]*$",
+    r"whether|if|unless|before|until|than|nor|why)\b|n't)[^.;:!?|—]*$",  # a dash ends a negation's reach
     re.IGNORECASE,
 )
 _CONDITION_AFTER = re.compile(

@@ -1,0 +1,249 @@
+"""Generated must-fire and must-not-fire cases for each feature of the verdict decision.
+
+Every case is one generated logbook. A must-fire case states a verdict in one kind of place (a heading, a labelled
+line, a verdict column, a title bracket, a sentence that names the claim) in several markups; the reader must take
+it. A must-not-fire case writes the same words where they are no verdict of the agent's (negated, quoted from the
+Logbook Judge, hedged, on a historical page, in a table about something else); the reader must leave the claim
+unstated, say why, and still list the words as candidates with the feature that voided them.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from pathlib import Path
+
+import pytest
+
+from reviewapp.core.logbook.model import Claim
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.writer import LogbookDraft
+from reviewapp.core.verdicts import Verdict
+
+WORDS: dict[str, Verdict] = {
+    "verified": Verdict.VERIFIED,
+    "reproduced": Verdict.VERIFIED,
+    "confirmed": Verdict.VERIFIED,
+    "falsified": Verdict.FALSIFIED,
+    "refuted": Verdict.FALSIFIED,
+    "partial": Verdict.PARTIAL,
+    "mixed": Verdict.PARTIAL,
+    "toy": Verdict.TOY,
+    "inconclusive": Verdict.INCONCLUSIVE,
+    "blocked": Verdict.INCONCLUSIVE,
+}
+MARKUPS = {
+    "plain": lambda w: w,
+    "upper": lambda w: w.upper(),
+    "bold": lambda w: f"**{w.upper()}**",
+    "title-case": lambda w: w.title(),
+}
+
+
+def claims_of(tmp_path: Path, pages: list[tuple[str, str]]) -> list[Claim]:
+    draft = LogbookDraft("Reproduction: Generated")
+    for title, body in pages:
+        draft.page(title).markdown(body)
+    draft.write(tmp_path)
+    return read_logbook(tmp_path).claims
+
+
+def the_claim(tmp_path: Path, body: str, title: str = "Claim 1: Widgets") -> Claim:
+    [claim] = claims_of(tmp_path, [(title, body)])
+    return claim
+
+
+def cases(*templates: str) -> list:
+    return [
+        pytest.param(template.format(word=MARKUPS[markup](word)), verdict, id=f"{word}-{markup}-{index}")
+        for (index, template), (word, verdict), markup in product(enumerate(templates), WORDS.items(), MARKUPS)
+    ]
+
+
+# --- must fire ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "verdict"),
+    cases(
+        "# Claim 1 — {word}\n\nWe ran the sweep.",  # a heading read like a title
+        "## Outcome: {word}\n\nWe ran the sweep.",
+        "We ran the sweep.\n\nVerdict: {word}.",  # a labelled line
+        "Status: {word} (three seeds).",
+        "| Claim | Verdict |\n|---|---|\n| 1 | {word} |",  # a table column named verdict
+    ),
+)
+def test_a_stated_verdict_is_taken(tmp_path: Path, body: str, verdict: Verdict) -> None:
+    claim = the_claim(tmp_path, body)
+    assert claim.verdict is verdict, [(m.verdict, m.features, m.text) for m in claim.considered]
+    assert claim.verdict_mention is not None and claim.unstated_reason is None
+    assert 0 < claim.confidence <= 1
+    assert any(m.verdict is verdict and m.score >= claim.confidence for m in claim.considered)
+
+
+@pytest.mark.parametrize(("word", "verdict"), list(WORDS.items()))
+def test_a_verdict_in_the_title_brackets_is_taken(tmp_path: Path, word: str, verdict: Verdict) -> None:
+    assert the_claim(tmp_path, "We ran the sweep.", title=f"Claim 1 ({word.upper()}): Widgets").verdict is verdict
+
+
+@pytest.mark.parametrize("sentence", ["This verifies the claim.", "The results support the widget claim."])
+def test_a_sentence_that_names_the_claim_is_taken(tmp_path: Path, sentence: str) -> None:
+    claim = the_claim(tmp_path, f"We ran the sweep on three seeds. {sentence}")
+    assert claim.verdict is Verdict.VERIFIED
+    assert claim.verdict_mention is not None and "names the claim" in claim.verdict_mention.features
+
+
+@pytest.mark.parametrize(("mark", "verdict"), [("✅", Verdict.VERIFIED), ("❌", Verdict.FALSIFIED)])
+def test_a_mark_in_a_verdict_column_is_taken(tmp_path: Path, mark: str, verdict: Verdict) -> None:
+    assert the_claim(tmp_path, f"| Claim | Status |\n|---|---|\n| 1 | {mark} |").verdict is verdict
+
+
+# --- must not fire --------------------------------------------------------------------------------------------
+
+
+def assert_unstated_with_candidates(claim: Claim, feature: str | None) -> None:
+    assert claim.verdict is Verdict.UNSTATED and claim.verdict_mention is None
+    assert claim.unstated_reason, "an unstated claim says why"
+    assert claim.candidates, "the words on the page are listed for the reviewer"
+    if feature is not None:
+        assert any(feature in m.features for m in claim.considered), [m.features for m in claim.considered]
+
+
+@pytest.mark.parametrize(
+    ("body", "verdict"),
+    cases(
+        "We ran the sweep. Nothing suggests the bound is {word} yet.",
+        "We never called the bound {word}.",
+        "The sweep ran, but no claim here is {word} so far.",
+    ),
+)
+def test_a_negated_word_is_a_candidate_not_the_verdict(tmp_path: Path, body: str, verdict: Verdict) -> None:
+    assert_unstated_with_candidates(the_claim(tmp_path, body), "negated")
+
+
+@pytest.mark.parametrize(
+    ("body", "verdict"),
+    cases(
+        "We ran the sweep. The Logbook Judge rated this claim {word} last week.",
+        "We ran the sweep. An earlier attempt was graded {word}.",
+    ),
+)
+def test_a_verdict_quoted_from_someone_else_is_a_candidate_not_the_verdict(
+    tmp_path: Path, body: str, verdict: Verdict
+) -> None:
+    assert_unstated_with_candidates(the_claim(tmp_path, body), "quoted")
+
+
+@pytest.mark.parametrize(
+    ("body", "verdict"),
+    cases("Verdict: likely {word}.", "Status: appears to be {word}.", "We ran the sweep; it is probably {word}."),
+)
+def test_a_hedged_word_is_a_candidate_not_the_verdict(tmp_path: Path, body: str, verdict: Verdict) -> None:
+    claim = the_claim(tmp_path, body)
+    assert_unstated_with_candidates(claim, None)
+    assert claim.unstated_reason == "only hedged statements"
+
+
+@pytest.mark.parametrize(("word", "verdict"), list(WORDS.items()))
+def test_a_historical_page_is_history_not_the_verdict(tmp_path: Path, word: str, verdict: Verdict) -> None:
+    claims = claims_of(
+        tmp_path,
+        [("Claim 1: Widgets", "We ran the sweep again."), ("Historical attempt: Claim 1", f"Verdict: {word}.")],
+    )
+    [claim] = claims
+    assert claim.verdict is Verdict.UNSTATED and claim.unstated_reason
+    assert verdict in {m.verdict for m in claim.history}
+
+
+@pytest.mark.parametrize(
+    ("body", "verdict"),
+    cases(
+        "| Step | Result |\n|---|---|\n| install | {word} |\n| run | {word} |",  # several rows, no claim column
+        "| | This reproduction | Full replication |\n|---|---|---|\n| Outcome | measured | {word} |",
+        "| Claim | Paper result | Expected outcome |\n|---|---|---|\n| 1 | {word} | {word} |",  # someone else's
+    ),
+)
+def test_a_table_about_something_else_is_not_the_verdict(tmp_path: Path, body: str, verdict: Verdict) -> None:
+    claim = the_claim(tmp_path, body)
+    assert claim.verdict is Verdict.UNSTATED and claim.unstated_reason
+    assert claim.candidates or claim.considered
+
+
+@pytest.mark.parametrize(("word", "verdict"), list(WORDS.items()))
+def test_a_condition_is_not_the_verdict(tmp_path: Path, word: str, verdict: Verdict) -> None:
+    claim = the_claim(tmp_path, f"Verdict contract: {word.upper()} only if the bound holds for every seed.")
+    assert claim.verdict is Verdict.UNSTATED and claim.unstated_reason
+
+
+def test_a_page_with_no_verdict_word_says_so(tmp_path: Path) -> None:
+    claim = the_claim(tmp_path, "Document setup, runs, and results for Claim 1.")
+    assert claim.verdict is Verdict.UNSTATED and not claim.candidates and not claim.considered
+    assert claim.unstated_reason and "no verdict word" in claim.unstated_reason
+
+
+# --- claim structures ---------------------------------------------------------------------------------------------
+
+
+def test_several_claims_on_one_page_each_read_their_own_statement(tmp_path: Path) -> None:
+    claims = claims_of(
+        tmp_path,
+        [("Claims 10 & 11: Widgets and gadgets", "Claim 10: **VERIFIED** on every seed.\n\nClaim 11: FALSIFIED.")],
+    )
+    assert [(c.key, c.n, c.verdict) for c in claims] == [
+        ("claims-10-11-widgets-and-gadgets#10", 10, Verdict.VERIFIED),
+        ("claims-10-11-widgets-and-gadgets#11", 11, Verdict.FALSIFIED),
+    ]
+
+
+def test_several_claims_on_one_page_share_a_verdict_stated_once(tmp_path: Path) -> None:
+    claims = claims_of(tmp_path, [("Claims 2, 3 and 4: Bounds", "**Verdict: TOY** for all three.")])
+    assert [(c.n, c.verdict) for c in claims] == [(2, Verdict.TOY), (3, Verdict.TOY), (4, Verdict.TOY)]
+
+
+def index_only_space(tmp_path: Path, index: str) -> Path:
+    """A hand-made static Space: pages/index.md and nothing else, no manifest."""
+    (tmp_path / "pages").mkdir(parents=True)
+    (tmp_path / "pages" / "index.md").write_text(index, encoding="utf-8")
+    return tmp_path
+
+
+def test_an_index_only_space_with_claim_sections(tmp_path: Path) -> None:
+    index = (
+        "# Widgets reproduction\n\n## Claim 1\n\nThe bound holds on every seed. This verifies the claim.\n\n"
+        "## Claim 2\n\nCounts only.\n\n## Claim 3\n\n**Verdict: FALSIFIED** at n=5.\n"
+    )
+    logbook = read_logbook(index_only_space(tmp_path, index))
+    assert [(c.key, c.verdict) for c in logbook.claims] == [
+        ("index#1", Verdict.VERIFIED),
+        ("index#2", Verdict.UNSTATED),
+        ("index#3", Verdict.FALSIFIED),
+    ]
+
+
+def test_an_index_only_space_with_a_numbered_claim_list(tmp_path: Path) -> None:
+    index = (
+        "# Widgets reproduction\n\nWhat we checked:\n\n"
+        "1. The widget bound holds for n up to 100 — **VERIFIED**\n"
+        "2. Widgets are faster than gadgets — FALSIFIED (3x slower)\n"
+        "3. The gadget limit — not run\n"
+    )
+    logbook = read_logbook(index_only_space(tmp_path, index))
+    claims = logbook.claims
+    assert [(c.n, c.verdict) for c in claims] == [(1, Verdict.VERIFIED), (2, Verdict.FALSIFIED), (3, Verdict.UNSTATED)]
+    assert [c.verdict_mention.line for c in claims[:2] if c.verdict_mention] == [5, 6]  # each points at its line
+    assert claims[2].unstated_reason
+
+
+def test_claim_pages_numbered_only_by_manifest_order(tmp_path: Path) -> None:
+    claims = claims_of(
+        tmp_path,
+        [
+            ("Executive summary", "Two claims checked."),
+            ("Sparse training matches dense accuracy", "**Verdict: VERIFIED.**"),
+            ("Training is three times faster", "**Verdict: FALSIFIED.**"),
+            ("Conclusion", "Done."),
+        ],
+    )
+    assert [(c.n, c.numbering, c.verdict) for c in claims] == [
+        (1, "manifest order", Verdict.VERIFIED),
+        (2, "manifest order", Verdict.FALSIFIED),
+    ]
