@@ -62,7 +62,13 @@ def summary(logbook: Logbook) -> dict[str, Any]:
         "root": str(logbook.root),
         "schema_version": logbook.schema_version,
         "pages": [
-            {"slug": p.slug, "title": p.title, "cells": len(p.cells), "in_manifest": p.in_manifest, "status": p.status}
+            {
+                "slug": p.slug,
+                "title": p.title,
+                "cells": len(p.cell_types),
+                "in_manifest": p.in_manifest,
+                "status": p.status,
+            }
             for p in logbook.pages
         ],
         "cells": logbook.cell_counts(),

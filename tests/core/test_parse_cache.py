@@ -68,17 +68,28 @@ def test_only_the_changed_page_is_parsed_again(tmp_path: Path) -> None:
     assert (touched.whole, touched.parsed, touched.recalled) == (False, 0, pages)
 
 
-def test_a_hit_cuts_bodies_from_the_page_files(tmp_path: Path) -> None:
+def test_a_hit_reads_a_page_only_when_its_cells_are_asked_for(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
     logbook = read_logbook_cached(workspace)
     (entry,) = entries(parse_cache.cache_folder())
     longest = max((cell for page in logbook.pages for cell in page.cells), key=lambda cell: len(cell.body))
     assert len(longest.body) > 40 and longest.body not in entry.read_text()  # where it sits, not a second copy
     forget_recent()
-    assert encode(read_logbook_cached(workspace)) == encode(logbook)
+    before = parse_cache.page_texts_read
+    hit = read_logbook_cached(workspace)
+    assert hit.cell_counts() == logbook.cell_counts() and hit.claims == logbook.claims
+    assert parse_cache.page_texts_read == before  # claims, counts and titles come from the entry alone
+    assert [len(page.cells) for page in hit.pages] == [len(page.cells) for page in logbook.pages]
+    assert parse_cache.page_texts_read == before + len(logbook.pages)  # each page read once, when asked
+    assert encode(hit) == encode(logbook)
+    assert parse_cache.page_texts_read == before + len(logbook.pages)
 
-    # A page rewritten to the same size and time cannot be told by the fingerprint; when its text no longer has
-    # the stored length the entry is not used for it, and only that page is parsed again.
+
+def test_a_page_rewritten_behind_the_fingerprint_shows_what_its_file_holds(tmp_path: Path) -> None:
+    workspace = small_logbook(tmp_path)
+    logbook = read_logbook_cached(workspace)
+    # The same size and time: the fingerprint cannot tell. Its text no longer has the stored length, so its cells
+    # are read from the file as it is now rather than cut from it where the stored ones were.
     page = logbook.root / logbook.pages[1].file
     info = page.stat()
     text = page.read_text(encoding="utf-8")
@@ -88,8 +99,10 @@ def test_a_hit_cuts_bodies_from_the_page_files(tmp_path: Path) -> None:
     assert page.stat().st_size == info.st_size
     forget_recent()
     stats = CacheStats()
-    read_logbook_cached(workspace, stats=stats)
-    assert (stats.whole, stats.parsed, stats.recalled) == (False, 1, len(logbook.pages) - 1)
+    hit = read_logbook_cached(workspace, stats=stats)
+    assert stats.whole
+    assert hit.pages[1].cells[-1].body.endswith("é")
+    assert encode(hit.pages[1].cells) == encode(read_logbook(workspace).pages[1].cells)
 
 
 def test_a_damaged_entry_is_a_miss(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ Two clones of one remote get the same id, so their reviews kept outside the logb
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
@@ -110,6 +111,43 @@ def git_logbook_id(root: Path) -> LogbookId | None:
         return None
     inside = "" if inside == "." else inside
     return f"git:{remote}" + (f"/{inside}" if inside else "")
+
+
+_GIT_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES", "GIT_CONFIG_GLOBAL", "HOME")
+
+
+def git_state(root: Path) -> str:
+    """A cheap stamp of what `git_logbook_id(root)` depends on: the `.git` git would find above `root`, the size
+    and time of its HEAD, index and config (and of the common repository's, for a worktree), the global config
+    and the variables that redirect git. Equal stamps: the id git gave before still holds, without running git
+    (two runs a logbook were most of the time a queue of a thousand took to reopen)."""
+    parts = [f"{name}={os.environ.get(name, '')}" for name in _GIT_VARIABLES]
+    files: list[Path] = [Path(os.environ.get("GIT_CONFIG_GLOBAL") or Path.home() / ".gitconfig")]
+    folder = Path(root).resolve()
+    found = next((d / ".git" for d in (folder, *folder.parents) if (d / ".git").exists()), None)
+    parts.append(f"found={found}")
+    if found is not None:
+        git_dir = found
+        if found.is_file():
+            files.append(found)
+            try:
+                line = found.read_text(encoding="utf-8", errors="replace").strip()
+            except OSError:
+                line = ""
+            git_dir = (found.parent / line.removeprefix("gitdir:").strip()).resolve()
+        files += [git_dir / name for name in ("HEAD", "index", "config", "commondir")]
+        try:
+            common = (git_dir / (git_dir / "commondir").read_text(encoding="utf-8").strip()).resolve()
+            files.append(common / "config")
+        except OSError:
+            pass
+    for path in files:
+        try:
+            info = path.stat()
+            parts.append(f"{path}:{info.st_size}:{info.st_mtime_ns}")
+        except OSError:
+            parts.append(f"{path}:missing")
+    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def normalize_remote(url: str, base: Path | None = None) -> str | None:

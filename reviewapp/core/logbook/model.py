@@ -84,6 +84,11 @@ class Page:
     status: str = "current"  # "current", "superseded" (an earlier attempt kept for history) or "orphan"
 
     @property
+    def cell_types(self) -> list[str]:
+        """Each cell's `type_name`, in order (a page from the parse cache answers without reading its cells)."""
+        return [cell.type_name for cell in self.cells]
+
+    @property
     def is_index(self) -> bool:
         return self.slug == "index"
 
@@ -278,8 +283,8 @@ class Logbook:
     def cell_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
         for page in self.pages:
-            for cell in page.cells:
-                counts[cell.type_name] = counts.get(cell.type_name, 0) + 1
+            for type_name in page.cell_types:
+                counts[type_name] = counts.get(type_name, 0) + 1
         return counts
 
     def trace(self, trace_id: str) -> TraceInfo | None:

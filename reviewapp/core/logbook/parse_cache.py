@@ -38,7 +38,7 @@ from reviewapp.core.io.paths import user_cache_dir
 from reviewapp.core.io.safepath import is_contained, open_regular
 from reviewapp.core.logbook import model
 from reviewapp.core.logbook.locate import locate
-from reviewapp.core.logbook.logbook_id import LogbookId
+from reviewapp.core.logbook.logbook_id import LogbookId, git_state
 from reviewapp.core.logbook.model import Cell, Logbook, Page, Problem
 from reviewapp.core.logbook.page_parser import ParsedPage, decode_page
 from reviewapp.core.progress import CancelToken, ProgressCallback
@@ -74,7 +74,7 @@ def _walk(root: Path, extra_files: tuple[Path, ...]) -> tuple[str, bool]:
     """The fingerprint, and whether the walk met no symbolic link (then a file it saw is inside `root` as named)."""
     digest = hashlib.sha256()
     plain = True
-    stack = [root]
+    stack: list[str] = [str(root)]
     while stack:
         folder = stack.pop()
         try:
@@ -87,7 +87,7 @@ def _walk(root: Path, extra_files: tuple[Path, ...]) -> tuple[str, bool]:
                     plain = False
                 if entry.is_dir():
                     if entry.name not in _SKIP_DIRS:
-                        stack.append(Path(entry.path))
+                        stack.append(entry.path)
                     continue
                 info = entry.stat()
             except OSError:
@@ -139,8 +139,9 @@ def read_logbook_cached(
     entry = (folder or cache_folder()) / f"{name}.json"
     stored = _load_entry(entry)
     hit = _whole(stored, where.root, plain) if stored is not None and stored.get("key") == key else None
-    if hit is not None:
+    if hit is not None and stored is not None:
         stats.whole = True
+        _recall_id(hit, stored)
         _remember(key, hit)
         return hit
     from reviewapp.core.logbook.reader import read_logbook  # the reader's patterns take a while to compile
@@ -150,14 +151,31 @@ def read_logbook_cached(
     stats.parsed, stats.recalled = memory.parsed, memory.recalled
     _remember(key, logbook)
     try:
-        shell = encode(dataclasses.replace(logbook, pages=[dataclasses.replace(p, cells=[]) for p in logbook.pages]))
-        data = {"key": key, "logbook": shell, "pages": memory.learned}
+        cells_apart = [dataclasses.replace(p, cells=[]) for p in logbook.pages]
+        shell = encode(dataclasses.replace(logbook, pages=cells_apart))
+        data = {"key": key, "logbook": shell, "pages": memory.learned, "derived_id": _derived_id(logbook)}
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         entry.parent.mkdir(parents=True, exist_ok=True)
         _write_entry(entry, text.encode("utf-8", "surrogatepass"))
     except (OSError, TypeError, ValueError):
         pass  # a cache that cannot be written only costs time
     return logbook
+
+
+def _derived_id(logbook: Logbook) -> dict[str, str] | None:
+    """The folder's logbook id (looked up now, once) with the git state it was derived under."""
+    if logbook.explicit_id is not None:
+        return None
+    return {"git_state": git_state(logbook.root), "id": logbook.logbook_id}
+
+
+def _recall_id(logbook: Logbook, stored: dict[str, Any]) -> None:
+    """The stored logbook id, unless the repository around the folder changed since (then it is asked again)."""
+    derived = stored.get("derived_id")
+    if logbook.explicit_id is not None or not isinstance(derived, dict) or not isinstance(derived.get("id"), str):
+        return
+    if derived.get("git_state") == git_state(logbook.root):
+        logbook._derived_id = derived["id"]
 
 
 class _PageMemory:
@@ -251,29 +269,103 @@ _DAMAGED = (ValueError, TypeError, KeyError, AttributeError, IndexError, Recursi
 
 
 def _whole(stored: dict[str, Any], root: Path, plain: bool) -> Logbook | None:
-    """The stored logbook with each page's cells cut from its file again; None when anything does not fit.
-    `plain`: the folder holds no symbolic link, so a page file named without `..` is inside it."""
+    """The stored logbook, each page's cells left to be cut from its file when first asked for; None when the
+    entry does not fit. `plain`: the folder holds no symbolic link, so a page file named without `..` is inside
+    it."""
     try:
         logbook = typing.cast(Logbook, decode(Logbook, stored["logbook"]))
         records = stored["pages"]
         if len(records) != len(logbook.pages):
             return None
+        pages: list[Page] = []
         for page, record in zip(logbook.pages, records, strict=True):
-            if record["file"] != page.file or record["sha256"] != page.sha256:
+            if record["file"] != page.file or record["sha256"] != page.sha256 or not isinstance(record["cells"], list):
                 return None
-            text = _page_text(root, page.file, record["read_bytes"], plain)
-            if text is None or len(text) != record["text_length"]:
+            types = [cell[_TYPE_NAME] for cell in record["cells"]]
+            if not all(isinstance(name, str) for name in types):
                 return None
-            page.cells = [_decode_cell(cell, text) for cell in record["cells"]]
+            pages.append(_StoredPage.of(page, _StoredCells(root, plain, record), types))
+        logbook.pages = pages
         return logbook
     except _DAMAGED:
         return None
 
 
+# Read from the files when a page's cells are first asked for (the window asks for them all, a queue's rows and
+# `inspect` for none), so a queue of a thousand logbooks reopens without reading a thousand logbooks' pages.
+page_texts_read = 0  # how many pages were read to give their cells (a count for tests)
+
+
+class _StoredCells:
+    """Where a stored page's cells are: its file (and the bytes the reader read) and their stored fields."""
+
+    __slots__ = ("plain", "record", "root")
+
+    def __init__(self, root: Path, plain: bool, record: dict[str, Any]) -> None:
+        self.root, self.plain, self.record = root, plain, record
+
+    def cells(self) -> list[Cell]:
+        """The cells as stored, their bodies cut from the page's text; when the file no longer gives the text
+        they were stored from (changed since the cache was checked), the cells of the file as it is now."""
+        global page_texts_read
+        page_texts_read += 1
+        record = self.record
+        text = _page_text(self.root, record["file"], record["read_bytes"], self.plain)
+        if text is not None and len(text) == record["text_length"]:
+            with contextlib.suppress(*_DAMAGED):
+                return [_decode_cell(cell, text) for cell in record["cells"]]
+        if text is None:
+            return []
+        from reviewapp.core.logbook.page_parser import parse_page
+
+        return parse_page(text, record["slug"], record["file"]).cells
+
+
+_PAGE_CELLS = Page.__dict__["cells"]  # the slot itself, under the property below
+
+
+class _StoredPage(Page):
+    """A page from the cache whose cells are read on first use; otherwise a Page like any other (its fields,
+    `dataclasses.replace`, encoding, pickling)."""
+
+    __slots__ = ("_stored", "_types")
+    _stored: _StoredCells
+    _types: list[str]
+
+    @classmethod
+    def of(cls, page: Page, stored: _StoredCells, types: list[str]) -> _StoredPage:
+        made = cls.__new__(cls)
+        for field in dataclasses.fields(Page):
+            if field.name != "cells":
+                setattr(made, field.name, getattr(page, field.name))
+        made._stored, made._types = stored, types
+        return made
+
+    @property
+    def cells(self) -> list[Cell]:
+        try:
+            return typing.cast(list[Cell], _PAGE_CELLS.__get__(self, Page))
+        except AttributeError:
+            cells = self._stored.cells()
+            _PAGE_CELLS.__set__(self, cells)
+            return cells
+
+    @cells.setter
+    def cells(self, value: list[Cell]) -> None:
+        _PAGE_CELLS.__set__(self, value)
+
+    @property
+    def cell_types(self) -> list[str]:
+        try:
+            return [cell.type_name for cell in _PAGE_CELLS.__get__(self, Page)]
+        except AttributeError:
+            return list(self._types)
+
+
 def _page_text(root: Path, file: str, read_bytes: int, plain: bool) -> str | None:
     """The decoded text of the first `read_bytes` bytes of a page file inside `root`, as the reader decoded it."""
-    parts = Path(file).parts
-    if plain and parts and not Path(file).is_absolute() and not any(p == ".." or p in _SKIP_DIRS for p in parts):
+    parts = file.split("/")
+    if plain and file and not os.path.isabs(file) and not any(p == ".." or p in _SKIP_DIRS for p in parts):
         real = os.path.join(root, file)
     else:  # resolved, as the reader does: a link must not lead outside the logbook
         real = os.path.realpath(root / file)
@@ -304,6 +396,7 @@ def _parsed_page(record: dict[str, Any], text: str) -> ParsedPage | None:
 
 _CELL_FIELDS = tuple(f.name for f in dataclasses.fields(Cell))
 _BODY = _CELL_FIELDS.index("body")
+_TYPE_NAME = _CELL_FIELDS.index("type_name")
 _KIND = _CELL_FIELDS.index("kind")
 _CELL_KINDS = {kind.value: kind for kind in model.CellKind}
 
@@ -344,8 +437,9 @@ def _decode_cell(fields: list[Any], text: str) -> Cell:
 
 
 def encode(value: Any) -> Any:
+    """Plain JSON values; a dataclass's private fields (values looked up and kept on first use) are left out."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.name[0] != "_"}
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, Path):

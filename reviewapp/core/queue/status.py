@@ -13,7 +13,6 @@ from pathlib import Path
 from reviewapp.core.io.source_errors import SourceUnavailable
 from reviewapp.core.io.source_ref import SourceError
 from reviewapp.core.logbook.locate import NotALogbookError
-from reviewapp.core.logbook.logbook_id import logbook_id_for
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook.parse_cache import read_logbook_cached
 from reviewapp.core.progress import CancelToken, ProgressCallback
@@ -131,8 +130,9 @@ def _row(
     except OSError as exc:
         row.problem = f"{entry.source}: {exc.strerror or exc}"
         return row
-    # a Hub snapshot's folder does not say which Space it is; a folder's id costs two git runs, asked once
-    logbook.explicit_id = known_id or _folder_id(logbook.root)
+    # a Hub snapshot's folder does not say which Space it is; a folder's id costs git runs, asked once and kept
+    # in the parse cache with the state of the repository around it
+    logbook.explicit_id = known_id or logbook.logbook_id
     row.logbook = logbook
     row.logbook_id = logbook.explicit_id
     row.title = logbook.title
@@ -168,16 +168,6 @@ def _row(
     elif mine or row.my_score is not None:
         row.status = IN_PROGRESS
     return row
-
-
-_FOLDER_IDS: dict[Path, str] = {}  # for this process: reopening a queue asks git nothing again
-
-
-def _folder_id(root: Path) -> str:
-    found = _FOLDER_IDS.get(root)
-    if found is None:
-        found = _FOLDER_IDS[root] = logbook_id_for(root)
-    return found
 
 
 def next_unreviewed(rows: list[QueueRow], after: tuple[int, str] | None = None) -> tuple[int, str] | None:
