@@ -3,13 +3,15 @@
 Agreement between everyone who judged the same claims of these logbooks (each reviewer's current verdict), and
 on request the Logbook Judge (from stored imports) and the agent as two more raters: percent agreement, Cohen's
 kappa per pair, Fleiss' kappa, Krippendorff's alpha (nominal and ordinal), bootstrap intervals over claims, and a
-Logbook Judge vs people confusion matrix with precision and recall per verdict.
+Logbook Judge vs people confusion matrix with precision and recall per verdict. --figure draws the calibration
+heat maps (people vs Logbook Judge, agent vs Logbook Judge, people vs agent) as PNG and SVG.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from reviewapp.cli.common import SOURCE_HELP, CommandError, fail, load_or_exit, print_json
@@ -17,7 +19,8 @@ from reviewapp.cli.output import add_format_option, write_table
 
 EXIT_CODES = """exit codes:
   0  the statistics were computed (a value is empty when too few claims were rated twice)
-  2  bad usage or not a logbook"""
+  2  bad usage or not a logbook
+  3  the --figure files could not be written"""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,6 +36,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--logbook-judge", action="store_true", help="add the Logbook Judge as a rater (stored imports)"
     )
     parser.add_argument("--agent", action="store_true", help="add the agent's own verdicts as a rater")
+    parser.add_argument(
+        "--figure",
+        type=Path,
+        metavar="OUT.png",
+        help="also write the calibration heat maps (people, agent, Logbook Judge) as OUT.png and OUT.svg",
+    )
+    parser.add_argument("--theme", choices=("light", "dark"), default="light", help="colours of --figure")
     add_format_option(parser)
     parser.set_defaults(handler=run)
 
@@ -76,6 +86,10 @@ def run(args: argparse.Namespace) -> int:
     except CommandError as error:
         return fail(error)
     report = agreement_report(ratings)
+    if args.figure is not None:
+        code = _write_figure(ratings, args.figure, args.theme)
+        if code:
+            return code
     if args.format == "json":
         print_json(report)
     elif args.format in ("csv", "markdown"):
@@ -97,4 +111,20 @@ def run(args: argparse.Namespace) -> int:
             print(f"- Bootstrap: {b['resamples']} resamples of claims, seed {b['seed']}.")
     else:
         print(render_text(report))
+    return 0
+
+
+def _write_figure(ratings: dict[str, dict[str, Any]], out: Path, theme: str) -> int:
+    from reviewapp.core.logbook_judge.calibration import calibration_figure, calibration_tables
+    from reviewapp.core.plots.figures import save
+
+    tables = calibration_tables(ratings)
+    if not tables:
+        print("warning: no claim has two of people, agent and Logbook Judge: no heat map drawn", file=sys.stderr)
+        return 0
+    try:
+        written = save(calibration_figure(tables, "dark" if theme == "dark" else "light"), out.with_suffix(""))
+    except OSError as exc:
+        return fail(CommandError(f"error: cannot write {out}: {exc.strerror or exc}", 3))
+    print(f"wrote {written[0]}, {written[1]}", file=sys.stderr)
     return 0

@@ -135,6 +135,14 @@ def test_revision_warning_rematch_with_undo_and_agreement(
     assert dialog.confusion.item(3, 0).text() == "toy"  # rows: verified, partial, falsified, toy, ...
     assert dialog.confusion.item(3, 2).text() == "1"  # the reviewer's toy against the Logbook Judge's falsified
     screenshots.take(dialog, "43-agreement", min_colors=8)
+    # The calibration picture: the agent's verdicts against the Logbook Judge's among the heat maps, exportable.
+    titles = [table.title.split(" (")[0] for table in dialog.calibration]
+    assert titles == ["People vs Logbook Judge", "Agent vs Logbook Judge", "People vs Agent"]
+    assert not dialog.picture.pixmap().isNull() and dialog.picture.pixmap().width() > 800
+    dialog.tabs.setCurrentIndex(1)
+    screenshots.take(dialog, "44-agreement-calibration", min_colors=8)
+    png, svg = dialog.export_picture(tmp_path / "calibration.png")
+    assert png.read_bytes().startswith(b"\x89PNG") and b"<svg" in svg.read_bytes()
     dialog.close()
     QApplication.processEvents()
     json.dumps(report)  # the same JSON-ready report the command prints

@@ -12,6 +12,7 @@ ROLE_TEXT = {
     "judge": "Judge: review claims and record verdicts",
     "participant": "Participant: rate image pairs",
     "author": "Author: inspect findings on your paper",
+    "adjudicator": "Adjudicator: settle disagreements between people, record the decision",
 }
 
 

@@ -1,22 +1,31 @@
-"""The agreement view for the open logbooks: the same report as `reviewapp agreement`, in tables."""
+"""The agreement view for the open logbooks: the same report as `reviewapp agreement`, in tables, and the
+calibration picture (people, agent and Logbook Judge as confusion heat maps) drawn by the core, exportable."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QHeaderView,
+    QPushButton,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from reviewapp.core.logbook_judge.agreement_report import rows_for_table
+from reviewapp.core.logbook_judge.calibration import calibration_figure
+from reviewapp.core.plots.figures import Table, Theme, save
 from reviewapp.qt.plain import PlainLabel
 
 
@@ -40,12 +49,31 @@ def _num(value: Any, percent: bool = False) -> str:
 
 
 class AgreementDialog(QDialog):
-    def __init__(self, report: Mapping[str, Any], scope: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        report: Mapping[str, Any],
+        scope: str,
+        parent: QWidget | None = None,
+        *,
+        calibration: Sequence[Table] = (),
+        picture: bytes = b"",
+        theme: Theme = "light",
+    ) -> None:
+        """`calibration`: the heat maps' tables; `picture`: them drawn as PNG in `theme` (drawn off the GUI
+        thread by whoever opens the view)."""
         super().__init__(parent)
         self.setWindowTitle("Agreement")
-        self.resize(820, 640)
+        self.resize(1000, 680)
         self.report = report
-        layout = QVBoxLayout(self)
+        self.calibration = list(calibration)
+        self.theme: Theme = theme
+        outer = QVBoxLayout(self)
+        self.tabs = QTabWidget(self)
+        outer.addWidget(self.tabs, 1)
+        statistics_tab = QWidget(self.tabs)
+        layout = QVBoxLayout(statistics_tab)
+        self.tabs.addTab(statistics_tab, "Statistics")
+        self.picture = self._calibration_tab(picture)
         head = PlainLabel(
             f"{scope}: {report['claims']} claims, {report['claims_compared']} rated by two or more. "
             f"Raters: {', '.join(report['raters']) or 'none yet'}.",
@@ -82,4 +110,39 @@ class AgreementDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         buttons.accepted.connect(self.accept)
-        layout.addWidget(buttons)
+        outer.addWidget(buttons)
+
+    def _calibration_tab(self, picture: bytes) -> PlainLabel:
+        tab = QWidget(self.tabs)
+        layout = QVBoxLayout(tab)
+        note = PlainLabel(
+            "People, the agent and the Logbook Judge as confusion heat maps: rows are the first side's verdicts, "
+            "columns the second's, each cell shaded by its share of its row and labelled with its count."
+            if self.calibration
+            else "No claim has verdicts from two of people, the agent and the Logbook Judge yet.",
+            tab,
+        )
+        note.setWordWrap(True)
+        layout.addWidget(note)
+        shown = PlainLabel(tab)
+        pixmap = QPixmap()
+        if picture and pixmap.loadFromData(picture, "PNG"):
+            shown.setPixmap(pixmap)
+        scroll = QScrollArea(tab)
+        scroll.setWidget(shown)
+        layout.addWidget(scroll, 1)
+        self.export = QPushButton("Export PNG…", tab)
+        self.export.setEnabled(bool(self.calibration))
+        self.export.clicked.connect(self._ask_export)
+        layout.addWidget(self.export)
+        self.tabs.addTab(tab, "Calibration")
+        return shown
+
+    def _ask_export(self) -> None:
+        chosen, _ = QFileDialog.getSaveFileName(self, "Export the heat maps", "calibration.png", "PNG image (*.png)")
+        if chosen:
+            self.export_picture(Path(chosen))
+
+    def export_picture(self, path: Path) -> tuple[Path, Path]:
+        """Write the heat maps as PNG (and SVG beside it) in the window's theme."""
+        return save(calibration_figure(self.calibration, self.theme), path.with_suffix(""))

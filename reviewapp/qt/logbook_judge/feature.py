@@ -16,11 +16,14 @@ from PySide6.QtWidgets import QDialog, QMessageBox
 
 from reviewapp.core.logbook.demo import demo_workspace
 from reviewapp.core.logbook_judge.agreement_report import AGENT, LOGBOOK_JUDGE, agreement_report
+from reviewapp.core.logbook_judge.calibration import calibration_figure, calibration_tables
 from reviewapp.core.logbook_judge.demo_import import ensure_demo_import
 from reviewapp.core.logbook_judge.importer import ImportResult, import_verdicts
 from reviewapp.core.logbook_judge.judged import JudgedLogbook, judged_from_store
+from reviewapp.core.plots.figures import Table, Theme, png_bytes
 from reviewapp.core.review.disagreements import disagreements
 from reviewapp.core.review.logbook_judge_matches import judged_logbook, rematch
+from reviewapp.qt import theme
 from reviewapp.qt.annotations.review_controller import ActionFailed
 from reviewapp.qt.logbook_judge.agreement_dialog import AgreementDialog
 from reviewapp.qt.logbook_judge.details import JudgeDetails
@@ -233,15 +236,23 @@ class LogbookJudgeFeature(QObject):
             return
         ratings = self.agreement_ratings()
         self.window.statusBar().showMessage("Computing agreement (2,000 bootstrap resamples)…")
+        drawn: Theme = "dark" if theme.colors().dark else "light"
+
+        def work(_progress: Any) -> tuple[dict[str, Any], list[Table], bytes]:
+            tables = calibration_tables(ratings)
+            picture = png_bytes(calibration_figure(tables, drawn), dpi=80) if tables else b""  # fits the view
+            return agreement_report(ratings), tables, picture
+
         self._runner.submit(
-            lambda _progress: agreement_report(ratings),
-            lambda report: self._show_report(report, logbook.title),
+            work,
+            lambda found: self._show_report(found, logbook.title, drawn),
             lambda exc: self.window.show_error("Agreement", f"Agreement could not be computed: {exc}"),
         )
 
-    def _show_report(self, report: dict[str, Any], scope: str) -> None:
+    def _show_report(self, found: tuple[dict[str, Any], list[Table], bytes], scope: str, drawn: Theme) -> None:
         self.window.statusBar().clearMessage()
-        dialog = AgreementDialog(report, scope, self.window)
+        report, tables, picture = found
+        dialog = AgreementDialog(report, scope, self.window, calibration=tables, picture=picture, theme=drawn)
         self.dialog = dialog
         dialog.show()
 

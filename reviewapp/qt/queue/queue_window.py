@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -31,8 +31,10 @@ from PySide6.QtWidgets import (
 )
 
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
+from reviewapp.core.queue.adjudication import ADJUDICATOR, adjudicate
 from reviewapp.core.queue.blind import Blinder, blinder_for
 from reviewapp.core.queue.blind_logbook import row_blinder
+from reviewapp.core.queue.disputes import QueueDispute
 from reviewapp.core.queue.queue_file import Queue, QueueEntry, read_queue
 from reviewapp.core.queue.rubric import DEFAULT_RUBRIC, Rubric
 from reviewapp.core.queue.scoring import record_rubric_score, score_payload, set_flag
@@ -155,6 +157,7 @@ class QueueWindow(QMainWindow):
             ("score", "Score…", ("S",), self.score_selected),
             ("flag", "Flag…", ("F",), self.flag_selected),
             ("disputed", "Disagreements First", ("D",), self.disagreements_first),
+            ("adjudicate", "Disagreements…", ("A",), self.show_disagreements),
             ("undo", "Undo", ("Ctrl+Z",), self.undo),
             ("ranking", "Ranking…", ("R",), self.show_ranking),
             ("reload", "Reload", ("F5",), self.reload),
@@ -366,7 +369,7 @@ class QueueWindow(QMainWindow):
             if review.history.undo() is None:
                 raise ValueError(f"the {what.lower()} can no longer be undone")
 
-        self._write(number, action, f"Undo of {what.lower()}", review=review)
+        self._write(number, action, f"Undo of {what.lower()}", review=review, then=self._refresh_disagreements)
 
     def _write(
         self,
@@ -376,6 +379,8 @@ class QueueWindow(QMainWindow):
         *,
         review: LogbookReview | None = None,
         reopen: bool = True,
+        role: str = "judge",
+        then: Callable[[], None] | None = None,
     ) -> None:
         """Run `action` on the logbook's review off the GUI thread, then read its row again; without `reopen`
         only read the row again."""
@@ -386,7 +391,7 @@ class QueueWindow(QMainWindow):
 
         def work(_progress: ProgressCallback) -> QueueRow:
             if reopen:
-                opened = review or LogbookReview.open(logbook, Identity(me, "window"), "judge")
+                opened = review or LogbookReview.open(logbook, Identity(me, "window"), role)
                 action(opened)
                 used.append(opened)
             known = lambda _entry: (logbook.root, logbook.logbook_id)  # noqa: E731 - already downloaded
@@ -402,6 +407,8 @@ class QueueWindow(QMainWindow):
                 self._summarize()
                 if what:
                     self.summary.setText(f"{what} saved (Ctrl+Z undoes it). " + self.summary.text())
+                if then is not None:
+                    then()
 
         def failed(exc: BaseException) -> None:
             if alive(self):
@@ -426,6 +433,53 @@ class QueueWindow(QMainWindow):
                 lambda blinders: self.model.set_blinders(rows, blinders) if alive(self) else None,
                 lambda exc: self.summary.setText(f"Blind mode could not read the logbooks' authors: {exc}"),
             )
+
+    def show_disagreements(self) -> None:
+        """The Disagreements view (A): conflicting verdicts and rubric spreads between people, and for an
+        adjudicator the adjudicated verdict to record."""
+        from reviewapp.core.queue.disputes import queue_disputes
+        from reviewapp.core.review.preferences import load_preferences
+        from reviewapp.qt.queue.disagreements_dialog import DisagreementsDialog
+
+        if self.loading:
+            self.summary.setText("The queue is still being read; try again when it is done.")
+            return
+        adjudicator = bool(self.me) and load_preferences().role == ADJUDICATOR
+        rows, blind = list(self.model.rows), self.model.blind
+
+        def shown(disputes: list[QueueDispute]) -> None:
+            if not alive(self):
+                return
+            dialog = getattr(self, "disagreements_dialog", None)
+            if dialog is None or not alive(dialog):
+                dialog = DisagreementsDialog(disputes, self._adjudicate if adjudicator else None, parent=self)
+                dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+                QShortcut(QKeySequence("Ctrl+Z"), dialog, self.undo)  # undoes the adjudication made there
+                self.disagreements_dialog = dialog
+            else:
+                dialog.set_disputes(disputes)
+            dialog.show()
+
+        self.runner.submit(
+            lambda _progress: queue_disputes(rows, blind=blind),
+            shown,
+            lambda exc: self.summary.setText(f"Disagreements could not be listed: {exc}"),
+        )
+
+    def _adjudicate(self, dispute: QueueDispute, verdict: str, rationale: str) -> None:
+        blind = self.model.blind
+        self._write(
+            dispute.row,
+            lambda review: adjudicate(review, dispute.claim_key, verdict, rationale, blind=blind),
+            "Adjudicated verdict",
+            role=ADJUDICATOR,
+            then=self._refresh_disagreements,
+        )
+
+    def _refresh_disagreements(self) -> None:
+        dialog = getattr(self, "disagreements_dialog", None)
+        if dialog is not None and alive(dialog) and dialog.isVisible():
+            self.show_disagreements()
 
     def show_ranking(self) -> None:
         from reviewapp.qt.queue.ranking_dialog import RankingDialog
