@@ -6,14 +6,28 @@ import os
 import shutil
 from pathlib import Path
 
-# Before anything imports Qt or huggingface_hub: both read these once at import.
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
-os.environ["HF_HUB_DISABLE_XET"] = "1"
-os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
-os.environ.setdefault("HF_HUB_OFFLINE", "0")
+# The caller's Hugging Face settings (HF_HUB_OFFLINE=1, HF_TOKEN, HF_ENDPOINT, ...) must not reach the tests:
+# every one is dropped, and the tests' own are set. Before anything imports Qt or huggingface_hub: both read
+# these once at import.
+CALLER_HF_NAMES = ("TRANSFORMERS_OFFLINE", "HUGGING_FACE_HUB_TOKEN", "HUGGINGFACE_HUB_CACHE", "HF_DATASETS_OFFLINE")
+TEST_HF_ENVIRONMENT = {
+    "HF_HUB_DISABLE_TELEMETRY": "1",
+    "HF_HUB_DISABLE_XET": "1",
+    "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+    "HF_HUB_OFFLINE": "0",
+}
 
-import pytest
+
+def _is_hub_setting(name: str) -> bool:
+    return name.startswith("HF_") or name in CALLER_HF_NAMES
+
+
+for _name in [n for n in os.environ if _is_hub_setting(n)]:
+    del os.environ[_name]
+os.environ.update(TEST_HF_ENVIRONMENT)
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402 - the environment above must be set before anything imports huggingface_hub
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = (REPO / ".." / "shared" / "corpus").resolve()
@@ -42,13 +56,17 @@ def shared_corpus(folder: Path) -> Path:
 
 @pytest.fixture(autouse=True)
 def isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own data, config and HF home so nothing leaks between tests or from the machine."""
+    """Every test gets its own data, config and HF home and the tests' own HF_* settings (none of the caller's),
+    so nothing leaks between tests or from the machine."""
     home = tmp_path_factory.mktemp("user")
+    for name in [n for n in os.environ if _is_hub_setting(n) and n not in TEST_HF_ENVIRONMENT]:
+        monkeypatch.delenv(name)
+    for name, value in TEST_HF_ENVIRONMENT.items():
+        monkeypatch.setenv(name, value)
     monkeypatch.setenv("REVIEWAPP_DATA_DIR", str(home / "data"))
     monkeypatch.setenv("REVIEWAPP_CONFIG_DIR", str(home / "config"))
     monkeypatch.setenv("REVIEWAPP_CACHE_DIR", str(home / "cache"))
     monkeypatch.setenv("HF_HOME", str(home / "hf"))
-    monkeypatch.delenv("HF_TOKEN", raising=False)
     return home
 
 

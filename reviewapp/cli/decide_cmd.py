@@ -21,6 +21,7 @@ from reviewapp.cli.common import (
     load_or_exit,
     say_who,
 )
+from reviewapp.cli.rank_cmd import add_download_option
 from reviewapp.core.verdicts import HUMAN_VERDICTS
 
 EXIT_USAGE = 2
@@ -65,6 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     decide.add_argument("queue", metavar="QUEUE", type=Path, help="a queue file (text or CSV) or a folder of logbooks")
     decide.add_argument("--method", choices=("z", "rank"), default="z", help="per-judge normalization (default z)")
     decide.add_argument("--rubric", type=Path, metavar="FILE", help="rank only scores made on this rubric")
+    add_download_option(decide)
     decide.add_argument("--commit", action="store_true", help="commit the decision and its report with git")
     decide.add_argument("--push", action="store_true", help="with --commit: push the commit to the branch's remote")
     add_annotator_options(decide)

@@ -16,7 +16,7 @@ from reviewapp.cli.output import add_format_option, write_table
 
 if TYPE_CHECKING:
     from reviewapp.core.queue.decision import QueueRanking
-    from reviewapp.core.queue.queue_file import Queue
+    from reviewapp.core.queue.queue_file import Queue, QueueEntry
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,12 +28,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog="Normalization: z (default) = (score - judge's mean) / judge's standard deviation; rank = the judge's "
         "mid-ranks on -1..1. A judge who gave every logbook the same score counts as no preference. Beside each "
         "logbook: the people's verdicts (adjudicated ones where a dispute was settled) and marks (flagged, headline "
-        "claim adjudicated falsified), which do not move it. "
-        "Exit codes: 0 printed; 2 bad usage or a queue that cannot be read.",
+        "claim adjudicated falsified), which do not move it. Hub and URL logbooks are read from their last "
+        "download (nothing is downloaded unless --download is given); one that cannot be read is reported and left "
+        "out. Exit codes: 0 printed; 2 bad usage or a queue that cannot be read.",
     )
     parser.add_argument("queue", metavar="QUEUE", type=Path, help="a queue file (text or CSV) or a folder of logbooks")
     parser.add_argument("--method", choices=("z", "rank"), default="z", help="per-judge normalization (default z)")
     parser.add_argument("--rubric", type=Path, metavar="FILE", help="rank only scores made on this rubric")
+    add_download_option(parser)
     add_format_option(parser)
     parser.set_defaults(handler=run)
 
@@ -120,7 +122,7 @@ def ranked_queue(args: argparse.Namespace) -> tuple[Queue, QueueRanking]:
     from reviewapp.core.queue.decision import queue_ranking
     from reviewapp.core.queue.queue_file import QueueError, read_queue
     from reviewapp.core.queue.rubric import RubricError, load_rubric
-    from reviewapp.core.queue.status import queue_status
+    from reviewapp.core.queue.status import download_entry, queue_status
 
     try:
         queue = read_queue(args.queue)
@@ -129,10 +131,14 @@ def ranked_queue(args: argparse.Namespace) -> tuple[Queue, QueueRanking]:
         raise CommandError(f"error: {exc}") from None
     for problem in queue.problems:
         print(f"warning: {args.queue}: {problem}", file=sys.stderr)
-    rows = queue_status(queue, me="")
+    allowed = getattr(args, "download", False)
+    rows = queue_status(queue, me="", open_remote=download_entry if allowed else _cached_entry)
     for row in rows:
         if row.problem:
             print(f"warning: {row.entry.source}: {row.problem}", file=sys.stderr)
+    uncached = [r for r in rows if r.problem and r.entry.remote and r.logbook is None]
+    if uncached and not allowed:
+        print(f"note: {len(uncached)} Hub or URL logbook(s) left out; --download reads them", file=sys.stderr)
     return queue, queue_ranking(rows, args.method, wanted)
 
 
@@ -141,3 +147,19 @@ def _verdicts_and_marks(result: QueueRanking, source: str) -> dict[str, object]:
     if found is None:
         return {"verdicts": {}, "marks": []}
     return {"verdicts": found.summary.to_dict(), "adjudicated": found.summary.adjudicated, "marks": found.marks}
+
+
+def add_download_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--download",
+        action="store_true",
+        help="download Hub and URL logbooks that have no complete cached copy (default: cached copies only)",
+    )
+
+
+def _cached_entry(entry: QueueEntry) -> tuple[Path, str | None]:
+    """A Hub or URL entry's last complete download, without a request (saved scores are filed under its id)."""
+    from reviewapp.core.sources.opener import open_cached
+
+    opened = open_cached(entry.location)
+    return opened.folder, opened.logbook_id

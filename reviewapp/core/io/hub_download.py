@@ -8,16 +8,19 @@
 
 Files go through `huggingface_hub.hf_hub_download` one at a time (pinned to the resolved commit, so a branch that
 moves mid-download cannot mix two revisions), into the cache other tools share (HF_HUB_CACHE, else HF_HOME/hub).
-The loop checks the cancel token and the time limit between files and while bytes arrive, which
-`snapshot_download` cannot. Every completed download is recorded in the user data folder
-(`downloads/<repo folder>.json`: which revision resolved to which commit, which files), so the same source opens
-again from the cache with the network down or `HF_HUB_OFFLINE=1`.
+The whole open runs inside one `TransferGuard` (io/transfer_guard.py): one deadline for every API call and
+file, enforced on the sockets themselves, and byte caps on what is received (a file may not send more than the
+listing said it holds), whatever the server announces; commit ids and file ids the server answers are checked
+before huggingface_hub builds a cache path from them. Every completed download is recorded in the user data
+folder (`downloads/<repo folder>.json`: which revision resolved to which commit, which files), so the same
+source opens again from the cache with the network down or `HF_HUB_OFFLINE=1`.
 
 huggingface_hub is imported lazily: it takes a while to import, and only commands that reach the Hub pay for it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -41,6 +44,7 @@ from reviewapp.core.io.source_errors import (
     SourceTooLarge,
     SourceUnavailable,
 )
+from reviewapp.core.io.transfer_guard import TransferGuard, active_guard, stopped_reason
 from reviewapp.core.progress import CancelToken, ProgressCallback
 
 if TYPE_CHECKING:
@@ -50,17 +54,23 @@ MB = 1024 * 1024
 DEFAULT_MAX_BYTES = 500 * MB
 DEFAULT_MAX_SECONDS = 600.0
 DOWNLOAD_RECORDS = "downloads"
+API_ALLOWANCE = 16 * MB  # bytes received beyond the files' own: listings, API answers, headers
+FILE_SLACK = 64 * 1024  # what a file's request may receive beyond its listed size (headers, a redirect)
+MAX_LISTING_ENTRIES = 200_000  # a repository listing longer than this is refused, not read to the end
 _URL_PREFIXES = {"space": "spaces/", "dataset": "datasets/", "model": ""}
 
 
 @dataclass(frozen=True)
 class DownloadLimits:
     """Per logbook: total bytes and wall-clock seconds, and the size above which a file that is not part of the
-    logbook itself (evidence folders, reports, archives next to the pages) is left out as a large binary."""
+    logbook itself (evidence folders, reports, archives next to the pages) is left out as a large binary; the
+    entries a listing may have, and the size above which a review file proposed in a pull request is left out."""
 
     max_bytes: int = DEFAULT_MAX_BYTES
     max_seconds: float = DEFAULT_MAX_SECONDS
     max_extra_file_bytes: int = 20 * MB
+    max_listing_entries: int = MAX_LISTING_ENTRIES
+    max_proposed_file_bytes: int = 16 * MB  # a review file an open pull request adds, above which it is skipped
 
 
 @dataclass(frozen=True)
@@ -117,6 +127,24 @@ def offline_mode() -> bool:
     return bool(constants.HF_HUB_OFFLINE)
 
 
+def transfer_guard(
+    source: str, limits: DownloadLimits, cancel: CancelToken | None = None, *, started: float | None = None
+) -> TransferGuard:
+    """The guard holding one whole open or download of `source` to `limits` (enter it around every request)."""
+    return TransferGuard(
+        source,
+        max_seconds=limits.max_seconds,
+        max_bytes=limits.max_bytes + API_ALLOWANCE,
+        cancel=cancel,
+        started=started,
+    )
+
+
+def is_commit_id(text: object) -> bool:
+    """Forty lower-case hex digits: the only commit id that may become a folder name."""
+    return isinstance(text, str) and len(text) == 40 and all(c in "0123456789abcdef" for c in text)
+
+
 def repo_folder_name(repo_type: str, repo_id: str) -> str:
     """`spaces--OWNER--NAME`: the folder huggingface_hub keeps a repository's cache in."""
     return "--".join([f"{repo_type}s", *repo_id.split("/")])
@@ -146,6 +174,11 @@ class DownloadMeter:
         self._cancel = cancel
         self._deadline = (started if started is not None else time.monotonic()) + limits.max_seconds
         self.current = ""
+
+    def receiving(self, path: str, cap: int) -> contextlib.AbstractContextManager[None]:
+        """While inside, bytes received for `path` may not pass `cap` (when a transfer guard is active)."""
+        guard = active_guard()
+        return guard.file(path, cap) if guard is not None else contextlib.nullcontext()
 
     def add(self, files: Sequence[RemoteFile]) -> None:
         self.files_total += len(files)
@@ -239,34 +272,54 @@ class HubRepoClient:
             info = self.api.repo_info(self.repo_id, repo_type=self.repo_type, revision=revision)
         if not info.sha:
             raise SourceRefused(self._named(revision), "the Hub did not say which commit this revision is")
+        if not is_commit_id(info.sha):
+            shown = str(info.sha)[:80]
+            raise SourceRefused(self._named(revision), f"the Hub answered a commit id that is not one ({shown!r})")
         return str(info.sha)
 
-    def list_files(self, commit: str, folder: str | None = None) -> list[RemoteFile]:
-        """Every file at `commit` (below `folder`, when given; none when that folder is absent)."""
+    def list_files(
+        self, commit: str, folder: str | None = None, *, max_entries: int = MAX_LISTING_ENTRIES
+    ) -> list[RemoteFile]:
+        """Every file at `commit` (below `folder`, when given; none when that folder is absent).
+
+        A listing of more than `max_entries` entries (files and folders) is refused once that many were read.
+        """
         from huggingface_hub.errors import EntryNotFoundError
         from huggingface_hub.hf_api import RepoFile
 
+        files: list[RemoteFile] = []
         with self._translated(commit):
             try:
-                entries = list(
-                    self.api.list_repo_tree(
-                        self.repo_id, folder, recursive=True, revision=commit, repo_type=self.repo_type
-                    )
+                tree = self.api.list_repo_tree(
+                    self.repo_id, folder, recursive=True, revision=commit, repo_type=self.repo_type
                 )
+                for count, entry in enumerate(tree, 1):
+                    if count > max_entries:
+                        raise SourceTooLarge(
+                            self._named(commit),
+                            f"its file listing has more than {max_entries:,} entries; not a logbook this app "
+                            "can open (nothing was downloaded)",
+                        )
+                    if isinstance(entry, RepoFile):
+                        files.append(RemoteFile(entry.path, int(entry.size or 0)))
             except EntryNotFoundError:
                 return []
-        return [RemoteFile(e.path, int(e.size or 0)) for e in entries if isinstance(e, RepoFile)]
+        return files
 
-    def open_pull_requests(self) -> list[PullRequestRef]:
+    def open_pull_requests(self, most: int = 1000) -> list[PullRequestRef]:
+        """The open pull requests, at most `most` of them (the listing is read no further)."""
+        found: list[PullRequestRef] = []
         with self._translated(None):
-            found = self.api.get_repo_discussions(
+            listing = self.api.get_repo_discussions(
                 self.repo_id, repo_type=self.repo_type, discussion_type="pull_request", discussion_status="open"
             )
-            return [
-                PullRequestRef(d.num, d.title, d.author, f"{self.url}/discussions/{d.num}")
-                for d in found
-                if d.is_pull_request
-            ]
+            for discussion in listing:
+                if len(found) >= most:
+                    break
+                if discussion.is_pull_request:
+                    url = f"{self.url}/discussions/{discussion.num}"
+                    found.append(PullRequestRef(discussion.num, discussion.title, discussion.author, url))
+        return found
 
     def fetch(self, commit: str, files: Sequence[RemoteFile], meter: DownloadMeter) -> Path:
         """Download `files` at `commit` into the cache, one by one; returns the snapshot folder.
@@ -279,7 +332,8 @@ class HubRepoClient:
         reporter = _reporter_class(meter)
         for remote in files:
             meter.begin(remote.path)
-            with self._translated(commit):
+            cap = (remote.size if remote.size > 0 else meter.limits.max_bytes) + FILE_SLACK
+            with self._translated(commit), meter.receiving(remote.path, cap):
                 hf_hub_download(
                     self.repo_id,
                     remote.path,
@@ -383,6 +437,9 @@ class _Translate:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
         if exc is None or isinstance(exc, SourceUnavailable) or not isinstance(exc, Exception):
             return
+        stopped = stopped_reason()
+        if stopped is not None and stopped is not exc:  # the guard cut the transfer: say why, not how it broke
+            raise stopped from exc
         translated = translate_hub_error(
             exc, self.source, endpoint=self.client.endpoint, logged_in=self.client.logged_in
         )
@@ -481,7 +538,7 @@ def _reporter_class(meter: DownloadMeter) -> type:
 
 
 def _is_commit(revision: str | None) -> bool:
-    return bool(revision) and len(revision or "") == 40 and all(c in "0123456789abcdef" for c in revision or "")
+    return is_commit_id(revision)
 
 
 def _megabytes(count: int) -> str:

@@ -33,6 +33,7 @@ from reviewapp.core.io.hub_download import (
     HubRepoClient,
     check_size,
     offline_mode,
+    transfer_guard,
 )
 from reviewapp.core.io.source_errors import SourceNotFound, SourceOffline
 from reviewapp.core.progress import CancelToken, ProgressCallback
@@ -114,7 +115,7 @@ def download_traces(
 
     `traces_ref` is the manifest's `traces_ref` object, its `trace_dataset` URL, or OWNER/NAME. Every file of the
     dataset is fetched at one commit (the dataset holds nothing else), within `limits`; `progress(bytes done,
-    bytes total, label)` reports files and bytes and `cancel` stops between chunks (raising Cancelled).
+    bytes total, label)` reports files and bytes and `cancel` stops it at once (raising Cancelled).
 
     Raises SourceUnavailable subclasses naming the dataset: SourceNotFound, SourceAccessDenied (private, most
     traces datasets are: the message says to log in with `hf auth login`), SourceRateLimited (with when to
@@ -127,14 +128,17 @@ def download_traces(
     name = f"Traces dataset {ref.repo_id}"
     if offline_mode():
         return _cached(ref, client, revision, "HF_HUB_OFFLINE is set")
-    try:
-        commit = client.resolve(revision)
-    except SourceOffline:
-        return _cached(ref, client, revision, "the Hub cannot be reached")
-    files = client.list_files(commit)
-    check_size(name, files, limits)
-    meter = DownloadMeter(files, source=name, limits=limits, progress=progress, cancel=cancel)
-    client.fetch(commit, files, meter)
+    with transfer_guard(name, limits, cancel) as guard:
+        try:
+            commit = client.resolve(revision)
+        except SourceOffline:
+            return _cached(ref, client, revision, "the Hub cannot be reached")
+        files = client.list_files(commit, max_entries=limits.max_listing_entries)
+        check_size(name, files, limits)
+        meter = DownloadMeter(
+            files, source=name, limits=limits, progress=progress, cancel=cancel, started=guard.started
+        )
+        client.fetch(commit, files, meter)
     client.remember(revision, commit, [f.path for f in files], {"viewer_path": ref.viewer_path})
     return TracesDownload(
         ref.repo_id,

@@ -28,7 +28,7 @@ from reviewapp.core.review.secret_scan import mask_secrets
 from reviewapp.core.review.state import AnnotationState
 from reviewapp.core.trace.index import JsonlTrace, TraceIndex, TrackioTrace, open_transcript
 from reviewapp.core.trace.sessions import TranscriptLink
-from reviewapp.core.trace.transcripts import StoredTranscript, store_transcript, stored_path
+from reviewapp.core.trace.transcripts import StoredTranscript, TranscriptError, store_transcript, stored_path
 
 MAX_QUOTED = 200
 QUOTE_CHARS = 2_000
@@ -70,6 +70,9 @@ def prepare_transcript(file: Path) -> tuple[JsonlTrace, StoredTranscript]:
     """The slow half of attaching (read every line, copy the file), safe to run in a worker."""
     index = open_transcript(file)
     index.build()
+    if index.readable == 0:  # random bytes or another kind of file: refused rather than shown as junk events
+        first = f" ({index.problems[0].message})" if index.problems else ""
+        raise TranscriptError(f"{file}: no event could be read from it{first}; not a transcript, not attached")
     return index, store_transcript(file)
 
 
@@ -94,7 +97,7 @@ def link_transcript(
         session=sid[:200],
         fills_listed=fills,
         size=stored.size,
-        events=index.count,
+        events=index.readable,
     )
     draft = RecordDraft("transcript_link", Target(claim=None, page=None), payload)
     record = _execute(review, f"attachment of {file_name}", draft, "link_transcript")

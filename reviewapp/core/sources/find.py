@@ -11,10 +11,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reviewapp.core.io.hub_download import HubRepoClient, hub_endpoint, offline_mode, translate_hub_error
+from reviewapp.core.io.hub_download import (
+    DownloadLimits,
+    HubRepoClient,
+    hub_endpoint,
+    offline_mode,
+    transfer_guard,
+    translate_hub_error,
+)
 from reviewapp.core.io.source_errors import SourceOffline, SourceUnavailable
 from reviewapp.core.progress import CancelToken, ProgressCallback
+
+if TYPE_CHECKING:
+    from huggingface_hub import HfApi
 
 CHALLENGE_TAG = "icml2026-repro"
 _EXPAND = ["author", "lastModified", "tags", "sha"]
@@ -53,10 +64,12 @@ def find_logbooks(
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
     count_claims: bool = True,
+    limits: DownloadLimits | None = None,
 ) -> list[FoundLogbook]:
     """Public Spaces tagged `icml2026-repro` on paper `orid` (and every tag in `tags`, any case), by `author`.
 
-    Raises SourceUnavailable (offline, rate limited, refused) naming the listing; Cancelled between pages.
+    Raises SourceUnavailable (offline, rate limited, refused, past the time limit of `limits`) naming the
+    listing; Cancelled at once.
     """
     source = f"the Hub's list of {CHALLENGE_TAG} Spaces"
     if offline_mode():
@@ -66,24 +79,9 @@ def find_logbooks(
     base = (endpoint or hub_endpoint()).rstrip("/")
     api = HfApi(endpoint=base, token=token, library_name="reviewapp")
     wanted_tags = [t.strip().lower() for t in tags if t.strip()]
-    found: list[FoundLogbook] = []
-    seen = 0
     try:
-        _probe(base)
-        for space in api.list_spaces(filter=CHALLENGE_TAG, author=author, expand=_EXPAND):  # type: ignore[arg-type]
-            seen += 1
-            if cancel is not None:
-                cancel.check()
-            if progress is not None and seen % 100 == 0:
-                progress(seen, 0, f"{seen} Spaces listed, {len(found)} on this paper")
-            space_tags = tuple(space.tags or ())
-            if not paper_tag_matches(space_tags, orid):
-                continue
-            lowered = {t.lower() for t in space_tags}
-            if any(t not in lowered for t in wanted_tags):
-                continue
-            modified = space.last_modified.isoformat().replace("+00:00", "Z") if space.last_modified else None
-            found.append(FoundLogbook(space.id, modified, space.sha, space_tags, None))
+        with transfer_guard(source, limits or DownloadLimits(), cancel):
+            found = _listed(api, base, orid, author, wanted_tags, progress, cancel)
     except SourceUnavailable:
         raise
     except Exception as exc:
@@ -94,6 +92,33 @@ def find_logbooks(
     if count_claims:
         found = [_with_claims(f, base, token, cache_dir) for f in found]
     return sorted(found, key=lambda f: (f.last_modified or "", f.repo_id), reverse=True)
+
+
+def _listed(
+    api: HfApi,
+    base: str,
+    orid: str,
+    author: str | None,
+    wanted_tags: list[str],
+    progress: ProgressCallback | None,
+    cancel: CancelToken | None,
+) -> list[FoundLogbook]:
+    found: list[FoundLogbook] = []
+    _probe(base)
+    for seen, space in enumerate(api.list_spaces(filter=CHALLENGE_TAG, author=author, expand=_EXPAND), 1):  # type: ignore[arg-type]
+        if cancel is not None:
+            cancel.check()
+        if progress is not None and seen % 100 == 0:
+            progress(seen, 0, f"{seen} Spaces listed, {len(found)} on this paper")
+        space_tags = tuple(space.tags or ())
+        if not paper_tag_matches(space_tags, orid):
+            continue
+        lowered = {t.lower() for t in space_tags}
+        if any(t not in lowered for t in wanted_tags):
+            continue
+        modified = space.last_modified.isoformat().replace("+00:00", "Z") if space.last_modified else None
+        found.append(FoundLogbook(space.id, modified, space.sha, space_tags, None))
+    return found
 
 
 def _probe(base: str) -> None:
@@ -117,6 +142,6 @@ def _with_claims(found: FoundLogbook, endpoint: str, token: str | None, cache_di
     root = str(snapshot.extra.get("root") or "")
     try:
         logbook = read_logbook(snapshot.folder / root if root else snapshot.folder)
-    except (NotALogbookError, OSError):
+    except (NotALogbookError, OSError, ValueError):  # a damaged cached copy: this row shows no count
         return found
     return FoundLogbook(found.repo_id, found.last_modified, found.sha, found.tags, len(logbook.claims))

@@ -22,9 +22,11 @@ from reviewapp.core.io.hub_download import (
     RemoteFile,
     check_size,
     offline_mode,
+    transfer_guard,
 )
 from reviewapp.core.io.source_errors import NotALogbookSource, SourceOffline, SourceUnavailable
 from reviewapp.core.io.source_ref import SourceRef
+from reviewapp.core.io.transfer_guard import stopped_reason
 from reviewapp.core.progress import CancelToken, ProgressCallback
 from reviewapp.core.sources.opened import OpenedSource, ProposedReviews
 from reviewapp.core.sources.selection import (
@@ -34,6 +36,9 @@ from reviewapp.core.sources.selection import (
     pair_named_files,
     select_logbook_files,
 )
+
+MAX_PROPOSALS = 100  # open pull requests read for proposed reviews
+MAX_PROPOSAL_ENTRIES = 10_000  # entries of one pull request's reviews/ listing
 
 
 def open_hub_source(
@@ -59,11 +64,25 @@ def open_hub_source(
     pinned = client.cached_snapshot(ref.revision) if ref.revision and _is_commit(ref.revision) else None
     if pinned is not None:
         return _opened(ref, client, pinned, cached=False)
+    with transfer_guard(name, limits, cancel) as guard:
+        return _download(ref, client, limits, guard.started, progress, cancel, proposed)
+
+
+def _download(
+    ref: SourceRef,
+    client: HubRepoClient,
+    limits: DownloadLimits,
+    started: float,
+    progress: ProgressCallback | None,
+    cancel: CancelToken | None,
+    proposed: bool,
+) -> OpenedSource:
+    name = ref.describe()
     try:
         commit = client.resolve(ref.revision)
     except SourceOffline as exc:
         return _from_cache(ref, client, "the Hub cannot be reached", never=exc.problem)
-    listing = client.list_files(commit)
+    listing = client.list_files(commit, max_entries=limits.max_listing_entries)
     selection = select_logbook_files(listing, limits)
     if selection is None:
         raise NotALogbookSource(
@@ -71,7 +90,9 @@ def open_hub_source(
             "not a logbook (no pages/index.md, or logbook.json beside pages/, anywhere in it)",
         )
     check_size(name, selection.files, limits)
-    meter = DownloadMeter(selection.files, source=name, limits=limits, progress=progress, cancel=cancel)
+    meter = DownloadMeter(
+        selection.files, source=name, limits=limits, progress=progress, cancel=cancel, started=started
+    )
     folder = client.fetch(commit, selection.files, meter)
     files = [f.path for f in selection.files]
     extra = _pair_files(folder, selection, listing)
@@ -90,6 +111,11 @@ def open_hub_source(
     if snapshot is None:  # removed under our feet (a cache cleaner); say so rather than open half a logbook
         raise SourceUnavailable(name, f"the downloaded files vanished from {client.storage_folder}")
     return _opened(ref, client, snapshot, cached=False)
+
+
+def open_hub_cache(ref: SourceRef, client: HubRepoClient, *, because: str, never: str) -> OpenedSource:
+    """The last complete download of `ref`, without a request; SourceOffline(`never`) when there is none."""
+    return _from_cache(ref, client, because, never=never)
 
 
 def _from_cache(ref: SourceRef, client: HubRepoClient, because: str, *, never: str) -> OpenedSource:
@@ -151,18 +177,36 @@ def _pair_files(folder: Path, selection: Selection, listing: list[RemoteFile]) -
 
 
 def _proposed(client: HubRepoClient, root: str, meter: DownloadMeter) -> tuple[list[dict[str, Any]], list[str]]:
-    """Download the review files of every open pull request; problems become a note, never a failure."""
+    """Download the review files of every open pull request; problems become a note, never a failure.
+
+    Anyone may open a pull request, so what one adds is bounded: its files count against the logbook's limits,
+    a review file over `limits.max_proposed_file_bytes` is left out (and said so), and at most MAX_PROPOSALS
+    pull requests are read. The deadline and cancel stop the logbook's open as they would anywhere else.
+    """
     found: list[dict[str, Any]] = []
+    most = meter.limits.max_proposed_file_bytes
+    skipped: list[str] = []
+    notes: list[str] = []
     try:
-        for pr in client.open_pull_requests():
+        requests = client.open_pull_requests(MAX_PROPOSALS + 1)
+        if len(requests) > MAX_PROPOSALS:
+            notes.append(f"only the first {MAX_PROPOSALS} open pull requests were read")
+        for pr in requests[:MAX_PROPOSALS]:
             commit = client.resolve(pr.ref)
-            files = [f for f in client.list_files(commit, f"{root}reviews") if f.path.endswith(".jsonl")]
+            listed = client.list_files(commit, f"{root}reviews", max_entries=MAX_PROPOSAL_ENTRIES)
+            reviews = [f for f in listed if f.path.endswith(".jsonl")]
+            files = [f for f in reviews if f.size <= most]
+            skipped += [f"#{pr.num} {f.path}" for f in reviews if f.size > most]
             meter.add(files)
             client.fetch(commit, files, meter)
             found.append({"num": pr.num, "title": pr.title, "author": pr.author, "url": pr.url, "commit": commit})
     except SourceUnavailable as exc:
-        return found, [f"reviews proposed in pull requests could not all be read: {exc.problem}"]
-    return found, []
+        if stopped_reason() is not None:
+            raise  # the deadline or the total: the whole open stops, as it would on the logbook's own files
+        notes.append(f"reviews proposed in pull requests could not all be read: {exc.problem}")
+    if skipped:
+        notes.append(f"proposed review files over {most:,} bytes were left out: {', '.join(skipped[:3])}")
+    return found, notes
 
 
 def _left_out_note(selection: Selection) -> list[str]:

@@ -51,14 +51,19 @@ class Selection:
 def logbook_root(paths: Iterable[str]) -> str | None:
     """The shallowest folder that holds a logbook, as a prefix ("" or "x/y/"); None when there is none."""
     present = set(paths)
+    with_pages: set[str] = set()  # folders ("" or "x/") holding a pages/ folder: one pass, not one per manifest
+    for path in present:
+        at = path.find("pages/")
+        while at != -1:
+            if at == 0 or path[at - 1] == "/":
+                with_pages.add(path[:at])
+            at = path.find("pages/", at + 1)
     roots: set[str] = set()
     for path in present:
         if path.endswith("pages/index.md"):
             roots.add(path[: -len("pages/index.md")])
-        elif path.endswith("logbook.json"):
-            prefix = path[: -len("logbook.json")]
-            if any(p.startswith(prefix + "pages/") for p in present):
-                roots.add(prefix)
+        elif path.endswith("logbook.json") and path[: -len("logbook.json")] in with_pages:
+            roots.add(path[: -len("logbook.json")])
     valid = [r for r in roots if r == "" or r.endswith("/")]
     if not valid:
         return None

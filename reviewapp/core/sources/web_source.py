@@ -3,7 +3,9 @@
 A web server cannot list a folder, so only what the manifest names is visible: its pages (walking `children`),
 trace indexes and their event chunks, `workspace.json`. Pages on disk that the manifest leaves out (orphans),
 `reviews/` and pair sets are invisible at a URL; the opened source says so in a note. Paths that leave the
-logbook (`../`, absolute, other hosts) are refused, never fetched.
+logbook (`../`, absolute, other hosts) are refused, never fetched, and so is a redirect to another host. The
+whole download runs inside one `TransferGuard` (one deadline, byte caps on what is received) and reads at most
+`MAX_MANIFEST_FILES` names.
 
 Requests go through huggingface_hub's own HTTP client (`huggingface_hub.utils.get_session`): the project has one
 HTTP stack. No token or cookie is sent: this is not the Hub. A complete download is kept in the user data
@@ -12,10 +14,12 @@ folder (`downloads/web/<hash>/`) and replaced only by the next complete one, so 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import shutil
+from collections import deque
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,11 +28,13 @@ from urllib.parse import quote, urljoin, urlsplit
 from reviewapp.core.io.durable import atomic_write
 from reviewapp.core.io.hub_download import (
     DOWNLOAD_RECORDS,
+    FILE_SLACK,
     DownloadLimits,
     DownloadMeter,
     RemoteFile,
     offline_mode,
     retry_after_seconds,
+    transfer_guard,
 )
 from reviewapp.core.io.paths import user_data_dir
 from reviewapp.core.io.source_errors import (
@@ -42,11 +48,16 @@ from reviewapp.core.io.source_errors import (
     SourceUnavailable,
 )
 from reviewapp.core.io.source_ref import SourceRef
-from reviewapp.core.progress import CancelToken, ProgressCallback
+from reviewapp.core.io.transfer_guard import active_guard, stopped_reason
+from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.sources.opened import OpenedSource
 
 MANIFEST = "logbook.json"
 MAX_JSON_BYTES = 64 * 1024 * 1024
+MAX_MANIFEST_FILES = 50_000  # names read from a manifest and its trace indexes; more is refused
+MAX_REDIRECTS = 5
+MAX_PATH_CHARS = 1024
+MAX_NAME_BYTES = 255  # one path component: what file systems hold
 MANIFEST_NOTE = (
     "read through its manifest: a published URL shows only the pages logbook.json lists (orphan pages, reviews/ "
     "and pair sets are not visible there; open the Space for those)"
@@ -69,52 +80,73 @@ def open_web_source(
     place = _place(ref.url)
     if offline_mode():
         return _cached(ref, place, "HF_HUB_OFFLINE is set", never="HF_HUB_OFFLINE is set and it was never downloaded")
-    fetcher = _Fetcher(ref.url, limits)
-    try:
-        manifest_bytes = fetcher.get(MANIFEST)
-    except SourceOffline as exc:
-        return _cached(ref, place, "the server cannot be reached", never=exc.problem)
-    except SourceNotFound:
-        raise NotALogbookSource(ref.url, "no logbook.json here: not a published logbook") from None
-    manifest = _json_object(manifest_bytes)
-    if manifest is None or not isinstance(manifest.get("root"), dict):
-        raise NotALogbookSource(ref.url, "logbook.json is not a logbook manifest (no page tree)")
-    staging = place.with_name(place.name + ".partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    _write(staging, MANIFEST, manifest_bytes)
-    wanted = [RemoteFile(p, 0) for p in _manifest_files(manifest)]
-    refused = [p for p in _named_paths(manifest) if _safe_path(p) is None]
-    meter = DownloadMeter(wanted, source=ref.url, limits=limits, progress=progress, cancel=cancel)
-    missing: list[str] = []
-    queue = list(wanted)
-    seen = {f.path for f in queue}
-    while queue:
-        remote = queue.pop(0)
-        meter.begin(remote.path)
+    with transfer_guard(ref.url, limits, cancel) as guard:
+        fetcher = _Fetcher(ref.url, limits)
         try:
-            data = fetcher.get(remote.path, meter)
+            manifest_bytes = fetcher.get(MANIFEST)
+        except SourceOffline as exc:
+            return _cached(ref, place, "the server cannot be reached", never=exc.problem)
         except SourceNotFound:
-            if remote.path not in OPTIONAL:
-                missing.append(remote.path)
-            meter.finished(remote)
-            continue
-        _write(staging, remote.path, data)
-        meter.finished(RemoteFile(remote.path, len(data)))
-        for follow in _trace_chunks(remote.path, data):
-            if follow not in seen:
-                seen.add(follow)
-                queue.append(RemoteFile(follow, 0))
-                meter.add([RemoteFile(follow, 0)])
+            raise NotALogbookSource(ref.url, "no logbook.json here: not a published logbook") from None
+        manifest = _json_object(manifest_bytes)
+        if manifest is None or not isinstance(manifest.get("root"), dict):
+            raise NotALogbookSource(ref.url, "logbook.json is not a logbook manifest (no page tree)")
+        staging = place.with_name(place.name + ".partial")
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        _write(staging, MANIFEST, manifest_bytes)
+        named = _named_paths(manifest, ref.url)
+        wanted = [RemoteFile(p, 0) for p in _manifest_files(named)]
+        refused = [p for p in named if _safe_path(p) is None]
+        meter = DownloadMeter(
+            wanted, source=ref.url, limits=limits, progress=progress, cancel=cancel, started=guard.started
+        )
+        missing: list[str] = []
+        unsaved: list[str] = []
+        queue = deque(wanted)
+        seen = {f.path for f in queue}
+        while queue:
+            remote = queue.popleft()
+            meter.begin(remote.path)
+            try:
+                data = fetcher.get(remote.path, meter)
+            except SourceNotFound:
+                if remote.path not in OPTIONAL:
+                    missing.append(remote.path)
+                meter.finished(remote)
+                continue
+            meter.finished(RemoteFile(remote.path, len(data)))
+            if not _save(staging, remote.path, data):
+                unsaved.append(remote.path)
+                continue
+            for follow in _trace_chunks(remote.path, data):
+                if follow not in seen:
+                    if len(seen) >= MAX_MANIFEST_FILES:
+                        raise _too_many(ref.url)
+                    seen.add(follow)
+                    queue.append(RemoteFile(follow, 0))
+                    meter.add([RemoteFile(follow, 0)])
     notes = [MANIFEST_NOTE]
     if missing:
         notes.append(f"{len(missing)} file(s) the manifest names are missing at the URL: {', '.join(missing[:3])}")
     if refused:
         notes.append(f"{len(refused)} path(s) in the manifest leave the logbook and were not fetched")
+    if unsaved:
+        notes.append(
+            f"{len(unsaved)} file(s) could not be saved (a path that is both a file and a folder, or a name too "
+            f"long to store): {', '.join(_elided(p) for p in unsaved[:3])}"
+        )
     _commit(staging, place)
     record = {"url": ref.url, "downloaded_at": datetime.now(UTC).isoformat(timespec="seconds"), "notes": notes}
     atomic_write(place.with_suffix(".json"), (json.dumps(record, indent=1) + "\n").encode())
     return _opened(ref, place, record, cached=False)
+
+
+def open_web_cache(ref: SourceRef, *, because: str, never: str) -> OpenedSource:
+    """The last complete download of the URL `ref`, without a request; SourceOffline(`never`) when none."""
+    if ref.url is None:
+        raise ValueError(f"not a URL source: {ref.text!r}")
+    return _cached(ref, _place(ref.url), because, never=never)
 
 
 def _cached(ref: SourceRef, place: Path, because: str, *, never: str) -> OpenedSource:
@@ -173,13 +205,42 @@ class _Fetcher:
         return urljoin(self.base, quote(path, safe="/"))
 
     def get(self, path: str, meter: DownloadMeter | None = None) -> bytes:
+        """The body of `path`, following redirects on the logbook's own host only; the active transfer guard
+        holds the deadline and counts the bytes received."""
         import httpx2
-        from huggingface_hub.utils import get_session
 
         url = self.url_for(path)
         cap = min(MAX_JSON_BYTES, self.limits.max_bytes - self.total)
+        guard = active_guard()
+        receiving = guard.file(path, cap + FILE_SLACK) if guard is not None else contextlib.nullcontext()
         try:
-            with get_session().stream("GET", url, timeout=_TIMEOUT, headers={"Accept": "*/*"}) as response:
+            with receiving:
+                data = self._follow(url, path, cap, meter)
+        except (httpx2.TimeoutException, httpx2.NetworkError, httpx2.RemoteProtocolError) as exc:
+            raise SourceOffline(self.base, f"cannot reach the server ({type(exc).__name__})") from exc
+        except (SourceUnavailable, Cancelled):
+            raise
+        except Exception as exc:  # OfflineModeIsEnabled, a malformed answer: name the URL, not a traceback
+            stopped = stopped_reason()
+            if stopped is not None:
+                raise stopped from exc
+            if type(exc).__name__ == "OfflineModeIsEnabled":
+                raise SourceOffline(self.base, "HF_HUB_OFFLINE is set") from exc
+            raise SourceRefused(self.base, f"{path}: {exc}") from exc
+        self.total += len(data)
+        return data
+
+    def _follow(self, url: str, path: str, cap: int, meter: DownloadMeter | None) -> bytes:
+        from huggingface_hub.utils import get_session
+
+        for _ in range(MAX_REDIRECTS + 1):
+            request = get_session().stream(
+                "GET", url, timeout=_TIMEOUT, headers={"Accept": "*/*"}, follow_redirects=False
+            )
+            with request as response:
+                if 300 <= response.status_code < 400:
+                    url = self._redirect_target(url, response.status_code, response.headers, path)
+                    continue
                 self._check_status(response.status_code, response.headers, path)
                 chunks: list[bytes] = []
                 size = 0
@@ -192,16 +253,20 @@ class _Fetcher:
                     chunks.append(chunk)
                     if meter is not None:
                         meter.streamed(len(chunk))
-        except (httpx2.TimeoutException, httpx2.NetworkError, httpx2.RemoteProtocolError) as exc:
-            raise SourceOffline(self.base, f"cannot reach the server ({type(exc).__name__})") from exc
-        except SourceUnavailable:
-            raise
-        except Exception as exc:  # OfflineModeIsEnabled, a bad redirect: name the URL, not a traceback
-            if type(exc).__name__ == "OfflineModeIsEnabled":
-                raise SourceOffline(self.base, "HF_HUB_OFFLINE is set") from exc
-            raise SourceRefused(self.base, f"{path}: {exc}") from exc
-        self.total += size
-        return b"".join(chunks)
+                return b"".join(chunks)
+        raise SourceRefused(self.base, f"{path}: more than {MAX_REDIRECTS} redirects")
+
+    def _redirect_target(self, url: str, status: int, headers: Any, path: str) -> str:
+        """Where a redirect of `path` leads, when that is the logbook's own host; otherwise a clear refusal."""
+        location = headers.get("Location")
+        if not location:
+            raise SourceRefused(self.base, f"the server answered {status} for {path} without saying where to go")
+        target = urljoin(url, location)
+        here, there = urlsplit(self.base), urlsplit(target)
+        if (there.scheme, there.hostname, there.port) != (here.scheme, here.hostname, here.port):
+            shown = there.hostname or _elided(target)
+            raise SourceRefused(self.base, f"{path} redirects to another host ({shown}); not followed")
+        return target
 
     def _check_status(self, status: int, headers: Any, path: str) -> None:
         if status < 400:
@@ -215,38 +280,49 @@ class _Fetcher:
         raise SourceRefused(self.base, f"the server answered {status} for {path}")
 
 
-def _manifest_files(manifest: dict[str, Any]) -> list[str]:
+def _manifest_files(named: list[str]) -> list[str]:
     """The files the manifest names, in the order the viewer reads them, without duplicates or unsafe paths."""
-    found: list[str] = []
-    for written in ["pages/index.md", *_named_paths(manifest), *OPTIONAL]:
+    found: dict[str, None] = {}  # ordered, and a set: a list's `in` made 100,000 names take a minute
+    for written in ["pages/index.md", *named, *OPTIONAL]:
         safe = _safe_path(written)
-        if safe is not None and safe not in found and safe != MANIFEST:
-            found.append(safe)
-    return found
+        if safe is not None and safe != MANIFEST:
+            found.setdefault(safe)
+    return list(found)
 
 
-def _named_paths(manifest: dict[str, Any]) -> list[str]:
+def _named_paths(manifest: dict[str, Any], source: str) -> list[str]:
+    """Every path the manifest names, pages first (breadth first); refused past MAX_MANIFEST_FILES."""
     named: list[str] = []
-    stack = [manifest.get("root")]
+    stack = deque([manifest.get("root")])
     while stack:
-        node = stack.pop(0)
+        node = stack.popleft()
         if not isinstance(node, dict):
             continue
         if isinstance(node.get("file"), str):
             named.append(node["file"])
+            if len(named) > MAX_MANIFEST_FILES:
+                raise _too_many(source)
         children = node.get("children")
         if isinstance(children, list):
             stack.extend(children)
     traces = manifest.get("traces")
     if isinstance(traces, list) and traces:
         named.append("traces/index.json")
-        for entry in traces:
+        for entry in traces[: MAX_MANIFEST_FILES + 1]:
             if isinstance(entry, dict) and isinstance(entry.get("id"), str):
                 named.append(entry.get("index_file") or f"traces/{entry['id']}/index.json")
     workspace = manifest.get("workspace")
     if isinstance(workspace, dict) and isinstance(workspace.get("file"), str):
         named.append(workspace["file"])
+    if len(named) > MAX_MANIFEST_FILES:
+        raise _too_many(source)
     return [n for n in named if isinstance(n, str)]
+
+
+def _too_many(source: str) -> SourceTooLarge:
+    return SourceTooLarge(
+        source, f"logbook.json and its trace indexes name more than {MAX_MANIFEST_FILES:,} files; not downloaded"
+    )
 
 
 def _trace_chunks(path: str, data: bytes) -> list[str]:
@@ -273,8 +349,10 @@ def _safe_path(written: str) -> str | None:
     text = written.strip()
     if not text or "\\" in text or "\x00" in text or ":" in text or text.startswith("/"):
         return None
+    if len(text) > MAX_PATH_CHARS:
+        return None
     parts = [p for p in text.split("/") if p not in ("", ".")]
-    if not parts or ".." in parts:
+    if not parts or ".." in parts or any(len(p.encode()) > MAX_NAME_BYTES for p in parts):
         return None
     return "/".join(parts)
 
@@ -291,3 +369,17 @@ def _write(folder: Path, relative: str, data: bytes) -> None:
     target = folder.joinpath(*relative.split("/"))
     target.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(target, data)
+
+
+def _save(folder: Path, relative: str, data: bytes) -> bool:
+    """Write one fetched file; False when the path cannot hold it (a page named both as a file and as a
+    folder, a name the file system refuses), which becomes a note rather than a failed download."""
+    try:
+        _write(folder, relative, data)
+    except OSError:
+        return False
+    return True
+
+
+def _elided(path: str, keep: int = 80) -> str:
+    return path if len(path) <= keep else path[: keep - 1] + "…"

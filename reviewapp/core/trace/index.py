@@ -40,7 +40,9 @@ SIDECHAIN = 4
 IMAGES = 8
 CACHE_RECORDS = 256
 BLOCK = 4 * 1024 * 1024
-MAX_LINE = 256 * 1024 * 1024
+MAX_LINE = 32 * 1024 * 1024  # a longer line is skipped unread (and said so): its JSON would take 3-6x in memory
+MAX_PROBLEMS = 100  # problems listed per trace; the rest are counted in one last problem
+DETECT_LINES = 1_000  # lines looked at to tell the format
 CHUNK_LIMIT = 64 * 1024 * 1024
 FIRST_ROWS = 100  # events published before the rest: what a timeline shows first
 Progress = Callable[[int], None]  # events indexed so far
@@ -95,6 +97,8 @@ class TraceIndex:
         self.count = 0  # events visible to readers
         self.complete = False
         self.problems: list[LineProblem] = []
+        self.problems_left_out = 0  # past MAX_PROBLEMS: counted, not listed
+        self.readable = 0  # events from records that could be read (not the placeholders of unreadable lines)
         self.facts = SessionFacts(format="")
         self.sha256: str | None = None
         self.size = 0
@@ -142,8 +146,20 @@ class TraceIndex:
 
     def _finish(self) -> None:
         self._pending_calls = {}
+        if self.problems_left_out:
+            label = self.problems[-1].file if self.problems else self.label
+            more = f"and {self.problems_left_out:,} more lines or events that could not be read (not listed)"
+            self.problems.append(LineProblem(label, 0, more))
         self._publish()
         self.complete = True
+
+    def _problem(self, file: str, line: int, message: str) -> bool:
+        """Note a problem; False once MAX_PROBLEMS are listed (it is counted, and shows no placeholder)."""
+        if len(self.problems) >= MAX_PROBLEMS:
+            self.problems_left_out += 1
+            return False
+        self.problems.append(LineProblem(file, line, message))
+        return True
 
     def build(
         self,
@@ -384,13 +400,11 @@ class JsonlTrace(TraceIndex):
     def _detect(self) -> str:
         records: list[Any] = []
         with self.path.open("rb") as handle:
-            for raw in handle:
-                if raw.strip():
-                    try:
+            for looked, (raw, _length) in enumerate(capped_lines(handle, MAX_LINE), 1):
+                if raw is not None and raw.strip():
+                    with contextlib.suppress(ValueError, RecursionError):
                         records.append(json.loads(raw))
-                    except (ValueError, RecursionError):
-                        continue
-                if len(records) >= formats.DETECT_RECORDS:
+                if len(records) >= formats.DETECT_RECORDS or looked >= DETECT_LINES:
                     break
         return formats.detect(records)
 
@@ -402,22 +416,23 @@ class JsonlTrace(TraceIndex):
         offset = 0
         line = 0
         with self.path.open("rb") as handle:
-            for raw in handle:
+            for raw, length in capped_lines(handle, MAX_LINE, digest):
                 line += 1
-                digest.update(raw)
                 self.line_first.append(len(self.kinds))
-                offset += len(raw)
+                offset += length
                 self.line_offsets.append(offset)  # before the line's events are published: it can be read again
-                if raw.strip():
-                    for event in self._decode(raw, line, offset == self.size, state):
+                if raw is None or raw.strip():
+                    for event in self._decode(raw, line, offset == self.size, state, length):
                         self._add(event)
                 yield
         self.line_first.append(len(self.kinds))
 
-    def _decode(self, raw: bytes, line: int, last: bool, state: formats.ReadState | None) -> list[Event]:
-        if len(raw) > MAX_LINE:
+    def _decode(
+        self, raw: bytes | None, line: int, last: bool, state: formats.ReadState | None, length: int = 0
+    ) -> list[Event]:
+        if raw is None:
             record: Any = None
-            problem = f"line of {len(raw):,} bytes is too long to read"
+            problem = f"line of {length:,} bytes is too long to read (the limit is {MAX_LINE // (1024 * 1024)} MB)"
         else:
             try:
                 record = json.loads(raw)
@@ -427,19 +442,25 @@ class JsonlTrace(TraceIndex):
                 cut = last and not raw.endswith(b"\n")
                 problem = "truncated last line (the file ends mid-record)" if cut else f"not valid JSON: {exc}"
         if problem:
-            if state is not None:
-                self.problems.append(LineProblem(self.label, line, problem))
+            if state is not None and not self._problem(self.label, line, problem):
+                return []  # past the listed problems: no placeholder either, so junk adds no events
             return [Event("status", f"Unreadable line {line}", text=problem, error=True, record=line)]
         try:
-            return self._convert(record, line, state or formats.ReadState(SessionFacts(self.format)))
+            events = self._convert(record, line, state or formats.ReadState(SessionFacts(self.format)))
         except (AttributeError, TypeError, ValueError, KeyError) as exc:  # a record of an unexpected shape
             if state is not None:
-                self.problems.append(LineProblem(self.label, line, f"record not understood: {exc}"))
+                self._problem(self.label, line, f"record not understood: {exc}")
             return [formats.other_event(record, line, "Record not understood")]
+        if state is not None and isinstance(record, dict):
+            self.readable += len(events)  # a bare number or string on a line is not a transcript's record
+        return events
 
-    def _read_line(self, line: int) -> bytes:
+    def _read_line(self, line: int) -> bytes | None:
+        """The line's bytes, or None when it is too long to read."""
         start = self.line_offsets[line - 1]
         end = self.line_offsets[line]
+        if end - start > MAX_LINE:
+            return None
         fd = os.open(self.path, os.O_RDONLY)
         try:
             return os.pread(fd, end - start, start)
@@ -448,9 +469,10 @@ class JsonlTrace(TraceIndex):
 
     def _record_events(self, record: int) -> list[Event]:
         raw = self._read_line(record)
-        if not raw.strip():
+        if raw is not None and not raw.strip():
             return []
-        return self._decode(raw, record, record == len(self.line_offsets) - 1, None)
+        length = self.line_offsets[record] - self.line_offsets[record - 1]
+        return self._decode(raw, record, record == len(self.line_offsets) - 1, None, length)
 
     def _locate(self, position: int) -> tuple[int, int]:
         # every line read so far has its entry (the end sentinel, once built, is never past a shown position)
@@ -533,7 +555,7 @@ class TrackioTrace(TraceIndex):
             payload = json.loads(data)
         except (UnsafeReference, OSError, ValueError, RecursionError) as exc:
             if report:
-                self.problems.append(LineProblem(file, 0, f"event file not readable: {exc}"))
+                self._problem(file, 0, f"event file not readable: {exc}")
             return []
         items = payload.get("events") if isinstance(payload, dict) else None
         events = []
@@ -541,9 +563,11 @@ class TrackioTrace(TraceIndex):
             event = _trackio_event(item)
             if event is None:
                 if report:
-                    self.problems.append(LineProblem(file, place + 1, "event without a sequence number; skipped"))
+                    self._problem(file, place + 1, "event without a sequence number; skipped")
                 continue
             events.append(event)
+        if report:
+            self.readable += len(events)
         return events
 
     def _record_events(self, record: int) -> list[Event]:
@@ -621,6 +645,27 @@ def _trackio_event(item: Any) -> Event | None:
         uuid=text("id"),
         sequence=sequence,
     )
+
+
+def capped_lines(handle: Any, cap: int, digest: Any = None) -> Iterator[tuple[bytes | None, int]]:
+    """(line, its length) for each line of a binary file; (None, length) for a line longer than `cap`, whose
+    rest is read past in blocks and never held (so a 600 MB line costs `cap`, not 600 MB). Every byte read is
+    fed to `digest` when given."""
+    while raw := handle.readline(cap + 1):
+        if digest is not None:
+            digest.update(raw)
+        if len(raw) <= cap:
+            yield raw, len(raw)
+            continue
+        length = len(raw)
+        ended = raw.endswith(b"\n")
+        del raw
+        while not ended and (block := handle.readline(BLOCK)):
+            if digest is not None:
+                digest.update(block)
+            length += len(block)
+            ended = block.endswith(b"\n")
+        yield None, length
 
 
 def open_transcript(path: Path, format_name: str | None = None) -> JsonlTrace:

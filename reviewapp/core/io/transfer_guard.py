@@ -1,0 +1,342 @@
+"""One wall-clock deadline and byte caps for a whole open or download, enforced where the bytes arrive.
+
+A server that trickles a byte every second stays inside every per-read timeout, and huggingface_hub reads a
+file in 10 MB chunks, so a check between chunks never runs. Instead, every connection huggingface_hub's HTTP
+client makes (the shared `get_session()` client, which the web source uses too) goes through a network backend
+that, for the thread's active `TransferGuard`:
+
+- gives each read and write at most the time left before the deadline (a socket timeout, not a check after);
+- counts every byte received against the cap of the file being fetched and the cap of the whole transfer,
+  whatever the server announced;
+- and is watched by a thread that shuts the guard's sockets down the moment the deadline passes or the user
+  cancels, so a blocked read returns at once instead of at its timeout.
+
+The stop is raised as the guard's own error (SourceTimedOut, SourceTooLarge, Cancelled), which huggingface_hub
+does not retry. Answers naming cache paths are checked too: an `X-Repo-Commit` that is not 40 hex digits or an
+ETag that is not a blob id (40 or 64 hex digits) is refused before huggingface_hub builds a path from it, so a
+lying endpoint cannot make it write outside the cache (huggingface_hub 2.4 checks only the snapshot path).
+
+    with TransferGuard(source, max_seconds=600, max_bytes=500 * MB, cancel=token) as guard:
+        with guard.file("pages/index.md", cap=64 * 1024):
+            ...  # any huggingface_hub call, or get_session().stream(...)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from reviewapp.core.io.source_errors import SourceRefused, SourceTimedOut, SourceTooLarge, SourceUnavailable
+from reviewapp.core.progress import Cancelled, CancelToken
+
+if TYPE_CHECKING:
+    import httpx2
+
+WATCH_POLL_S = 0.1  # how often the watchdog looks at the cancel token
+_COMMIT_ID = re.compile(r"[0-9a-f]{40}")
+_BLOB_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_local = threading.local()
+_install_lock = threading.Lock()
+_installed = False
+
+
+class TransferGuard:
+    """The limits of one open or download, active in the thread that entered it (nested guards: the innermost)."""
+
+    def __init__(
+        self,
+        source: str,
+        *,
+        max_seconds: float,
+        max_bytes: int,
+        cancel: CancelToken | None = None,
+        started: float | None = None,
+    ) -> None:
+        self.source = source
+        self.max_seconds = max_seconds
+        self.max_bytes = max_bytes
+        self.cancel = cancel
+        self.started = started if started is not None else time.monotonic()
+        self.deadline = self.started + max_seconds
+        self.received = 0
+        self.stopped: Exception | None = None  # why the transfer was stopped, once it was
+        self._file_stop: Exception | None = None
+        self._file: str | None = None
+        self._file_cap: int | None = None
+        self._file_received = 0
+        self._lock = threading.Lock()
+        self._sockets: set[socket.socket] = set()
+        self._done = threading.Event()
+        self._watchdog: threading.Thread | None = None
+
+    # -- entering and leaving -------------------------------------------------------------------------------------
+
+    def __enter__(self) -> TransferGuard:
+        install_guarded_client()
+        stack: list[TransferGuard] = _stack()
+        stack.append(self)
+        self._watchdog = threading.Thread(target=self._watch, name="reviewapp-transfer-watchdog", daemon=True)
+        self._watchdog.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._done.set()
+        stack = _stack()
+        if self in stack:
+            stack.remove(self)
+        if self._watchdog is not None:
+            self._watchdog.join()
+
+    @contextlib.contextmanager
+    def file(self, path: str, cap: int | None = None) -> Iterator[None]:
+        """Bytes received inside count against `cap` for `path` (None: only the transfer's own cap)."""
+        self._file, self._file_cap, self._file_received = path, cap, 0
+        try:
+            yield
+        finally:
+            self._file, self._file_cap = None, None
+            if self.stopped is self._file_stop:  # one file's excess stops that file, not the transfer
+                self.stopped = self._file_stop = None
+
+    # -- what the network backend calls ---------------------------------------------------------------------------
+
+    def check(self) -> None:
+        """Raise the reason to stop, if there is one now."""
+        if self.stopped is None:
+            if self.cancel is not None and self.cancel.cancelled:
+                self._stop(Cancelled())
+            elif time.monotonic() >= self.deadline:
+                self._stop(self._timed_out())
+        if self.stopped is not None:
+            raise self.stopped
+
+    def time_left(self, timeout: float | None) -> float:
+        left = max(self.deadline - time.monotonic(), 0.001)
+        return left if timeout is None else min(timeout, left)
+
+    def count(self, size: int) -> None:
+        self.received += size
+        self._file_received += size
+        if self.received > self.max_bytes:
+            self._stop(
+                SourceTooLarge(
+                    self.source,
+                    f"over the {_megabytes(self.max_bytes)} download limit on the bytes received "
+                    f"(at {self._file or 'the Hub API'}); raise the limit to open it",
+                )
+            )
+        elif self._file_cap is not None and self._file_received > self._file_cap and self.stopped is None:
+            self._file_stop = SourceTooLarge(
+                self.source,
+                f"{self._file} sent more than {_megabytes(self._file_cap)}, more than its listed size; its "
+                "download was stopped",
+            )
+            self._stop(self._file_stop)
+        if self.stopped is not None:
+            raise self.stopped
+
+    def watch(self, sock: socket.socket | None) -> None:
+        if sock is not None:
+            with self._lock:
+                self._sockets.add(sock)
+
+    def forget(self, sock: socket.socket | None) -> None:
+        with self._lock:
+            self._sockets.discard(sock)
+
+    # -- the watchdog ---------------------------------------------------------------------------------------------
+
+    def _watch(self) -> None:
+        while not self._done.wait(self._next_look()):
+            with contextlib.suppress(Exception):
+                self.check()  # a stop severs the sockets; a later request severs again (a file's stop is lifted)
+
+    def _next_look(self) -> float:
+        left = self.deadline - time.monotonic()
+        return min(WATCH_POLL_S, left) if left > 0 else WATCH_POLL_S
+
+    def _stop(self, reason: Exception) -> None:
+        if self.stopped is None:
+            self.stopped = reason
+        self._sever()
+
+    def _sever(self) -> None:
+        """Shut the guard's sockets down: a read blocked on one returns now (closing alone would not wake it)."""
+        with self._lock:
+            sockets = list(self._sockets)
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def _timed_out(self) -> SourceTimedOut:
+        at = f" (at {self._file})" if self._file else ""
+        return SourceTimedOut(
+            self.source,
+            f"the download took longer than {self.max_seconds:.0f} s, its time limit{at}; files already "
+            "downloaded are kept in the cache, so trying again continues from there (or raise the time limit)",
+        )
+
+
+def active_guard() -> TransferGuard | None:
+    stack = _stack()
+    return stack[-1] if stack else None
+
+
+def stopped_reason() -> Exception | None:
+    """Why the active guard stopped the transfer (for turning a library's error into ours), or None."""
+    guard = active_guard()
+    return guard.stopped if guard is not None else None
+
+
+def _stack() -> list[TransferGuard]:
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    return stack
+
+
+# -- the network backend -----------------------------------------------------------------------------------------
+
+
+def _guarded_backend() -> Any:
+    import httpcore2
+
+    class GuardedStream(httpcore2.NetworkStream):
+        def __init__(self, inner: httpcore2.NetworkStream) -> None:
+            self._inner = inner
+            self._sock: socket.socket | None = inner.get_extra_info("socket")
+
+        def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+            guard = active_guard()
+            if guard is None:
+                return self._inner.read(max_bytes, timeout)
+            guard.check()
+            guard.watch(self._sock)
+            try:
+                data = self._inner.read(max_bytes, guard.time_left(timeout))
+            except Exception:
+                guard.check()  # the deadline or a cancel, not the network: say that instead
+                raise
+            if guard.stopped is not None:  # severed mid-read: what came back is not the answer
+                raise guard.stopped
+            guard.count(len(data))
+            return data
+
+        def write(self, buffer: bytes, timeout: float | None = None) -> None:
+            guard = active_guard()
+            if guard is None:
+                self._inner.write(buffer, timeout)
+                return
+            guard.check()
+            guard.watch(self._sock)
+            try:
+                self._inner.write(buffer, guard.time_left(timeout))
+            except Exception:
+                guard.check()
+                raise
+
+        def close(self) -> None:
+            guard = active_guard()
+            if guard is not None:
+                guard.forget(self._sock)
+            self._inner.close()
+
+        def start_tls(self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None) -> Any:
+            guard = active_guard()
+            if guard is not None:
+                guard.check()
+                timeout = guard.time_left(timeout)
+            return GuardedStream(self._inner.start_tls(ssl_context, server_hostname, timeout))
+
+        def get_extra_info(self, info: str) -> Any:
+            return self._inner.get_extra_info(info)
+
+    class GuardedBackend(httpcore2.SyncBackend):
+        def connect_tcp(
+            self,
+            host: str,
+            port: int,
+            timeout: float | None = None,
+            local_address: str | None = None,
+            socket_options: Iterable[Any] | None = None,
+        ) -> httpcore2.NetworkStream:
+            guard = active_guard()
+            if guard is not None:
+                guard.check()
+                timeout = guard.time_left(timeout)
+            return GuardedStream(super().connect_tcp(host, port, timeout, local_address, socket_options))
+
+    return GuardedBackend()
+
+
+def _guarded_client() -> httpx2.Client:
+    """huggingface_hub's own client (its request hook, redirects, no timeout of its own), over guarded sockets."""
+    import httpcore2
+    import httpx2
+    from huggingface_hub.utils._http import default_client_factory
+
+    base = default_client_factory()
+    hooks = {"request": list(base.event_hooks["request"]), "response": [*base.event_hooks["response"], check_answer]}
+    base.close()
+    transport = httpx2.HTTPTransport()
+    transport._pool = httpcore2.ConnectionPool(  # the same pool HTTPTransport builds, with the guarded backend
+        ssl_context=httpx2.create_ssl_context(),
+        max_connections=httpx2.Limits().max_connections,
+        network_backend=_guarded_backend(),
+    )
+    return httpx2.Client(event_hooks=hooks, follow_redirects=True, timeout=None, transport=transport)
+
+
+def install_guarded_client() -> None:
+    """Make huggingface_hub's shared HTTP client the guarded one (once per process)."""
+    global _installed
+    with _install_lock:
+        if _installed:
+            return
+        from huggingface_hub.utils import set_client_factory
+
+        set_client_factory(_guarded_client)
+        _installed = True
+
+
+# -- answers that name cache paths -------------------------------------------------------------------------------
+
+
+def check_answer(response: httpx2.Response) -> None:
+    """Refuse a file answer whose commit id or ETag huggingface_hub would turn into a path but is not an id."""
+    if "/resolve/" not in response.request.url.path:
+        return
+    commit = response.headers.get("X-Repo-Commit")
+    if commit is not None and not _COMMIT_ID.fullmatch(commit):
+        raise _refused("a commit id", commit, response)
+    etag = response.headers.get("X-Linked-Etag") or response.headers.get("ETag")
+    if etag is not None and response.status_code < 400:
+        bare = etag.removeprefix("W/").strip('"')
+        if not _BLOB_ID.fullmatch(bare):
+            raise _refused("a file id (ETag)", etag, response)
+
+
+def _refused(what: str, value: str, response: httpx2.Response) -> SourceUnavailable:
+    guard = active_guard()
+    source = guard.source if guard is not None else str(response.request.url.host)
+    shown = value if len(value) <= 80 else value[:80] + "…"
+    return SourceRefused(
+        source,
+        f"the server answered {what} that is not one ({shown!r}) for {response.request.url.path}; nothing was "
+        "written from it (is HF_ENDPOINT a real Hub?)",
+    )
+
+
+def _megabytes(count: int) -> str:
+    mb = 1024 * 1024
+    if count < mb:
+        return f"{count / 1024:.0f} KB" if count >= 1024 else f"{count} bytes"
+    return f"{count / mb:.1f} MB"
