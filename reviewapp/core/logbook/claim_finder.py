@@ -16,7 +16,7 @@ from dataclasses import field as dataclass_field
 from reviewapp.core.logbook import verdict_candidates as vc
 from reviewapp.core.logbook import verdict_decision as vd
 from reviewapp.core.logbook import verdict_mentions as vm
-from reviewapp.core.logbook.cell_details import code_details, figure_details, prose
+from reviewapp.core.logbook.cell_details import Fence, code_details, figure_details, prose
 from reviewapp.core.logbook.model import Cell, CellKind, Claim, Page, VerdictMention
 from reviewapp.core.logbook.page_tree import SUPERSEDED, toc_links
 from reviewapp.core.verdicts import Verdict, may_state_verdict
@@ -643,10 +643,13 @@ def _scope_mentions(scope: _Scope, n: int | None) -> list[VerdictMention]:
             _scan_text(cell.body, cell.body_line, page, cell.ordinal, scope, found)
             _claim_tables(cell.body, cell.body_line, page, cell.ordinal, scope, n, found)
         elif cell.kind is CellKind.CODE and scope.covers(cell.body_line):
-            before = len(found)
-            _code_output(cell, page, found)
-            if len(found) == before:
-                _output_lines(cell, page, found)
+            output = code_details(cell).output  # read once: outputs can be long
+            if (
+                output is not None
+                and len(output.text) <= _RAW_JSON_LIMIT
+                and not _code_output(cell, output, page, found)
+            ):
+                _output_lines(cell, output, page, found)
     if scope.first_line == 0:
         _claim_tables(page.preamble, page.preamble_line, page, None, scope, n, found)
     return found
@@ -712,18 +715,17 @@ def _verdict_column_of(header: list[str]) -> int | None:
     return picked[0] if picked else None
 
 
-def _code_output(cell: Cell, page: Page, out: list[VerdictMention]) -> None:
+def _code_output(cell: Cell, output: Fence, page: Page, out: list[VerdictMention]) -> bool:
     """Verifier JSON printed by a code cell (`{"verdict": "NOT_EXECUTED"}`): the weakest place a verdict can be,
-    since such output is often about one sub-check; only top-level keys count."""
-    output = code_details(cell).output
-    if output is None or len(output.text) > _RAW_JSON_LIMIT or not output.text.lstrip().startswith("{"):
-        return
+    since such output is often about one sub-check; only top-level keys count. True when one was found."""
+    if not output.text.lstrip().startswith("{"):
+        return False
     try:
         data = json.loads(output.text)
     except (ValueError, RecursionError):
-        return
+        return False
     if not isinstance(data, dict):
-        return
+        return False
     for key in _JSON_VERDICT_KEYS:
         value = data.get(key)
         if not isinstance(value, str) or len(value) > 200:
@@ -735,14 +737,12 @@ def _code_output(cell: Cell, page: Page, out: list[VerdictMention]) -> None:
             text = f'"{key}": "{value}"'
             out.append(VerdictMention(found[0], found[1].upper(), text, page.slug, cell.body_line, cell.ordinal,
                                       "code output", CODE_OUTPUT, (vd.CODE_OUTPUT,)))  # fmt: skip
-            return
+            return True
+    return False
 
 
-def _output_lines(cell: Cell, page: Page, out: list[VerdictMention]) -> None:
+def _output_lines(cell: Cell, output: Fence, page: Page, out: list[VerdictMention]) -> None:
     """`verdict: X` lines anywhere in a run's output (YAML, logs, nested JSON): candidates only, one pass."""
-    output = code_details(cell).output
-    if output is None or len(output.text) > _RAW_JSON_LIMIT:
-        return
     for key, value, offset in vc.output_lines(output.text):
         found = vm.head_verdict(value.replace("_", " "))
         if found:
