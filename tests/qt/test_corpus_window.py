@@ -11,21 +11,24 @@ from pytestqt.qtbot import QtBot
 
 from reviewapp.qt import theme
 from reviewapp.qt.widgets.figure_card import FigureCard
-from tests.core.corpus_expectations import EXPECTED
+from tests.conftest import shared_corpus
 from tests.core.logbook_shapes import rewritten_logbook
-from tests.core.test_corpus import corpus_params
+from tests.core.test_corpus import COLLECTIONS, corpus_params
 from tests.qt.conftest import OpenWindow, Screenshots, wait_idle
 
 
-@pytest.mark.parametrize("name", corpus_params("window"))
+@pytest.mark.parametrize("entry", corpus_params("window"))
 def test_corpus_logbook_opens_and_every_view_renders(
-    qtbot: QtBot, open_window: OpenWindow, corpus: Path, name: str
+    qtbot: QtBot, open_window: OpenWindow, entry: tuple[str, str]
 ) -> None:
+    collection, name = entry
+    folder, expectations = COLLECTIONS[collection]
+    expected = expectations[name]
     errors: list[str] = []
-    window = open_window(corpus / name / EXPECTED[name].root)
+    window = open_window(shared_corpus(folder) / name / expected.root)
     window.error_shown.connect(errors.append)
     logbook = window.context.logbook
-    assert [c.key for c in logbook.claims] == [c.key for c in EXPECTED[name].claims]
+    assert [c.key for c in logbook.claims] == [c.key for c in expected.claims]
     assert window.claim_panel.visible_keys() == [c.key for c in logbook.claims]
     for claim in logbook.claims:
         assert window.claim_panel.select_key(claim.key)
