@@ -52,6 +52,8 @@ def test_methods_and_reasons_say_how_each_pair_was_made(tmp_path):
     reordered = _judged(tmp_path / "b", by_name["reordered"])
     assert {m.method for m in reordered.result.matches} == {"by text"}
     assert all("leads the runner-up pairing" in m.why for m in reordered.result.matches)
+    assert any("position is not used" in n for n in reordered.result.notes)  # the text says the order differs
+    assert not any("position is not used" in n for n in same_order.result.notes)
     split = _judged(tmp_path / "c", by_name["split"])
     assert "the logbook split it" in split.result.matches[1].why and len(split.result.matches[1].claim_keys) == 2
     merged = _judged(tmp_path / "d", by_name["merged"])

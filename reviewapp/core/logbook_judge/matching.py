@@ -27,6 +27,9 @@ Method = Literal["by hand", "by number", "by text", "by position", "unmatched"]
 TAKE_SCORE = 0.3  # below this a pair is no better than chance on the benchmark's generated cases
 TAKE_MARGIN = 0.05  # a pair must lead the best pairing without it by this much
 CANDIDATE_FLOOR = 0.1  # pairs below this are not offered to the assignment at all
+CLEAR_LEAD = (
+    0.1  # a text pair this far ahead of the next is clear enough to tell whether the order follows the registry
+)
 POSITION_CONFIDENCE = 0.3
 EXACT_MARGINS_UP_TO = 40  # claims (0.1 s at 40); beyond, a lead is taken over the nearest rival alone
 PAGE_TEXT_LIMIT = PAGE_LIMIT
@@ -221,7 +224,7 @@ class _Board:
         rarity = Rarity(readings)
         self.features: dict[tuple[int, str], Features] = {}
         self.scores: dict[tuple[int, str], float] = {}
-        position_weight = self._position_weight()
+        text_scores: dict[tuple[int, str], float] = {}
         for j in judge:
             statement = Reading.of_statement(j.text) if j.text else None
             for c, reading in zip(logbook, readings, strict=True):
@@ -230,16 +233,38 @@ class _Board:
                     by_position = self.counts_agree and self.numbered and same == 1.0
                     self.scores[(j.index, c.key)] = POSITION_CONFIDENCE if by_position else 0.0
                     continue
-                position = same if position_weight > 0 else None
-                f = features(statement, reading, rarity, position)
+                f = features(statement, reading, rarity, same)
                 self.features[(j.index, c.key)] = f
-                self.scores[(j.index, c.key)] = score(f, position_weight)
+                text_scores[(j.index, c.key)] = score(replace(f, position=None), 0.0)
+        self.position_note: str | None = None
+        position_weight = self._position_weight(text_scores)
+        for pair, f in self.features.items():
+            f = f if position_weight > 0 else replace(f, position=None)
+            self.features[pair] = f
+            self.scores[pair] = score(f, position_weight)
 
-    def _position_weight(self) -> float:
-        """How much the registry position counts: most when the counts agree and the logbook numbers its claims."""
-        if self.numbered:
-            return 0.25 if self.counts_agree else 0.1
-        return 0.1 if self.counts_agree else 0.0
+    def _position_weight(self, text_scores: Mapping[tuple[int, str], float]) -> float:
+        """How much the registry position counts: most when the counts agree and the logbook numbers its claims,
+        and nothing when the claims the text pairs clearly are mostly not at their registry position (the logbook
+        keeps another order, and position would only mislead)."""
+        base = (0.25 if self.counts_agree else 0.1) if self.numbered else (0.1 if self.counts_agree else 0.0)
+        if base == 0:
+            return 0.0
+        clear = []
+        for j in self.judge:
+            pairs = [(text_scores[(j.index, c.key)], c) for c in self.logbook if (j.index, c.key) in text_scores]
+            ranked = sorted(pairs, key=lambda p: -p[0])
+            if not ranked or ranked[0][0] < TAKE_SCORE:
+                continue
+            if len(ranked) == 1 or ranked[0][0] - ranked[1][0] >= CLEAR_LEAD:
+                clear.append(self.rank[ranked[0][1].key] == j.index)
+        if clear and sum(clear) * 2 < len(clear):
+            self.position_note = (
+                f"{len(clear) - sum(clear)} of the {len(clear)} claims the text pairs clearly sit at another position "
+                "than in the registry: position is not used."
+            )
+            return 0.0
+        return base
 
     def candidates(self, j: JudgeClaim, among: Sequence[LogbookClaimText] | None = None) -> tuple[Candidate, ...]:
         pool = self.logbook if among is None else among
@@ -258,6 +283,8 @@ class _Board:
     ) -> dict[int, ClaimMatch]:
         if not any(j.text for j in judge):
             return self._by_position(judge, logbook, notes)
+        if self.position_note:
+            notes.append(self.position_note)
         weights = [
             [s if (s := self.scores[(j.index, c.key)]) >= CANDIDATE_FLOOR else 0.0 for c in logbook] for j in judge
         ]
@@ -285,7 +312,24 @@ class _Board:
         self._by_number_when_all_agree(out, logbook)
         self._splits(out, judge, logbook)
         self._merges(out, judge, logbook)
+        self._say_who_took_the_best(out)
         return out
+
+    def _say_who_took_the_best(self, out: dict[int, ClaimMatch]) -> None:
+        """An unmatched registry claim whose best candidate fits another registry claim better says so."""
+        owners = {k: m.judge.index for m in out.values() for k in m.claim_keys}
+        for index, m in out.items():
+            if m.matched or not m.candidates or m.candidates[0].score < TAKE_SCORE or "no logbook claim" not in m.why:
+                continue
+            best = m.candidates[0]
+            owner = owners.get(best.claim_key)
+            if owner is None:
+                continue
+            why = (
+                f"its best candidate, {self.labels[best.claim_key]} ({best.score:.2f}), fits registry claim {owner} "
+                f"better, and no other claim scores {TAKE_SCORE} with a lead of {TAKE_MARGIN}"
+            )
+            out[index] = replace(m, why=why)
 
     def _by_number_when_all_agree(self, out: dict[int, ClaimMatch], logbook: Sequence[LogbookClaimText]) -> None:
         """ "By number" when the counts agree and every pair the text chose has the same number on both sides."""
@@ -335,9 +379,16 @@ class _Board:
             why = f"too close to call: {self.labels[c.key]} {s:.2f}"
             why += f" vs {self.labels[rival.claim_key]} {rival.score:.2f}" if rival else ""
             why += f" (lead {lead:.2f}, needs {TAKE_MARGIN}); left for a person"
+        elif close is not None and candidates and candidates[0].claim_key != close[0].key:
+            c, s, _ = close
+            best = candidates[0]
+            why = (
+                f"the best pairing of all claims gives it {self.labels[c.key]} ({s:.2f}, needs {TAKE_SCORE}), not its "
+                f"own best {self.labels[best.claim_key]} ({best.score:.2f}); left for a person"
+            )
         else:
-            best = candidates[0].score if candidates else 0.0
-            why = f"no logbook claim reads like it (best {best:.2f}, needs {TAKE_SCORE})"
+            best_score = candidates[0].score if candidates else 0.0
+            why = f"no logbook claim reads like it (best {best_score:.2f}, needs {TAKE_SCORE})"
         return ClaimMatch(j, None, 0.0, "unmatched", why, candidates[0].score if candidates else 0.0, None, candidates)
 
     def _splits(

@@ -6,8 +6,12 @@ The features of a (registry claim, logbook claim) pair, each 0..1:
   copy or paraphrase the paper's claim there);
 - **page**: the registry statement's words anywhere on the claim's page;
 - **anchor**: its anchors (`Theorem 2`, `Table 1`, `Eq. 4`, `Section 3.2`) found on the page;
-- **numbers**: its numbers and named quantities (`95%`, `0.75`, `ARL_0`) found on the page;
+- **numbers**: its numbers and named quantities (`95%`, `0.75`, `CIFAR-100`) found on the page;
 - **position**: its registry position against the logbook's claim number (or order).
+
+The statement and page words make the base score; an anchor or number found adds to it, one not found costs
+nothing (pages often leave them out), a page naming only other locations of the same kind costs a little, and
+position is mixed in with the weight the matcher gives it for this logbook.
 
 Words are weighted by how rare they are among the logbook's claims: a word every claim page uses (the paper's
 own vocabulary) tells claims apart far less than one only a single page uses. No character-level similarity:
@@ -167,9 +171,13 @@ class Features:
         return ", ".join(parts)
 
 
-# Weights of the text features; the anchor and number weights drop out (and the rest scale up) when the
-# registry claim names none.
-_WEIGHTS = {"statement": 0.35, "page": 0.3, "anchor": 0.25, "numbers": 0.1}
+# The statement's words carry the base score; an anchor or a number found on the page adds to it, and one not
+# found takes nothing away (pages often do not repeat them), while a page naming only other locations of the same
+# kind does (CONFLICT_PENALTY).
+STATEMENT_WEIGHT = 0.55
+PAGE_WEIGHT = 0.45
+ANCHOR_BONUS = 0.25
+NUMBER_BONUS = 0.1
 CONFLICT_PENALTY = 0.1
 
 
@@ -186,10 +194,9 @@ def features(judge: Reading, claim: Reading, rarity: Rarity, position: float | N
 
 
 def score(f: Features, position_weight: float) -> float:
-    parts = {"statement": f.statement, "page": f.page, "anchor": f.anchor, "numbers": f.numbers}
-    used = {k: v for k, v in parts.items() if v is not None}
-    weight = sum(_WEIGHTS[k] for k in used)
-    text = sum(_WEIGHTS[k] * v for k, v in used.items()) / weight
+    text = STATEMENT_WEIGHT * f.statement + PAGE_WEIGHT * f.page
+    text += ANCHOR_BONUS * (f.anchor or 0.0) + NUMBER_BONUS * (f.numbers or 0.0)
+    text = min(1.0, text)
     total = text if f.position is None else (1 - position_weight) * text + position_weight * f.position
     if f.anchor_conflict:
         total -= CONFLICT_PENALTY
