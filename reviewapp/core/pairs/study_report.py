@@ -118,6 +118,7 @@ def rater_figure(study: Study, theme: Theme = "light") -> Figure:
 def write_report(study: Study, report: Path, theme: Theme = "light") -> list[Path]:
     """The Markdown report at `report`, its figures beside it as `<stem>-scores` and `<stem>-raters` (.png, .svg)."""
     stem = report.with_suffix("")
+    report.parent.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     figures: dict[str, Path] = {}
     for key, figure in (("scores", score_figure(study, theme)), ("raters", rater_figure(study, theme))):

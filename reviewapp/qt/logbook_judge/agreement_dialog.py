@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QHeaderView,
+    QMessageBox,
     QPushButton,
     QScrollArea,
     QTableWidget,
@@ -140,8 +141,12 @@ class AgreementDialog(QDialog):
 
     def _ask_export(self) -> None:
         chosen, _ = QFileDialog.getSaveFileName(self, "Export the heat maps", "calibration.png", "PNG image (*.png)")
-        if chosen:
+        if not chosen:
+            return
+        try:
             self.export_picture(Path(chosen))
+        except OSError as exc:
+            QMessageBox.warning(self, "Picture not written", f"{chosen}: {exc.strerror or exc}")
 
     def export_picture(self, path: Path) -> tuple[Path, Path]:
         """Write the heat maps as PNG (and SVG beside it) in the window's theme."""

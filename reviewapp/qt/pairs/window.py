@@ -8,6 +8,7 @@ the next pair is shown; closing and reopening resumes at the same trial.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QColor, QImage, QKeyEvent, QResizeEvent, QShowEvent
@@ -32,6 +33,12 @@ from reviewapp.core.review.store import StoreError
 from reviewapp.qt.pairs.canvas import CompareCanvas, CompareMode
 from reviewapp.qt.pairs.loader import PairImageCache
 from reviewapp.qt.plain import PlainLabel
+from reviewapp.qt.workers import alive
+
+if TYPE_CHECKING:
+    from reviewapp.core.pairs.study import Study
+    from reviewapp.core.plots.figures import Theme
+    from reviewapp.qt.pairs.study_dialog import Pictures
 
 PREFETCH = 4  # pairs decoded ahead of the one shown
 TITLE = "Rate image pairs"
@@ -216,6 +223,12 @@ class PairRatingWindow(QWidget):
         self.status = PlainLabel()
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
+        # shown once this rater is done: seeing others' results earlier would bias the rating
+        self.study_button = QPushButton("Study results of every rater…")
+        self.study_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.study_button.clicked.connect(self.show_study)
+        self.study_button.hide()
+        layout.addWidget(self.study_button, 0, Qt.AlignmentFlag.AlignLeft)
         self.mode_buttons[CompareMode.SIDE_BY_SIDE].setChecked(True)
 
     def _button(self, text: str, *, checkable: bool = False) -> QToolButton:
@@ -429,7 +442,39 @@ class PairRatingWindow(QWidget):
             "Ctrl+Z undoes the last rating; Esc closes this window.",
         )
         self._update_bar()
+        self.study_button.show()
         self.finished.emit()
+
+    def show_study(self) -> None:
+        """Every rater's committed results of this set, combined as `pairs study` does, in a dialog."""
+        from reviewapp.core.pairs.study import study_from_files
+        from reviewapp.qt import theme
+        from reviewapp.qt.pairs.study_dialog import StudyDialog, draw_study
+        from reviewapp.qt.workers import TaskRunner
+
+        set_name = self.rating.start.payload.set
+        paths = sorted(p for p in self.rating.results_folder.glob("*.csv") if p.name.startswith(f"{set_name}-"))
+        drawn: Theme = "dark" if theme.colors().dark else "light"
+        self._say("Combining every rater's results…")
+
+        def work(_progress: object) -> tuple[Study, Pictures]:
+            study = study_from_files(paths)
+            return study, draw_study(study, drawn) if study.raters else {}
+
+        def done(found: tuple[Study, Pictures]) -> None:
+            if not alive(self):
+                return
+            study, pictures = found
+            if not study.raters:
+                self._say("No valid results of this set yet.", error=True)
+                return
+            self._say("")
+            self.study_dialog = StudyDialog(study, pictures, theme=drawn, parent=self)
+            self.study_dialog.show()
+
+        runner = getattr(self, "_study_runner", None) or TaskRunner(1, self)
+        self._study_runner = runner
+        runner.submit(work, done, lambda exc: self._say(f"The study could not be computed: {exc}", error=True))
 
     # -- events -----------------------------------------------------------------------------------------------
 
@@ -500,6 +545,9 @@ class PairRatingWindow(QWidget):
             self.cache.fit_size = size
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        runner = getattr(self, "_study_runner", None)
+        if runner is not None:
+            runner.wait(10_000)
         self.canvas.stop()
         self.cache.close()
         super().closeEvent(event)
