@@ -17,7 +17,7 @@ from reviewapp.core.logbook import verdict_candidates as vc
 from reviewapp.core.logbook import verdict_decision as vd
 from reviewapp.core.logbook import verdict_mentions as vm
 from reviewapp.core.logbook.cell_details import Fence, code_details, figure_details, prose
-from reviewapp.core.logbook.model import Cell, CellKind, Claim, Page, VerdictMention
+from reviewapp.core.logbook.model import Cell, CellKind, Claim, Page, VerdictMention, elided_title
 from reviewapp.core.logbook.page_tree import SUPERSEDED, toc_links
 from reviewapp.core.verdicts import Verdict, may_state_verdict
 
@@ -540,7 +540,7 @@ def _claim(
     return Claim(
         key=key,
         n=n,
-        title=vm.clean(title),
+        title=elided_title(vm.clean(title)),
         page=page.slug,
         cells=cells,
         section_line=scope.first_line or None,

@@ -111,6 +111,14 @@ def claim_number_text(ref: str) -> str:
     return text
 
 
+MAX_TITLE_CHARS = 300  # titles past this are elided: matching and every list see at most this much of one
+
+
+def elided_title(text: str) -> str:
+    """`text` cut to MAX_TITLE_CHARS with an ellipsis: a 200 KB heading must not cost every list and match."""
+    return text if len(text) <= MAX_TITLE_CHARS else text[: MAX_TITLE_CHARS - 1].rstrip() + "…"
+
+
 ELSEWHERE_SOURCES = frozenset({"summary table", "summary", "index title", "logbook summary", "raw data"})
 
 

@@ -13,7 +13,7 @@ from reviewapp.core.logbook.claim_finder import find_claims
 from reviewapp.core.logbook.locate import locate
 from reviewapp.core.logbook.logbook_id import LogbookId, check_logbook_id
 from reviewapp.core.logbook.metadata import paper_info, read_json_object, tags_of
-from reviewapp.core.logbook.model import Logbook, Page, Problem
+from reviewapp.core.logbook.model import Logbook, Page, Problem, elided_title
 from reviewapp.core.logbook.page_parser import ParsedPage, decode_page, parse_page
 from reviewapp.core.logbook.page_tree import INDEX_FILE, ORPHAN, PageRef, build_tree
 from reviewapp.core.logbook.problem_cap import cap_per_kind
@@ -86,7 +86,7 @@ def read_logbook(
     _report_duplicate_ids(pages, problems)
     tags = tags_of(metadata, manifest)
     paper = paper_info(metadata, manifest, tags)
-    title = (
+    title = elided_title(
         index_h1
         or manifest_root_title
         or as_name((manifest or {}).get("title"))
@@ -166,7 +166,7 @@ def _read_page(
     if parsed is None:
         parsed = parse_page(text, ref.slug, ref.file, cancel)
     problems.extend(parsed.problems)
-    title = ref.manifest_title or parsed.h1_title or ref.slug
+    title = elided_title(ref.manifest_title or parsed.h1_title or ref.slug)
     page = Page(
         slug=ref.slug,
         title=title,
@@ -179,7 +179,7 @@ def _read_page(
         parent=ref.parent,
         in_manifest=ref.in_manifest,
         status=ref.status,
-        h1_title=parsed.h1_title if parsed.h1_title != title else None,
+        h1_title=h1_title if (h1_title := elided_title(parsed.h1_title or "")) and h1_title != title else None,
         preamble_line=parsed.preamble_line,
     )
     if memory is not None:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 MAX_RUBRIC_BYTES = 256 * 1024
+MAX_MAGNITUDE = 1e6  # weights and scale ends beyond this (or inf, nan) would make the weighted mean inf or nan
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
@@ -78,7 +79,10 @@ class Rubric:
         if missing:
             raise RubricError(f"criteria not scored: {', '.join(missing)}")
         total = sum(c.weight for c in self.criteria)
-        return sum(c.weight * values[c.name] for c in self.criteria) / total
+        mean = sum(c.weight * values[c.name] for c in self.criteria) / total
+        if not math.isfinite(mean):  # only a rubric built in code can get here: files are checked on loading
+            raise RubricError(f"rubric {self.name!r}: the weighted score is not a number")
+        return mean
 
 
 DEFAULT_RUBRIC = Rubric(
@@ -122,10 +126,10 @@ def rubric_from_data(data: Mapping[str, Any]) -> Rubric:
     if (
         not isinstance(scale, list)
         or len(scale) != 2
-        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in scale)
+        or not all(_number(v) and abs(v) <= MAX_MAGNITUDE for v in scale)
         or not scale[0] < scale[1]
     ):
-        raise RubricError("`scale` must be two numbers, lowest first, e.g. [1, 5]")
+        raise RubricError(f"`scale` must be two finite numbers, lowest first, e.g. [1, 5] (got {scale!r})")
     entries = data.get("criterion")
     if not isinstance(entries, list) or not entries:
         raise RubricError("needs at least one [[criterion]] table")
@@ -139,8 +143,11 @@ def rubric_from_data(data: Mapping[str, Any]) -> Rubric:
         if any(c.name == cname for c in criteria):
             raise RubricError(f"criterion {cname!r} appears twice")
         weight = entry.get("weight", 1)
-        if not isinstance(weight, int | float) or isinstance(weight, bool) or not weight > 0:
-            raise RubricError(f"criterion {cname!r}: `weight` must be a positive number")
+        if not _number(weight) or not 0 < weight <= MAX_MAGNITUDE:
+            raise RubricError(
+                f"criterion {cname!r}: `weight` must be a positive finite number up to {MAX_MAGNITUDE:g} "
+                f"(got {weight!r})"
+            )
         label = entry.get("label", cname)
         description = entry.get("description", "")
         if not isinstance(label, str) or not isinstance(description, str):
@@ -162,3 +169,8 @@ def rubric_toml(rubric: Rubric) -> str:
             f"description = {json.dumps(c.description)}",
         ]
     return "\n".join(lines) + "\n"
+
+
+def _number(value: object) -> bool:
+    """A finite int or float (TOML's inf and nan, and booleans, are not)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
