@@ -22,12 +22,21 @@ from reviewapp.core.io.html_safe import html_code, html_paragraph, html_text
 from reviewapp.core.io.markdown_safe import markdown_code, markdown_inline, markdown_quote, markdown_table_cell
 from reviewapp.core.io.spreadsheet import FORMULA_START
 from reviewapp.core.logbook.writer import LogbookDraft
+from reviewapp.core.pairs.results import ResultRow
+from reviewapp.core.pairs.study import RaterResults, combine
+from reviewapp.core.pairs.study_report import render_markdown
 from reviewapp.core.paper.export import response_markdown, view_json
 from reviewapp.core.paper.gather import PaperRequest, gather_paper, rebuild
 from reviewapp.core.paper.paper_review import PaperReview
+from reviewapp.core.queue.adjudication import adjudicate
+from reviewapp.core.queue.decision import QueueRanking, decision_csv, decision_markdown, decision_payload, queue_ranking
+from reviewapp.core.queue.queue_file import Queue, read_queue
+from reviewapp.core.queue.rubric import DEFAULT_RUBRIC
+from reviewapp.core.queue.scoring import record_rubric_score, score_payload, set_flag
+from reviewapp.core.queue.status import queue_status
 from reviewapp.core.review.export import export_rows, write_csv, write_jsonl
 from reviewapp.core.review.identity import Identity
-from reviewapp.core.review.records import EvidenceLink
+from reviewapp.core.review.records import DecisionRecord, EvidenceLink, Target, make_record
 from reviewapp.core.sources.opener import open_source
 from tests.core.annotation_helpers import open_review, small_logbook
 
@@ -123,7 +132,49 @@ def _table(fmt: str, texts: Texts) -> str:
     return out.getvalue()
 
 
+def _decided_queue(tmp_path: Path, texts: Texts) -> tuple[Queue, QueueRanking, DecisionRecord]:
+    """A queue of two logbooks titled by the team, two judges who disagree on claim 1, an adjudication, a flag."""
+    for name, title in (("alpha", texts.title), ("beta", texts.rationale)):
+        draft = LogbookDraft(title)
+        draft.page("Claim 1: A claim").markdown("**Verdict: VERIFIED.**", title="V")
+        draft.write(tmp_path / name)
+    (tmp_path / "queue.txt").write_text("alpha\nbeta\n", encoding="utf-8")
+    first, second = open_review(tmp_path / "alpha", texts.name), open_review(tmp_path / "alpha", "Other")
+    first.set_verdict(1, "falsified", texts.rationale)
+    second.set_verdict(1, "verified", "fine")
+    payload = score_payload(DEFAULT_RUBRIC, {c.name: 3 for c in DEFAULT_RUBRIC.criteria}, None, texts.comment)
+    record_rubric_score(first, payload)
+    record_rubric_score(open_review(tmp_path / "beta", texts.name), payload)
+    set_flag(first, True, texts.rationale)
+    adjudicate(open_review(tmp_path / "alpha", "Ada", "adjudicator"), 1, "falsified", texts.comment)
+    queue = read_queue(tmp_path / "queue.txt")
+    result = queue_ranking(queue_status(queue, ""))
+    record = make_record("decision", annotator="Ada", role="adjudicator", target=Target(),
+                         payload=decision_payload(queue, result))  # fmt: skip
+    assert isinstance(record, DecisionRecord)
+    return queue, result, record
+
+
+def decision_report(tmp_path: Path, texts: Texts) -> str:
+    return decision_markdown(*_decided_queue(tmp_path, texts))
+
+
+def decision_table(tmp_path: Path, texts: Texts) -> str:
+    _, result, _ = _decided_queue(tmp_path, texts)
+    return decision_csv(result)
+
+
+def study_report(tmp_path: Path, texts: Texts) -> str:
+    rows = [ResultRow(k, f"p{k}", "", None, texts.title, "b", "left", texts.title, False, False, (), None, 0, "", "")
+            for k in range(4)]  # fmt: skip
+    results = [RaterResults(name, texts.title, (texts.title, "b"), rows) for name in (texts.name, "Other")]
+    return render_markdown(combine(results, resamples=20))
+
+
 EXPORTERS: dict[str, tuple[str, Callable[[Path, Texts], str]]] = {
+    "decision report (markdown)": ("markdown", decision_report),
+    "decision report (csv)": ("csv", decision_table),
+    "study report (markdown)": ("markdown", study_report),
     "paper report (markdown)": ("markdown", paper_markdown),
     "paper view (json)": ("json", paper_json),
     "review export (csv)": ("csv", review_csv),

@@ -247,7 +247,8 @@ def decision_csv(result: QueueRanking) -> str:
     judges = result.ranking.judges
     out = io.StringIO(newline="")
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["rank", "logbook", "title", "score", "tied", "judges", "verdicts", "marks", *judges])
+    header = ["rank", "logbook", "title", "score", "tied", "judges", "verdicts", "marks", *judges]
+    writer.writerow([spreadsheet_safe(cell) for cell in header])  # the judges' names are people's to choose
     for row in result.ranking.rows:
         found = result.candidates.get(row.logbook)
         cells = [
