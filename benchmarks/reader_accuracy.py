@@ -71,6 +71,7 @@ GRID: dict[str, tuple[float, ...]] = {
     "offset:bold": (-0.1, 0.0, 0.1),
     "offset:first cell": (0.0, 0.05, 0.1),
     "offset:last cell": (0.0, 0.05, 0.1),
+    "offset:near the claim heading": (0.0, 0.05, 0.1),
 }
 
 

@@ -71,6 +71,7 @@ def test_a_whole_logbook_seeded_with_its_owners_name_is_blinded(tmp_path: Path) 
     texts += [c.title for c in shown.claims] + [str(shown.metadata.get("paper")), str(hint_free)]
     texts += [f"{c.title} {c.body} {c.header}" for p in shown.pages for c in p.cells]
     texts += [m.text for c in shown.claims for m in ([c.verdict_mention] if c.verdict_mention else [])]
+    texts += [m.text for c in shown.claims for m in [*c.considered, *c.candidates, *c.other_mentions]]
     everything = "\n".join(texts)
     for leak in owner_leaks(owner, full_name, email):
         assert leak.lower() not in everything.lower(), leak
@@ -98,3 +99,17 @@ def test_a_trace_event_is_blinded_field_by_field() -> None:
     shown = blind_event(event, b)
     assert "ada" not in f"{shown.title}{shown.text}{shown.input}{shown.output}".lower()
     assert shown.sequence == 3 and shown.kind == "tool_call"
+
+
+def test_every_candidate_of_a_claim_is_blinded(tmp_path: Path) -> None:
+    """Candidates are shown in passing too (inspect, the evidence header): their sentences are scrubbed as well."""
+    owner, full_name, email = "grace-hopper", "Grace Hopper", "ghopper@navy.example"
+    root = write_named_logbook(tmp_path / "grace-hopper-repro", owner, full_name, email)
+    page = next((root / "pages").glob("claim-1-*/page.md"))
+    page.write_text(page.read_text(encoding="utf-8") + f"\n\n{full_name} reran it; the rerun confirms the bound.\n")
+    logbook = read_logbook(root)
+    assert any(full_name in m.text for c in logbook.claims for m in c.considered)  # the leak the test guards
+    shown = blind_logbook(logbook, blinder_of(logbook))
+    texts = "\n".join(m.text for c in shown.claims for m in [*c.considered, *c.candidates, *c.other_mentions])
+    for leak in owner_leaks(owner, full_name, email):
+        assert leak.lower() not in texts.lower(), leak

@@ -247,3 +247,43 @@ def test_claim_pages_numbered_only_by_manifest_order(tmp_path: Path) -> None:
         (1, "manifest order", Verdict.VERIFIED),
         (2, "manifest order", Verdict.FALSIFIED),
     ]
+
+
+# --- look-alikes of the classes found in ../shared/corpus-more ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "verdict"),
+    cases(
+        "**{word} - 1/2.** The release adds an offset to the global parameters.",  # a bold score line
+        "## Verdict\n\n{word} under the explicit finite claim contract.\n\n# Source audit\n\nRetrieved today.",
+        "**Setup.** We reimplemented it.\n\n**Verdict — {word}, with a finding.** Equation 8 has a typo.",
+    ),
+)
+def test_look_alikes_of_real_verdict_places(tmp_path: Path, body: str, verdict: Verdict) -> None:
+    assert the_claim(tmp_path, body).verdict is verdict
+
+
+def test_unsupported_with_no_points_is_inconclusive(tmp_path: Path) -> None:
+    claim = the_claim(tmp_path, "**UNSUPPORTED - 0/2.** The cohort and checkpoints are not released.")
+    assert (claim.verdict, claim.verdict_raw) == (Verdict.INCONCLUSIVE, "UNSUPPORTED")
+
+
+@pytest.mark.parametrize(("word", "verdict"), list(WORDS.items()))
+def test_a_status_column_on_the_index_fills_a_claim_whose_page_states_nothing(
+    tmp_path: Path, word: str, verdict: Verdict
+) -> None:
+    draft = LogbookDraft("Reproduction: Status column")
+    draft.page("Claim 1: Perplexity").markdown("Plan: train, then evaluate.")
+    draft.page("Claim 2: Speed-up").markdown("Plan: run the kernels.")
+    root = draft.write(tmp_path)
+    (root / "pages" / "index.md").write_text(
+        "# Reproduction: Status column\n\n## Pages\n\n| Page | Status |\n| --- | --- |\n"
+        f"| [Claim 1: Perplexity](#/claim-1-perplexity) | {word.title()} - see the page |\n"
+        "| [Claim 2: Speed-up](#/claim-2-speed-up) | At risk (quant path broken) |\n",
+        encoding="utf-8",
+    )
+    first, second = read_logbook(tmp_path).claims
+    assert first.verdict is verdict and first.verdict_mention is not None
+    assert first.verdict_mention.source == "summary table" and first.confidence < 0.7
+    assert second.verdict is Verdict.UNSTATED and second.unstated_reason

@@ -204,6 +204,7 @@ def _apply(claim: Claim, decision: vd.Decision) -> None:
         claim.candidates = decision.candidates
         claim.unstated_reason = decision.reason
         return
+    claim.candidates = []  # decided: what else was read stays in `considered`
     claim.verdict = decision.chosen.verdict
     claim.verdict_raw = decision.chosen.raw
     claim.verdict_mention = decision.chosen
@@ -611,10 +612,21 @@ def _own_mentions(scope: _Scope, n: int | None = None, siblings: set[int] | None
     that claim's."""
     if scope.first_line < 0:
         return []
-    found = _scope_mentions(scope, n)
+    found = [_with_distance(m, scope) for m in _scope_mentions(scope, n)]
     if siblings:
         found = [m for m in found if not _only_about(m.text, siblings)]
     return found
+
+
+_NEAR_LINES = 3
+
+
+def _with_distance(mention: VerdictMention, scope: _Scope) -> VerdictMention:
+    """Mark a candidate within a few lines of the claim's heading (its section's, or the page's title)."""
+    heading = scope.first_line or 1
+    if 0 <= mention.line - heading <= _NEAR_LINES and "near the claim heading" not in mention.features:
+        return replace(mention, features=(*mention.features, "near the claim heading"))
+    return mention
 
 
 def _only_about(text: str, numbers: set[int]) -> bool:
@@ -831,6 +843,8 @@ def _passing_mentions(
         sentence = vm.clean(_sentence_around(flat, mention.start))
         at = line + paragraph.count("\n", 0, mention.start)
         about = ("names the claim",) if _names_claim(flat, mention.start) else ()
+        if flat.lstrip().startswith(">"):  # a block quote: someone else's words
+            about = ("quoted", *about)
         features = (vd.MENTION, *mention.features, *about, *_place_features(page, cell, at))
         out.append(VerdictMention(mention.verdict, mention.raw, sentence, page.slug, at, cell, "claim text",
                                   vc.MENTION_CONFIDENCE, features))  # fmt: skip

@@ -131,6 +131,7 @@ def _claim(claim: Claim, blinder: Blinder) -> Claim:
         verdict_mention=_mention(claim.verdict_mention, blinder),
         other_mentions=[m for m in (_mention(m, blinder) for m in claim.other_mentions) if m is not None],
         candidates=[m for m in (_mention(m, blinder) for m in claim.candidates) if m is not None],
+        considered=[m for m in (_mention(m, blinder) for m in claim.considered) if m is not None],
     )
 
 
