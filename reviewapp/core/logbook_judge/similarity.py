@@ -44,14 +44,12 @@ _ANCHOR_KINDS = {
     "alg": "algorithm", "definition": "definition", "def": "definition", "assumption": "assumption",
     "example": "example", "remark": "remark",
 }  # fmt: skip
-_ANCHOR = re.compile(
-    r"(?<![a-z])(" + "|".join(sorted(map(re.escape, _ANCHOR_KINDS), key=len, reverse=True)) + r")\.?\s*"
-    r"\(?([a-z]?\d+(?:\.\d+)*)(?![\d])",
-    re.IGNORECASE,
-)
+# A word then a number ("theorem 4.3", "fig. 2", "§3"), on lower-cased text; the word is looked up afterwards,
+# which is several times faster than an alternation of every kind.
+_ANCHOR = re.compile(r"(?<![a-z§])([a-z§]+)\.?\s*\(?([a-z]?\d+(?:\.\d+)*)(?!\d)")
 TITLE_LIMIT = 300  # characters of a title that count as the title
 RESTATEMENT_LIMIT = 1500  # characters at the top of a claim's text that count as its restatement
-PAGE_LIMIT = 20000  # characters of a claim's page searched for words, anchors and numbers
+PAGE_LIMIT = 12000  # characters of a claim's page searched for words, anchors and numbers
 
 
 def normalize(text: str) -> str:
@@ -61,7 +59,7 @@ def normalize(text: str) -> str:
 
 def content_words(text: str) -> set[str]:
     words = set()
-    for word in _WORD.findall(unicodedata.normalize("NFKC", text).lower()):
+    for word in set(_WORD.findall(unicodedata.normalize("NFKC", text).lower())):  # each distinct word once
         if word in _STOP or len(word) < 2:
             continue
         words.add(_stem(word))
@@ -87,8 +85,9 @@ _NOT_IDENTIFYING = frozenset(
 def anchors(text: str) -> set[str]:
     """Paper locations named in `text`, normalized: "Thm. 4.3" and "Theorem 4.3" are both "theorem 4.3"."""
     found = set()
-    for kind, number in _ANCHOR.findall(unicodedata.normalize("NFKC", text)):
-        found.add(f"{_ANCHOR_KINDS[kind.lower()]} {number.lower()}")
+    for kind, number in _ANCHOR.findall(unicodedata.normalize("NFKC", text).lower()):
+        if kind in _ANCHOR_KINDS:
+            found.add(f"{_ANCHOR_KINDS[kind]} {number}")
     return found
 
 
