@@ -49,32 +49,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def collect_ratings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     from reviewapp.core.logbook_judge.agreement_report import AGENT, LOGBOOK_JUDGE
-    from reviewapp.core.logbook_judge.judged import logbook_id_of
-    from reviewapp.core.review.logbook_judge_matches import judged_logbook
-    from reviewapp.core.review.state import AnnotationState
-    from reviewapp.core.review.store import AnnotationStore
+    from reviewapp.core.review.workspace import ReviewWorkspace
 
     ratings: dict[str, dict[str, Any]] = {}
+    workspace = ReviewWorkspace()  # read-only, and by logbook id: a Hub logbook's reviews are in the data folder
     for source in args.sources:
-        logbook = load_or_exit(source)
-        state = AnnotationState(logbook.claims)
-        # read-only and by logbook id: a Hub or URL logbook's reviews are in the data folder, not its download
-        store = AnnotationStore(logbook.root, writable=False, logbook_id=logbook.logbook_id)
-        state.add_all(store.load(repair=False).records)
-        judge = judged_logbook(logbook, state) if args.logbook_judge else None
-        if args.logbook_judge and judge is None:
+        logbook_id = workspace.open(load_or_exit(source), logbook_judge=args.logbook_judge)
+        problem = workspace.logbook_judge_problem(logbook_id)
+        if problem:
+            print(f"warning: {source}: Logbook Judge verdicts not used: {problem}", file=sys.stderr)
+        elif args.logbook_judge and workspace.logbook_judge(logbook_id) is None:
             print(f"warning: {source}: no Logbook Judge verdicts imported (reviewapp verdicts import)", file=sys.stderr)
-        judge_verdicts = judge.verdicts() if judge else {}
-        logbook_id = logbook_id_of(logbook)
-        for claim in state.effective_claims():
+        for row in workspace.rows(logbook_id):
             unit: dict[str, Any] = {
-                annotator: record.payload.verdict for annotator, record in state.verdicts(claim.key).items()
+                annotator: record.payload.verdict for annotator, record in workspace.people(logbook_id, row.key).items()
             }
             if args.agent:
-                unit[AGENT] = claim.agent_verdict
-            if claim.key in judge_verdicts:
-                unit[LOGBOOK_JUDGE] = judge_verdicts[claim.key]
-            ratings[f"{logbook_id}#{claim.key}"] = unit
+                unit[AGENT] = row.slots.agent
+            if row.slots.judge is not None:
+                unit[LOGBOOK_JUDGE] = row.slots.judge
+            ratings[f"{logbook_id}#{row.key}"] = unit
     return ratings
 
 

@@ -27,7 +27,7 @@ from reviewapp.core.verdicts import HUMAN_VERDICTS
 
 if TYPE_CHECKING:
     from reviewapp.core.review.identity import Identity
-    from reviewapp.core.review.store import LoadResult
+    from reviewapp.core.review.replay import LoadResult
 
 EXIT_USAGE = 2
 EXIT_WRITE_FAILED = 3
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     # imported here so that `reviewapp --help` and other commands do not pay for pydantic models
     from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
     from reviewapp.core.review.preferences import load_preferences
-    from reviewapp.core.review.store import SecretInRecord, StoreError
+    from reviewapp.core.review.write_errors import SecretInRecord, StoreError
 
     try:
         logbook = load_or_exit(args.source)

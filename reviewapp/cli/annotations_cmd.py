@@ -27,8 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from reviewapp.core.logbook.model import Logbook
-    from reviewapp.core.review.state import AnnotationState
-    from reviewapp.core.review.store import AnnotationStore, LoadResult
+    from reviewapp.core.review.replay import ReplayedReview
     from reviewapp.core.verdicts import Verdict
 
 EXIT_INVALID = 1
@@ -60,8 +59,7 @@ def run(args: argparse.Namespace) -> int:
     # imported here so that `reviewapp --help` and other commands do not pay for pydantic models
     from reviewapp.core.io.durable import atomic_write
     from reviewapp.core.review.export import export_rows, write_csv, write_jsonl
-    from reviewapp.core.review.state import AnnotationState
-    from reviewapp.core.review.store import AnnotationStore
+    from reviewapp.core.review.replay import read_review
 
     if args.out is not None and args.export is None:
         return fail(CommandError("error: --out needs --export csv|jsonl"))
@@ -69,15 +67,13 @@ def run(args: argparse.Namespace) -> int:
         logbook = load_or_exit(args.source)
     except CommandError as error:
         return fail(error)
-    store = AnnotationStore(logbook.root, logbook_id=logbook.logbook_id)
-    loaded = store.load()
-    state = AnnotationState(logbook.claims)
-    state.add_all(loaded.records)
+    replayed = read_review(logbook, writable=None)  # a torn last line is set aside, as the window does
+    loaded, state = replayed.loaded, replayed.state
     for issue in loaded.issues:
         print(f"{'error' if issue.severity == 'error' else 'warning'}: {issue}", file=sys.stderr)
     for problem in [*state.problems, *state.claim_problems()]:
         print(f"warning: {problem}", file=sys.stderr)
-    judge = _logbook_judge(logbook, state)
+    judge = _logbook_judge(logbook, replayed)
     if args.export:
         buffer = io.StringIO()
         rows = export_rows(state, args.annotator, judge)
@@ -90,36 +86,31 @@ def run(args: argparse.Namespace) -> int:
             except OSError as exc:
                 return fail(CommandError(f"error: cannot write {args.out}: {exc.strerror or exc}", EXIT_CANNOT_WRITE))
     elif args.json:
-        print_json(summary(logbook, store, loaded, state, args.annotator, judge))
+        print_json(summary(logbook, replayed, args.annotator, judge))
     else:
-        print(render_text(logbook, store, loaded, state, args.annotator, judge))
+        print(render_text(logbook, replayed, args.annotator, judge))
     return EXIT_INVALID if loaded.errors else 0
 
 
-def _logbook_judge(logbook: Logbook, state: AnnotationState) -> dict[str, Verdict]:
-    """The Logbook Judge's verdicts from the stored import (reviewapp verdicts import); empty when none."""
-    from reviewapp.core.logbook_judge.stored import StoredImportError
-    from reviewapp.core.review.logbook_judge_matches import judged_logbook
+def _logbook_judge(logbook: Logbook, replayed: ReplayedReview) -> dict[str, Verdict]:
+    """The J slot as the workspace fills it from the stored import (reviewapp verdicts import); empty when none."""
+    from reviewapp.core.review.workspace import ReviewWorkspace
 
-    try:
-        judged = judged_logbook(logbook, state)
-    except StoredImportError as exc:
-        print(f"warning: Logbook Judge verdicts not shown: {exc}", file=sys.stderr)
-        return {}
-    return judged.verdicts() if judged else {}
+    workspace = ReviewWorkspace()
+    logbook_id = workspace.open(logbook, replayed=replayed)
+    problem = workspace.logbook_judge_problem(logbook_id)
+    if problem:
+        print(f"warning: Logbook Judge verdicts not shown: {problem}", file=sys.stderr)
+    return {row.key: row.slots.judge for row in workspace.rows(logbook_id) if row.slots.judge is not None}
 
 
 def summary(
-    logbook: Logbook,
-    store: AnnotationStore,
-    loaded: LoadResult,
-    state: AnnotationState,
-    annotator: str | None,
-    judge: Mapping[str, Verdict] | None = None,
+    logbook: Logbook, replayed: ReplayedReview, annotator: str | None, judge: Mapping[str, Verdict] | None = None
 ) -> dict[str, Any]:
     from reviewapp.core.review.export import export_rows
     from reviewapp.core.review.targets import describe_target
 
+    store, loaded, state = replayed.store, replayed.loaded, replayed.state
     claims = state.effective_claims()
     return {
         "logbook": str(logbook.root),
@@ -162,16 +153,12 @@ def _line(where: str) -> int | None:
 
 
 def render_text(
-    logbook: Logbook,
-    store: AnnotationStore,
-    loaded: LoadResult,
-    state: AnnotationState,
-    annotator: str | None,
-    judge: Mapping[str, Verdict] | None = None,
+    logbook: Logbook, replayed: ReplayedReview, annotator: str | None, judge: Mapping[str, Verdict] | None = None
 ) -> str:
     from reviewapp.core.review.export import export_rows
     from reviewapp.core.review.targets import describe_target
 
+    store, loaded, state = replayed.store, replayed.loaded, replayed.state
     lines = [logbook.title]
     folders = ", ".join(str(f) for f in store.read_folders()) or "none yet"
     lines.append(f"  {len(loaded.records)} records in {len(loaded.files)} files ({folders})")

@@ -87,7 +87,7 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     from reviewapp.cli.annotate_cmd import identity_or_exit, warn_about
     from reviewapp.core.queue.adjudication import ADJUDICATOR, adjudicate
     from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
-    from reviewapp.core.review.store import SecretInRecord, StoreError
+    from reviewapp.core.review.write_errors import SecretInRecord, StoreError
 
     try:
         logbook = load_or_exit(args.source)
@@ -111,7 +111,7 @@ def run_decide(args: argparse.Namespace) -> int:
     from reviewapp.cli.rank_cmd import ranked_queue
     from reviewapp.core.queue.adjudication import ADJUDICATOR
     from reviewapp.core.queue.decision import decision_payload, decisions_file, record_decision, write_reports
-    from reviewapp.core.review.store import SecretInRecord
+    from reviewapp.core.review.write_errors import SecretInRecord
 
     if args.push and not args.commit:
         return fail(CommandError("error: --push goes with --commit", EXIT_USAGE))

@@ -65,24 +65,20 @@ def judge_summary(logbook: Logbook, args: argparse.Namespace) -> tuple[dict[str,
 def stored_summary(logbook: Logbook) -> tuple[dict[str, Any], dict[str, dict[str, Any]]] | None:
     """The same from the logbook's stored import (re-matches by hand applied); None when nothing was imported."""
     from reviewapp.core.logbook_judge.judged import logbook_id_of
-    from reviewapp.core.logbook_judge.stored import StoredImportError, import_path, load_import
+    from reviewapp.core.logbook_judge.stored import import_path
 
-    try:
-        stored = load_import(logbook_id_of(logbook))
-        if stored is None:
-            return None
-        # The review modules (records, history) take a third of a second to import: only once there is an import
-        from reviewapp.core.review.logbook_judge_matches import judged_logbook
-        from reviewapp.core.review.state import AnnotationState
-        from reviewapp.core.review.store import AnnotationStore
+    if not import_path(logbook_id_of(logbook)).exists():
+        return None
+    # The review modules (records, history) take a third of a second to import: only once there is an import
+    from reviewapp.core.review.workspace import ReviewWorkspace
 
-        state = AnnotationState(logbook.claims)
-        store = AnnotationStore(logbook.root, writable=False, logbook_id=logbook.logbook_id)
-        state.add_all(store.load(repair=False).records)
-        judged = judged_logbook(logbook, state)
-    except StoredImportError as exc:
-        raise CommandError(f"error: {exc}") from exc
-    if judged is None:
+    workspace = ReviewWorkspace()
+    logbook_id = workspace.open(logbook)
+    problem = workspace.logbook_judge_problem(logbook_id)
+    if problem:
+        raise CommandError(f"error: {problem}")
+    stored, judged = workspace.logbook_judge_import(logbook_id), workspace.logbook_judge(logbook_id)
+    if stored is None or judged is None:
         return None
     top: dict[str, Any] = {
         "file": None,

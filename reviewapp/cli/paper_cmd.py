@@ -120,7 +120,7 @@ def _respond(args: argparse.Namespace, view: PaperView, labels: dict[str, str]) 
     from reviewapp.cli.annotate_cmd import identity_or_exit
     from reviewapp.core.paper.paper_review import PaperActionError, PaperReview
     from reviewapp.core.review.records import EvidenceLink
-    from reviewapp.core.review.store import SecretInRecord, StoreError
+    from reviewapp.core.review.write_errors import SecretInRecord, StoreError
 
     if not view.orid:
         raise CommandError("error: the logbooks name no paper; give --orid ORID")

@@ -66,7 +66,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from reviewapp.core.queue.status import download_entry, next_unreviewed, queue_status
     from reviewapp.core.review.identity import resolve_identity
-    from reviewapp.core.review.logbook_judge_matches import stored_logbook_judge_verdicts
 
     try:
         queue = _queue(args)
@@ -97,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         print("note: no annotator identity set; progress columns count nobody's verdicts", file=sys.stderr)
     for queue_problem in queue.problems:
         print(f"warning: {args.queue}: {queue_problem}", file=sys.stderr)
-    rows = queue_status(queue, me, judge_verdicts=stored_logbook_judge_verdicts, open_remote=download_entry)
+    rows = queue_status(queue, me, open_remote=download_entry)
     if args.disagreements:
         return _print_disputes(rows, args)
     if args.next:

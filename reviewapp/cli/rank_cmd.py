@@ -132,7 +132,8 @@ def ranked_queue(args: argparse.Namespace) -> tuple[Queue, QueueRanking]:
     for problem in queue.problems:
         print(f"warning: {args.queue}: {problem}", file=sys.stderr)
     allowed = getattr(args, "download", False)
-    rows = queue_status(queue, me="", open_remote=download_entry if allowed else _cached_entry)
+    opener = download_entry if allowed else _cached_entry
+    rows = queue_status(queue, me="", logbook_judge=False, open_remote=opener)  # ranking reads the scores only
     for row in rows:
         if row.problem:
             print(f"warning: {row.entry.source}: {row.problem}", file=sys.stderr)

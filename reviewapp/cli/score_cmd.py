@@ -126,7 +126,7 @@ def run_flag(args: argparse.Namespace) -> int:
 def _write(args: argparse.Namespace, action: Callable[[LogbookReview], RecordBase], what: str) -> int:
     from reviewapp.cli.annotate_cmd import identity_or_exit, warn_about
     from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
-    from reviewapp.core.review.store import SecretInRecord, StoreError
+    from reviewapp.core.review.write_errors import SecretInRecord, StoreError
 
     try:
         logbook = load_or_exit(args.source)

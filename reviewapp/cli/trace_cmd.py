@@ -56,8 +56,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_attach(args: argparse.Namespace) -> int:
     from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
     from reviewapp.core.review.preferences import load_preferences
-    from reviewapp.core.review.store import SecretInRecord, StoreError
     from reviewapp.core.review.trace_links import attach_transcript
+    from reviewapp.core.review.write_errors import SecretInRecord, StoreError
     from reviewapp.core.trace.transcripts import TranscriptError
 
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +25,8 @@ from reviewapp.core.logbook.model import Claim, Logbook, Problem
 from reviewapp.core.logbook.parse_cache import read_logbook_cached
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook.recent import recent_logbooks, remember_logbook
-from reviewapp.core.logbook.search import SearchIndex, query_terms
+from reviewapp.core.logbook.search import SearchIndex
+from reviewapp.core.logbook_judge.judged import JudgedLogbook
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.queue.blind import Blinder
 from reviewapp.core.review.changes import ChangeRecord
@@ -33,7 +34,6 @@ from reviewapp.core.review.slots import VerdictSlots
 from reviewapp.core.review.workspace import ReviewWorkspace, RowUpdate
 from reviewapp.core.sources.opened import OpenedSource
 from reviewapp.core.trace.excerpts import Excerpt, ExcerptIndex, index_excerpts_elsewhere
-from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.annotations.opening import ReviewOpening, prepare_review
 from reviewapp.qt.annotations.review_controller import ReviewController
 from reviewapp.qt.image_loader import ImageLoader
@@ -97,6 +97,7 @@ class LogbookController(QObject):
         self.failed_source: str | None = None
         self.download_limits: DownloadLimits | None = None  # None: the preferences' (the Open dialog sets them)
         self.review = ReviewController(self)
+        self.review.workspace = self.workspace
         self.review.change_made.connect(self._change_made)
         self.review.reviewer_changed.connect(self._reviewer_changed)
         # the workspace hears changes where the action runs (the write lane); the window hears of them after it
@@ -223,6 +224,7 @@ class LogbookController(QObject):
         if self.logbook_id is not None:
             self.workspace.close(self.logbook_id)
         self.logbook_id = self.workspace.add(result.logbook, self.review.logbook_review)
+        self.review.logbook_id = self.logbook_id
         self._claims = [row.claim for row in self.workspace.rows(self.logbook_id)]
         if remember is not None:
             try:
@@ -320,16 +322,9 @@ class LogbookController(QObject):
     def search(self, query: str) -> set[str] | None:
         """Claim keys matching the query in title or evidence; None when the query is empty."""
         matching = self._search.matching(query) if self._search is not None else None
-        if matching is None:
-            return None
-        terms = query_terms(query)
-        for claim in self._claims:  # claims reviewers made: through the claims they replace, or by title
-            effective = self.review.effective(claim.key)
-            if effective is None or effective.origin == "logbook":
-                continue
-            if set(effective.stands_for) & matching or all(t in claim.title.casefold() for t in terms):
-                matching.add(claim.key)
-        return matching
+        if matching is None or self.logbook_id is None:
+            return matching
+        return self.workspace.search(self.logbook_id, matching, query)
 
     def excerpts(self, claim: Claim) -> list[Excerpt] | None:
         """Trace events tied to the claim; None while the trace is still being indexed."""
@@ -354,12 +349,14 @@ class LogbookController(QObject):
         row = self.workspace.row(self.logbook_id, claim.key) if self.logbook_id is not None else None
         return row.slots if row is not None else VerdictSlots(claim.verdict, None, None, claim.contradicted)
 
-    def set_judge_verdicts(self, verdicts: Mapping[str, Verdict]) -> None:
-        if self.logbook_id is None:
-            return
-        update = self.workspace.set_logbook_judge(self.logbook_id, verdicts)
-        if update.keys:  # the Logbook Judge feature sets them again after every action: mostly no change
-            self.rows_changed.emit(update.keys)
+    def logbook_judge(self) -> JudgedLogbook | None:
+        """The open logbook's Logbook Judge slot, as the workspace matched it (re-matches by hand applied)."""
+        return self.workspace.logbook_judge(self.logbook_id) if self.logbook_id is not None else None
+
+    def reload_logbook_judge(self) -> None:
+        """Read the stored Logbook Judge import again (after importing a verdicts file); redraw the rows it changes."""
+        if self.logbook_id is not None:
+            self.workspace.reload_logbook_judge(self.logbook_id)
 
     def _reviewer_changed(self) -> None:
         if self.logbook_id is not None:

@@ -40,8 +40,10 @@ def write_logbook(
     metadata_space: str | None = SPACE,
     manifest_space: str | None = None,
     paper: str = ORID,
+    scorecard: dict[int, str] | None = None,
 ) -> Path:
-    """A logbook whose claims restate REGISTRY_TEXTS; `order` picks and orders them (0-based), `numbers` renumbers."""
+    """A logbook whose claims restate REGISTRY_TEXTS; `order` picks and orders them (0-based), `numbers` renumbers;
+    `scorecard` (claim number -> verdict phrase) adds a conclusion table that can contradict the claim pages."""
     order = list(range(len(LOGBOOK_CLAIMS))) if order is None else order
     numbers = numbers or list(range(1, len(order) + 1))
     metadata: dict[str, Any] = {"paper": {"openreview_id": paper}, "tags": [f"paper-{paper}"]}
@@ -54,6 +56,9 @@ def write_logbook(
         page = draft.page(f"Claim {n}: {title}")
         page.markdown(f"## Exact claim\n\n> {statement}", title="Claim")
         page.markdown(f"**Verdict: {verdict}.**", title="Verdict")
+    if scorecard:
+        table = "\n".join(f"| {n} | {phrase} |" for n, phrase in scorecard.items())
+        draft.page("Conclusion").markdown(f"| Claim | Verdict |\n|---|---|\n{table}", title="Scorecard")
     root = draft.write(workspace)
     if manifest_space is not None:
         manifest = json.loads((root / "logbook.json").read_text("utf-8"))

@@ -14,8 +14,9 @@ from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook_judge.judged import logbook_id_of
 from reviewapp.core.logbook_judge.stored import imports_dir, load_import, load_registry
 from reviewapp.core.review.identity import Identity
-from reviewapp.core.review.logbook_judge_matches import judged_logbook, manual_matches, rematch
+from reviewapp.core.review.logbook_judge_matches import manual_matches, rematch
 from reviewapp.core.review.logbook_review import LogbookReview
+from reviewapp.core.review.workspace import ReviewWorkspace
 from reviewapp.core.verdicts import Verdict
 from tests.core.judge_fixtures import (
     REGISTRY_TEXTS,
@@ -150,7 +151,9 @@ def test_rematch_by_hand_is_an_undoable_record(tmp_path, workspace):
     verdicts = write_verdicts(tmp_path / "verdicts.json", {SPACE: entry(VERDICTS)})
     assert main(["verdicts", "import", str(verdicts), str(workspace)]) == 0
     session = _session(workspace, "Ada")
-    judged = judged_logbook(session.logbook, session.state)
+    review_workspace = ReviewWorkspace()
+    logbook_id = review_workspace.add(session.logbook, session)
+    judged = review_workspace.logbook_judge(logbook_id)
     assert judged is not None
     # no text: equal counts, matched by position (the logbook's claim 1 is the registry's claim 2 here)
     first = session.claims()[0]
@@ -158,7 +161,8 @@ def test_rematch_by_hand_is_an_undoable_record(tmp_path, workspace):
     assert judged.verdicts()[first.key] is Verdict.VERIFIED
     rematch(session, SPACE, 2, first.key)
     rematch(session, SPACE, 1, None)
-    judged = judged_logbook(session.logbook, session.state)
+    judged = review_workspace.logbook_judge(logbook_id)
+    assert judged is not None
     assert judged.match(first.key).judge.index == 2 and judged.match(first.key).method == "by hand"
     assert judged.verdicts()[first.key] is Verdict.FALSIFIED
     assert judged.result.matches[0].claim_key is None

@@ -7,11 +7,15 @@ from pathlib import Path
 import pytest
 
 from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook_judge.importer import import_verdicts
+from reviewapp.core.review.blind_rule import BlindRule
 from reviewapp.core.review.identity import Identity
+from reviewapp.core.review.logbook_judge_matches import rematch
 from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.review.state import AnnotationState
 from reviewapp.core.review.workspace import ReviewWorkspace, RowUpdate, WorkspaceError
 from reviewapp.core.verdicts import Verdict
+from tests.core import judge_fixtures
 from tests.core.annotation_helpers import small_logbook
 from tests.core.commit_helpers import clone, git, isolate_git, make_remote
 
@@ -86,18 +90,104 @@ def test_splitting_restructures_and_the_parts_stand_for_the_claim(tmp_path: Path
     assert workspace.row(logbook_id, f"{original}.1").mark == "split"  # type: ignore[union-attr]
 
 
-def test_logbook_judge_verdicts_fill_the_j_slot_and_name_the_rows_that_changed(tmp_path: Path) -> None:
+def judged_logbook_folder(tmp_path: Path) -> Path:
+    """A logbook of the four registry claims with a stored Logbook Judge import (verdicts and registry)."""
+    folder = judge_fixtures.write_logbook(tmp_path / "judged")
+    registry = judge_fixtures.write_registry(tmp_path / "registry.json")
+    verdicts = judge_fixtures.write_verdicts(
+        tmp_path / "verdicts.json", {judge_fixtures.SPACE: judge_fixtures.entry(["verified", "verified", "toy", "toy"])}
+    )
+    assert import_verdicts(verdicts, [read_logbook(folder)], registry_file=registry).all_stored
+    return folder
+
+
+def test_the_stored_import_fills_the_j_slot_and_a_verdict_save_does_not_match_it_again(tmp_path: Path) -> None:
     workspace = ReviewWorkspace()
-    logbook_id, _ = opened(workspace, small_logbook(tmp_path))
-    keys = [r.key for r in workspace.rows(logbook_id)]
-
-    update = workspace.set_logbook_judge(logbook_id, {keys[0]: Verdict.VERIFIED, keys[1]: Verdict.VERIFIED})
-
-    assert update.keys == (keys[0], keys[1])
+    logbook_id, review = opened(workspace, judged_logbook_folder(tmp_path))
     rows = workspace.rows(logbook_id)
-    assert rows[0].slots.judge is Verdict.VERIFIED and not rows[0].disagreement
-    assert rows[1].slots.judge is Verdict.VERIFIED and rows[1].disagreement  # the agent said falsified
-    assert rows[2].slots.judge is None
+    assert [r.slots.judge for r in rows] == [Verdict.VERIFIED, Verdict.VERIFIED, Verdict.TOY, Verdict.TOY]
+    assert rows[1].disagreement and not rows[0].disagreement  # claim 2: the agent said falsified
+    matched = workspace.logbook_judge_matches_made(logbook_id)
+    assert matched == 1
+
+    review.set_verdict(1, "partial", "half of it")
+    review.add_note(review.claim_target(2), "timed on one GPU")
+    review.history.undo()
+
+    assert workspace.logbook_judge_matches_made(logbook_id) == matched  # counted: no save matched again
+    assert [d.pair for d in workspace.disagreements(logbook_id) if d.claim_key == rows[0].key] == [
+        "Logbook Judge vs reviewer",
+        "Agent vs reviewer",
+    ]
+
+
+def test_a_re_match_by_hand_matches_again_and_redraws_the_rows_it_moves(tmp_path: Path) -> None:
+    workspace = ReviewWorkspace()
+    logbook_id, review = opened(workspace, judged_logbook_folder(tmp_path))
+    keys = [r.key for r in workspace.rows(logbook_id)]
+    heard = updates(workspace)
+
+    rematch(review, judge_fixtures.SPACE, 3, keys[0])  # registry claim 3 (toy) is about claim 1, by hand
+
+    (update,) = heard
+    assert workspace.logbook_judge_matches_made(logbook_id) == 2
+    assert keys[0] in update.keys and keys[2] in update.keys  # claim 1 now toy, claim 3 lost its match
+    assert workspace.row(logbook_id, keys[0]).slots.judge is Verdict.TOY  # type: ignore[union-attr]
+    assert workspace.row(logbook_id, keys[2]).slots.judge is None  # type: ignore[union-attr]
+    review.history.undo()
+    assert workspace.row(logbook_id, keys[0]).slots.judge is Verdict.VERIFIED  # type: ignore[union-attr]
+
+
+def test_a_split_matches_the_logbook_judge_against_the_parts(tmp_path: Path) -> None:
+    workspace = ReviewWorkspace()
+    logbook_id, review = opened(workspace, judged_logbook_folder(tmp_path))
+    original = workspace.rows(logbook_id)[3].key
+    review.split_claim(4, [{"title": "bound"}, {"title": "numerical check"}], "two findings")
+    assert workspace.logbook_judge_matches_made(logbook_id) == 2
+    assert original not in {r.key for r in workspace.rows(logbook_id)}
+    assert workspace.follow(logbook_id, original) == f"{original}.1"
+    review.history.undo()
+    assert workspace.follow(logbook_id, f"{original}.2") == original
+
+
+def test_read_only_opening_shows_the_named_reviewers_verdicts_and_writes_nothing(tmp_path: Path) -> None:
+    folder = small_logbook(tmp_path)
+    logbook = read_logbook(folder)
+    for name, verdict in (("Ada Lovelace", "toy"), ("Bob Byron", "verified")):
+        LogbookReview.open(logbook, Identity(name, "test"), "judge").set_verdict(1, verdict, "seen")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    workspace = ReviewWorkspace()
+
+    logbook_id = workspace.open(read_logbook(folder), "Bob Byron")
+
+    assert workspace.rows(logbook_id)[0].slots.human is Verdict.VERIFIED
+    assert sorted(workspace.people(logbook_id, workspace.rows(logbook_id)[0].key)) == ["Ada Lovelace", "Bob Byron"]
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    assert workspace.review(logbook_id) is None and workspace.loaded(logbook_id) is not None
+
+
+def test_the_blind_rule_hides_other_verdicts_until_mine_is_saved(tmp_path: Path) -> None:
+    folder = small_logbook(tmp_path)
+    LogbookReview.open(read_logbook(folder), Identity("Bob Byron", "test"), "judge").set_verdict(1, "toy", "proxy")
+    workspace = ReviewWorkspace()
+    logbook_id, review = opened(workspace, folder)
+    key = workspace.rows(logbook_id)[0].key
+
+    blind = BlindRule(alias="Team Heron")
+    assert workspace.visible_verdicts(logbook_id, key, blind) == []
+    assert [r.annotator for r in workspace.visible_verdicts(logbook_id, key)] == ["Bob Byron"]
+    review.set_verdict(1, "partial", "mine")
+    assert [r.annotator for r in workspace.visible_verdicts(logbook_id, key, blind)] == ["Bob Byron"]
+
+
+def test_search_finds_a_split_part_through_the_claim_it_replaces(tmp_path: Path) -> None:
+    workspace = ReviewWorkspace()
+    logbook_id, review = opened(workspace, small_logbook(tmp_path))
+    original = workspace.rows(logbook_id)[0].key
+    review.split_claim(1, [{"title": "accuracy"}, {"title": "size"}], "two findings")
+    assert workspace.search(logbook_id, {original}, "anything") == {original, f"{original}.1", f"{original}.2"}
+    assert workspace.search(logbook_id, set(), "size") == {f"{original}.2"}
+    assert workspace.search(logbook_id, None, "") is None
 
 
 def test_claims_are_found_by_key_or_number(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QTableView
 from pytestqt.qtbot import QtBot
 
 from reviewapp.core.logbook.writer import LogbookDraft
+from reviewapp.core.logbook_judge.importer import import_verdicts
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt import theme
 from reviewapp.qt.actions import ACTIONS
@@ -44,6 +46,19 @@ def opened_urls() -> list[str]:
         QDesktopServices.unsetUrlHandler(scheme)
 
 
+def import_logbook_judge(window, folder: Path, claims: list[tuple[str, str]]) -> None:
+    """A Logbook Judge verdicts file about the open demo logbook, imported as `verdicts import` would."""
+    entry = {
+        "space_id": "demo-user/repro-sparse-widgets",
+        "orid": "DemoWidg01",
+        "claims": [{"claim": text, "verdict": verdict, "evidence": "checked"} for text, verdict in claims],
+    }
+    path = folder / "verdicts.json"
+    path.write_text(json.dumps({entry["space_id"]: entry}), "utf-8")
+    assert import_verdicts(path, [window.context.logbook]).all_stored
+    window.controller.reload_logbook_judge()
+
+
 def numbers(window) -> list[int]:
     return [int(key.split("#")[1]) for key in window.claim_panel.visible_keys()]
 
@@ -74,7 +89,15 @@ def test_rows_carry_three_verdict_slots_and_the_dispute_marker(open_window: Open
     assert [model.index(r).data(ClaimRole.DISAGREEMENT) for r in range(4)] == [False, False, True, False]
     claims = window.context.logbook.claims
     controller.review.act(lambda review: review.set_verdict(claims[0].key, Verdict.FALSIFIED, "wrong units"))
-    controller.set_judge_verdicts({claims[0].key: Verdict.VERIFIED, claims[1].key: Verdict.TOY})
+    import_logbook_judge(
+        window,
+        demo_copy.parent,
+        [
+            ("Pruning widgets to 90% sparsity keeps top-1 accuracy within 0.5 points (Table 1)", "verified"),
+            ("Sparse widgets train 2x faster than dense widgets (Section 4.2)", "toy"),
+        ],
+    )
+    assert [model.index(r).data(ClaimRole.SLOTS).judge for r in range(2)] == [Verdict.VERIFIED, Verdict.TOY]
     row0 = model.index(0).data(ClaimRole.SLOTS)
     assert (row0.judge, row0.human) == (Verdict.VERIFIED, Verdict.FALSIFIED)
     assert [model.index(r).data(ClaimRole.DISAGREEMENT) for r in range(4)] == [True, True, True, False]
@@ -85,7 +108,7 @@ def test_rows_carry_three_verdict_slots_and_the_dispute_marker(open_window: Open
 
 
 def test_verdict_filter_disagreement_toggle_and_search(
-    qtbot: QtBot, open_window: OpenWindow, demo_logbook: Path
+    qtbot: QtBot, open_window: OpenWindow, demo_logbook: Path, tmp_path: Path
 ) -> None:
     window = open_window(demo_logbook)
     panel = window.claim_panel
@@ -96,7 +119,7 @@ def test_verdict_filter_disagreement_toggle_and_search(
     panel.disagreement_toggle.setChecked(True)
     assert numbers(window) == [3]
     panel.disagreement_toggle.setChecked(False)
-    window.controller.set_judge_verdicts({window.context.logbook.claims[3].key: Verdict.TOY})
+    import_logbook_judge(window, tmp_path, [("Quantized widgets still produce usable images (Figure 5)", "toy")])
     panel.verdict_filter.setCurrentIndex(panel.verdict_filter.findData(Verdict.TOY))
     assert numbers(window) == [3, 4]  # the judge's verdict counts too
     panel.verdict_filter.setCurrentIndex(0)

@@ -1,6 +1,6 @@
 """What changed in the annotations since the last commit, in words: the commit message and the readable diff.
 
-Records are replayed with AnnotationState over everything that is about to be committed; the annotations whose
+Records are replayed (`replay`) over everything that is about to be committed; the annotations whose
 records are new since the committed version are then described by their current state, so an override edited
 three times reads as one override, and a note added and undone before committing does not appear at all.
 """
@@ -30,6 +30,7 @@ from reviewapp.core.review.records import (
     VerdictRecord,
     parse_line,
 )
+from reviewapp.core.review.replay import replay
 from reviewapp.core.review.state import AnnotationState, EffectiveClaim
 from reviewapp.core.review.targets import claim_label, describe_target
 from reviewapp.core.verdicts import Verdict
@@ -109,8 +110,7 @@ def summarize(
         per_file.append(records)
     for data in context:
         per_file.append([(r, "") for r in _records(data)])
-    state = AnnotationState(claims)
-    state.add_all(heapq.merge(*per_file, key=lambda item: item[0].created_at))
+    state = replay(claims, heapq.merge(*per_file, key=lambda item: item[0].created_at))
     summary.changes = _Describer(state, claims, committed).changes(new)
     return summary
 

@@ -35,7 +35,8 @@ from reviewapp.core.pairs.results import (
     write_results,
 )
 from reviewapp.core.pairs.sets import Pair, PairSet
-from reviewapp.core.review.history import Change, Command, RecordDraft
+from reviewapp.core.review.commands import CommandKind, execute
+from reviewapp.core.review.history import RecordDraft
 from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.review.records import (
     PairControlsPayload,
@@ -132,7 +133,10 @@ class PairRatingRound:
             control_kinds=[t.control for t in trials],
             app_version=__version__,
         )
-        record = annotations.append(RecordDraft("pair_session", _target(pair_set), payload))
+        # a command like the ratings, so that every window showing the review hears of it
+        draft = RecordDraft("pair_session", _target(pair_set), payload)
+        label = f"pair protocol of {pair_set.name}"
+        record = execute(annotations, CommandKind.START_PAIR_PROTOCOL, label, None, draft).record
         assert isinstance(record, PairSessionRecord)
         return cls(annotations, pair_set, record)
 
@@ -228,9 +232,8 @@ class PairRatingRound:
         )
         # Through the history like every action, so that windows hear of it; undone by `undo` below, not Edit > Undo.
         draft = RecordDraft("pair_rating", self.start.target, payload)
-        command = Command(f"rating of trial {trial.index + 1}", [Change(None, draft, None)], "rate_pair", False)
-        head = self.annotations.history.execute(command).head
-        record = self.annotations.state.record(head) if head else None
+        label = f"rating of trial {trial.index + 1}"
+        record = execute(self.annotations, CommandKind.RATE_PAIR, label, None, draft).record
         assert isinstance(record, PairRatingRecord)
         self._ratings[trial.index] = record
         if self.complete:
@@ -243,10 +246,8 @@ class PairRatingRound:
         if not latest:
             return None
         record = latest[0]
-        change = Change(RecordDraft.of(record), None, record.id)
-        self.annotations.history.execute(
-            Command(f"rating of trial {record.payload.trial + 1}", [change], "retract_pair_rating", False)
-        )
+        label = f"rating of trial {record.payload.trial + 1}"
+        execute(self.annotations, CommandKind.RETRACT_PAIR_RATING, label, record, None)
         del self._ratings[record.payload.trial]
         if self.results is not None or self._results_exist():
             for path in results_paths(self.results_folder, self.start.payload.set, self.annotations.identity.slug):
@@ -333,15 +334,14 @@ def recomputed_rows(
     rating of a trial wins, as in the rating window.
     """
     from reviewapp.core.review.identity import annotator_slug
-    from reviewapp.core.review.state import AnnotationState
+    from reviewapp.core.review.replay import replay
     from reviewapp.core.review.store import read_file
 
     path = reviews_folder / f"{annotator_slug(annotator)}.jsonl"
     if not path.is_file():
         return f"the rater's review file {path.name} is not beside the results, so they cannot be recomputed"
     records, _issues, _torn = read_file(path)
-    state = AnnotationState(())
-    state.add_all((r, w) for r, w in records if r.annotator == annotator)
+    state = replay((), ((r, w) for r, w in records if r.annotator == annotator))
     session = state.record(session_id)
     if not isinstance(session, PairSessionRecord):
         return f"session {session_id} is not in {path.name}"

@@ -18,12 +18,11 @@ from reviewapp.core.logbook.locate import NotALogbookError
 from reviewapp.core.logbook.parse_cache import read_logbook_cached
 from reviewapp.core.logbook_judge.entries import VerdictsFileError
 from reviewapp.core.logbook_judge.registry import RegistryClaim, read_paper_index, read_registry
-from reviewapp.core.logbook_judge.stored import StoredImportError, load_import
 from reviewapp.core.paper.paper_store import PaperIdError, PaperStore
 from reviewapp.core.paper.view import PaperLogbook, PaperView, build_paper_view
 from reviewapp.core.progress import CancelToken, ProgressCallback
 from reviewapp.core.review.state import AnnotationState
-from reviewapp.core.review.store import AnnotationStore
+from reviewapp.core.review.workspace import ReviewWorkspace
 from reviewapp.core.sources.opened import OpenedSource
 
 Opener = Callable[[str], OpenedSource]
@@ -112,20 +111,18 @@ def find_on_hub(orid: str, cancel: CancelToken | None = None) -> list[str]:
 
 
 def open_column(source: str, opener: Opener) -> PaperLogbook:
-    """One logbook's column: read through the parse cache, its reviews replayed, its Logbook Judge import."""
+    """One logbook's column: read through the parse cache, its review and Logbook Judge slot as the workspace has
+    them (re-matches by hand applied, as in the review window)."""
     opened = opener(source)
     logbook = read_logbook_cached(opened.folder)
     if opened.logbook_id is not None:
         logbook = dataclasses.replace(logbook, explicit_id=opened.logbook_id)
-    logbook_id = logbook.logbook_id
-    state = AnnotationState(logbook.claims)
-    store = AnnotationStore(logbook.root, writable=False, logbook_id=logbook_id)
-    state.add_all(store.load(repair=False).records)
-    try:
-        judged = load_import(logbook_id)
-    except StoredImportError:
-        judged = None  # a damaged import shows no J verdicts; `verdicts import` again replaces it
-    return PaperLogbook(logbook_id, source, logbook, state, judged)
+    workspace = ReviewWorkspace()  # a damaged import shows no J verdicts; `verdicts import` again replaces it
+    logbook_id = workspace.open(logbook)
+    state = workspace.state(logbook_id)
+    assert state is not None  # a read-only opening always replays the files
+    verdicts = {row.key: row.slots.judge for row in workspace.rows(logbook_id) if row.slots.judge is not None}
+    return PaperLogbook(logbook_id, source, logbook, state, workspace.logbook_judge_import(logbook_id), verdicts)
 
 
 def paper_records(orid: str | None) -> AnnotationState:

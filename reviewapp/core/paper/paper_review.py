@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from reviewapp.core.paper.paper_store import PaperStore
-from reviewapp.core.review.history import Change, Command, History, RecordDraft
+from reviewapp.core.review.commands import CommandKind, execute
+from reviewapp.core.review.history import History, RecordDraft
 from reviewapp.core.review.identity import Identity
 from reviewapp.core.review.records import (
     AuthorResponsePayload,
@@ -25,8 +26,8 @@ from reviewapp.core.review.records import (
     Target,
     make_record,
 )
+from reviewapp.core.review.replay import LoadResult
 from reviewapp.core.review.state import AnnotationState
-from reviewapp.core.review.store import LoadResult
 
 
 class PaperActionError(ValueError):
@@ -76,7 +77,9 @@ class PaperReview:
             raise PaperActionError(_message(exc)) from None
         current = self.response(row)
         label = f"response to claim {row.split(':')[-1]}"
-        return self._run(label, current, RecordDraft("author_response", Target(claim=row), payload), "author_response")
+        return self._run(
+            label, current, RecordDraft("author_response", Target(claim=row), payload), CommandKind.AUTHOR_RESPONSE
+        )
 
     def align(self, logbook_id: str, claim_key: str, row: str | None) -> RecordBase:
         """Say by hand which paper claim a logbook's claim is about (None: a row of its own); undoable."""
@@ -93,7 +96,7 @@ class PaperReview:
         )
         payload = ClaimAlignmentPayload(paper=self.orid, logbook=logbook_id, row=row)
         draft = RecordDraft("claim_alignment", Target(claim=claim_key), payload)
-        return self._run("alignment of a claim", current, draft, "align_claim")
+        return self._run("alignment of a claim", current, draft, CommandKind.ALIGN_CLAIM)
 
     # -- the Transitions protocol History drives --------------------------------------------------------------
 
@@ -128,10 +131,8 @@ class PaperReview:
         self.state.add(record, "")
         return record
 
-    def _run(self, label: str, current: RecordBase | None, draft: RecordDraft, kind: str) -> RecordBase:
-        before = RecordDraft.of(current) if current is not None else None
-        command = self.history.execute(Command(label, [Change(before, draft, current.id if current else None)], kind))
-        produced = self.state.record(command.head) if command.head else None
+    def _run(self, label: str, current: RecordBase | None, draft: RecordDraft, kind: CommandKind) -> RecordBase:
+        produced = execute(self, kind, label, current, draft).record
         if produced is None:
             raise PaperActionError(f"the {label} was not recorded")
         return produced

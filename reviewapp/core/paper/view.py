@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from reviewapp.core.logbook.model import Logbook
-from reviewapp.core.logbook_judge.matching import claim_texts, judge_claims_with_text, match_claims
+from reviewapp.core.logbook_judge.matching import claim_texts
 from reviewapp.core.logbook_judge.registry import RegistryClaim
 from reviewapp.core.logbook_judge.stored import StoredImport
 from reviewapp.core.paper.alignment import Alignment, PaperClaim, Placement, align
@@ -26,6 +26,7 @@ class PaperLogbook:
     logbook: Logbook
     state: AnnotationState
     logbook_judge: StoredImport | None = None
+    logbook_judge_verdicts: dict[str, Verdict] = field(default_factory=dict)  # the J slot, from the workspace
 
     def claims(self) -> list[EffectiveClaim]:
         return self.state.effective_claims()
@@ -85,7 +86,7 @@ def build_paper_view(
     notes.extend(alignment.notes)
     cells: dict[tuple[str, str], MatrixCell] = {}
     for lb in logbooks:
-        judged = _logbook_judge_verdicts(lb, registry)
+        judged = lb.logbook_judge_verdicts
         by_registry = _by_registry_position(lb, registry)
         claims = {c.key: c for c in lb.claims()}
         for row in alignment.rows:
@@ -93,7 +94,7 @@ def build_paper_view(
             claim = claims.get(placement.claim_key) if placement else None
             agent = claim.agent_verdict if claim else None
             logbook_judge = judged.get(claim.key) if claim else None
-            if logbook_judge is None and row.in_registry:
+            if claim is None and row.in_registry:  # a claim's J slot is the workspace's, re-matches by hand applied
                 logbook_judge = by_registry.get(row.number)
             people = _people(lb.state, claim.key) if claim else {}
             cells[(row.id, lb.logbook_id)] = MatrixCell(
@@ -145,14 +146,6 @@ def _people(state: AnnotationState, claim_key: str) -> dict[str, Verdict]:
         for annotator, record in state.verdicts(claim_key).items()
         if record.role != "author"  # authors are interested parties: their word never decides a class
     }
-
-
-def _logbook_judge_verdicts(lb: PaperLogbook, registry: Sequence[RegistryClaim] | None) -> dict[str, Verdict]:
-    if lb.logbook_judge is None:
-        return {}
-    claims, notes = judge_claims_with_text(lb.logbook_judge.entry, registry)
-    result = match_claims(claims, claim_texts(lb.logbook, lb.claims()), notes=notes)
-    return {m.claim_key: m.judge.verdict for m in result.matches if m.claim_key and m.judge.verdict is not None}
 
 
 def _by_registry_position(lb: PaperLogbook, registry: Sequence[RegistryClaim] | None) -> dict[int, Verdict]:

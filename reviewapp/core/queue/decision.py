@@ -34,9 +34,10 @@ from reviewapp.core.review.records import (
     make_record,
     record_line,
 )
+from reviewapp.core.review.replay import read_review
 from reviewapp.core.review.state import AnnotationState
-from reviewapp.core.review.store import AnnotationStore
 from reviewapp.core.review.targets import claim_label
+from reviewapp.core.review.write_errors import check_secrets
 
 DECISIONS_DIR = "decisions"
 NORMALIZATION = {
@@ -85,10 +86,7 @@ def review_state(row: QueueRow) -> AnnotationState | None:
     """The replayed review of a queue row's logbook (read only), or None when it could not be read."""
     if row.logbook is None:
         return None
-    loaded = AnnotationStore(row.logbook.root, writable=False, logbook_id=row.logbook_id).load(repair=False)
-    state = AnnotationState(row.logbook.claims)
-    state.add_all(loaded.records)
-    return state
+    return read_review(row.logbook).state
 
 
 def candidate(row: QueueRow, state: AnnotationState) -> Candidate:
@@ -180,7 +178,7 @@ def record_decision(queue: Queue, payload: DecisionPayload, annotator: str, role
     record = make_record("decision", annotator=annotator, role=role, target=Target(), payload=payload)
     assert isinstance(record, DecisionRecord)
     path = decisions_file(queue, slug)
-    AnnotationStore(path.parent, writable=False).check_secrets(record)
+    check_secrets(record)
     path.parent.mkdir(parents=True, exist_ok=True)
     _append(path, record)
     return record

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from reviewapp.core.queue.rubric import Rubric, RubricError
-from reviewapp.core.review.history import Change, Command, RecordDraft
+from reviewapp.core.review.commands import CommandKind, execute
+from reviewapp.core.review.history import RecordDraft
 from reviewapp.core.review.records import (
     CriterionScore,
     FlagPayload,
@@ -77,16 +78,9 @@ def score_payload(
 def record_rubric_score(review: LogbookReview, payload: RubricScorePayload) -> RubricScoreRecord:
     """Append the reviewer's rubric score (superseding their previous one); undoable through review.history."""
     mine = rubric_scores(review.state).get(review.identity.name)
-    before = RecordDraft.of(mine) if mine is not None else None
     label = "rubric score" if mine is None else "change of rubric score"
-    command = review.history.execute(
-        Command(
-            label,
-            [Change(before, RecordDraft("rubric_score", LOGBOOK, payload), mine.id if mine else None)],
-            kind="rubric_score",
-        )
-    )
-    produced = review.state.record(command.head) if command.head else None
+    draft = RecordDraft("rubric_score", LOGBOOK, payload)
+    produced = execute(review, CommandKind.RUBRIC_SCORE, label, mine, draft).record
     if not isinstance(produced, RubricScoreRecord):
         raise RubricError("the rubric score was not recorded")
     return produced
@@ -96,9 +90,8 @@ def set_flag(review: LogbookReview, raised: bool, reason: str | None) -> FlagRec
     """Raise or clear the logbook's flag: a record of this reviewer's own, undoable (undo retracts it)."""
     payload = FlagPayload(raised=raised, reason=(reason or "").strip() or None)
     label = "flag" if raised else "clearing of the flag"
-    change = Change(None, RecordDraft("flag", LOGBOOK, payload), None)
-    command = review.history.execute(Command(label, [change], kind="raise_flag" if raised else "clear_flag"))
-    produced = review.state.record(command.head) if command.head else None
+    kind = CommandKind.RAISE_FLAG if raised else CommandKind.CLEAR_FLAG
+    produced = execute(review, kind, label, None, RecordDraft("flag", LOGBOOK, payload)).record
     if not isinstance(produced, FlagRecord):
         raise RubricError("the flag was not recorded")
     return produced

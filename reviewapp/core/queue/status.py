@@ -15,13 +15,12 @@ from reviewapp.core.io.source_ref import SourceError
 from reviewapp.core.logbook.locate import NotALogbookError
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook.parse_cache import read_logbook_cached
+from reviewapp.core.logbook_judge.stored import StoredImport
 from reviewapp.core.progress import CancelToken, ProgressCallback
 from reviewapp.core.queue.queue_file import Queue, QueueEntry
 from reviewapp.core.queue.scoring import current_flag, rubric_scores
 from reviewapp.core.review.records import RubricScoreRecord
-from reviewapp.core.review.slots import VerdictSlots
-from reviewapp.core.review.state import AnnotationState
-from reviewapp.core.review.store import AnnotationStore
+from reviewapp.core.review.workspace import ReviewWorkspace
 from reviewapp.core.verdicts import Verdict
 
 NOT_STARTED, IN_PROGRESS, DONE, FLAGGED = "not started", "in progress", "done", "flagged"
@@ -51,15 +50,9 @@ def logbook_judge_points(verdicts: Mapping[str, Verdict]) -> tuple[int, int] | N
     return sum(POINTS[v] for v in judged), 2 * len(judged)
 
 
-def stored_logbook_judge_points(logbook: Logbook) -> tuple[int, int] | None:
-    """(points, maximum) of the logbook's stored Logbook Judge import; None without one (or a damaged one)."""
-    from reviewapp.core.logbook_judge.judged import logbook_id_of
-    from reviewapp.core.logbook_judge.stored import StoredImportError, load_import
-
-    try:
-        stored = load_import(logbook_id_of(logbook))
-    except StoredImportError:
-        return None
+def stored_logbook_judge_points(stored: StoredImport | None) -> tuple[int, int] | None:
+    """(points, maximum) of a stored Logbook Judge import: every judged claim scores, matched to a claim of the
+    reader's or not; None without an import (or with a damaged one)."""
     if stored is None:
         return None
     return logbook_judge_points({str(c.index): c.verdict for c in stored.entry.claims if c.verdict is not None})
@@ -90,29 +83,25 @@ def queue_status(
     queue: Queue,
     me: str,
     *,
-    judge_verdicts: Callable[[Logbook], Mapping[str, Verdict]] | None = None,
+    logbook_judge: bool = True,
     open_remote: OpenRemote | None = None,
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
 ) -> list[QueueRow]:
     """One row per queue entry, read through the parse cache; a logbook that cannot be read is a row with its
-    problem, never the end of the queue."""
+    problem, never the end of the queue. The review state, slots and disagreements are the ReviewWorkspace's, as in
+    the review window; `logbook_judge=False` leaves the Logbook Judge out (ranking needs only the scores)."""
     rows: list[QueueRow] = []
     for done, entry in enumerate(queue.entries, start=1):
         if cancel is not None:
             cancel.check()
-        rows.append(_row(entry, me, judge_verdicts, open_remote))
+        rows.append(_row(entry, me, logbook_judge, open_remote))
         if progress is not None:
             progress(done, len(queue.entries), entry.source)
     return rows
 
 
-def _row(
-    entry: QueueEntry,
-    me: str,
-    judge_verdicts: Callable[[Logbook], Mapping[str, Verdict]] | None,
-    open_remote: OpenRemote | None,
-) -> QueueRow:
+def _row(entry: QueueEntry, me: str, logbook_judge: bool, open_remote: OpenRemote | None) -> QueueRow:
     row = QueueRow(entry=entry, paper=entry.paper)
     known_id: str | None = None
     try:
@@ -137,24 +126,18 @@ def _row(
     row.logbook_id = logbook.explicit_id
     row.title = logbook.title
     row.paper = entry.paper or logbook.paper_id or ""
-    loaded = AnnotationStore(logbook.root, writable=False, logbook_id=row.logbook_id).load(repair=False)
-    state = AnnotationState(logbook.claims)
-    state.add_all(loaded.records)
-    claims = state.effective_claims()
-    judge = dict(judge_verdicts(logbook)) if judge_verdicts is not None else {}
-    row.points = logbook_judge_points(judge)
-    if judge_verdicts is not None:  # points score every judged claim, matched to a claim of the reader's or not
-        row.points = stored_logbook_judge_points(logbook) or row.points
+    workspace = ReviewWorkspace()
+    logbook_id = workspace.open(logbook, me, logbook_judge=logbook_judge)
+    state = workspace.state(logbook_id)
+    assert state is not None  # a read-only opening always replays the files
+    claims = workspace.rows(logbook_id)
+    row.points = stored_logbook_judge_points(workspace.logbook_judge_import(logbook_id))
     row.claims = len(claims)
-    mine = {c.key for c in claims if state.verdict(c.key, me) is not None}
+    mine = {c.key for c in claims if c.slots.human is not None}
     row.reviewed_by_me = len(mine)
     row.claim_keys = [c.key for c in claims]
     row.unreviewed = [c.key for c in claims if c.key not in mine]
-    for claim in claims:
-        humans = {k: r.payload.verdict for k, r in state.verdicts(claim.key).items()}
-        human = humans.get(me)
-        if VerdictSlots(claim.agent_verdict, judge.get(claim.key), human).disagreement:
-            row.disagreements += 1
+    row.disagreements = sum(1 for c in claims if c.disagreement)
     scores = rubric_scores(state)
     row.scores = scores
     row.judges = sorted(scores)

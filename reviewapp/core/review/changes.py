@@ -29,6 +29,7 @@ class ChangeRecord:
     record_ids: tuple[str, ...] = ()  # records written by this change
     direction: Direction = "do"
     restructures: bool = False  # claims were added, split or merged (or such a change was undone)
+    record_kinds: tuple[str, ...] = ()  # kinds of the records written ("verdict", "logbook_judge_match", ...)
 
     @classmethod
     def reload(cls, logbook_id: str) -> ChangeRecord:

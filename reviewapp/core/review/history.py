@@ -183,14 +183,17 @@ class History:
 
     def change_record(self, command: Command, direction: Direction) -> ChangeRecord:
         keys: list[str] = []
-        restructures = False
+        kinds: list[str] = []
         for change in command.changes:
             for draft in (change.before, change.after):
                 if draft is not None:
                     keys.extend(claim_keys_of(draft.kind, draft.target.claim, draft.payload))
-                    restructures = restructures or draft.kind in RESTRUCTURING_KINDS
+                    kinds.append(draft.kind)
+        restructures = any(kind in RESTRUCTURING_KINDS for kind in kinds)
         heads = unique(c.head for c in command.changes if c.head is not None)
-        return ChangeRecord(command.kind, command.label, self.logbook_id, unique(keys), heads, direction, restructures)
+        return ChangeRecord(
+            command.kind, command.label, self.logbook_id, unique(keys), heads, direction, restructures, unique(kinds)
+        )
 
     def _notify(self, command: Command | None, direction: Direction) -> None:
         record = self.change_record(command, direction) if command is not None else ChangeRecord.reload(self.logbook_id)

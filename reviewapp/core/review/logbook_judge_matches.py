@@ -7,18 +7,13 @@ claim wins, since the Logbook Judge has one verdict per claim.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from reviewapp.core.logbook.model import Logbook
-from reviewapp.core.logbook_judge.judged import JudgedLogbook, judge_logbook, logbook_id_of
-from reviewapp.core.logbook_judge.stored import load_import
+from reviewapp.core.review.commands import LOGBOOK_JUDGE_MATCH_KIND, CommandKind
 from reviewapp.core.review.history import RecordDraft
 from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
 from reviewapp.core.review.records import LogbookJudgeMatchPayload, LogbookJudgeMatchRecord, RecordBase, Target
 from reviewapp.core.review.state import AnnotationState
-from reviewapp.core.verdicts import Verdict
 
-KIND = "logbook_judge_match"
+KIND = LOGBOOK_JUDGE_MATCH_KIND
 
 
 def manual_matches(state: AnnotationState, space_id: str) -> dict[int, str | None]:
@@ -62,33 +57,5 @@ def rematch(review: LogbookReview, space_id: str, registry_index: int, claim_ref
         f"re-match of Logbook Judge claim {registry_index} {where}",
         current,
         RecordDraft(KIND, target, payload),
-        kind="rematch_logbook_judge_claim",
+        kind=CommandKind.REMATCH_LOGBOOK_JUDGE_CLAIM,
     )
-
-
-def judged_logbook(logbook: Logbook, state: AnnotationState, data_dir: Path | None = None) -> JudgedLogbook | None:
-    """The stored Logbook Judge import of this logbook matched to its current claims, re-matches by hand applied."""
-    stored = load_import(logbook_id_of(logbook), data_dir)
-    if stored is None:
-        return None
-    manual = manual_matches(state, stored.entry.space_id)
-    return judge_logbook(
-        logbook,
-        stored.entry,
-        stored.registry_claims(data_dir),
-        manual,
-        claims=state.effective_claims(),
-        link=stored.link,
-    )
-
-
-def stored_logbook_judge_verdicts(logbook: Logbook) -> dict[str, Verdict]:
-    """The J slot of a logbook from its stored import, with re-matches by hand: for commands over many logbooks."""
-    from reviewapp.core.review.store import AnnotationStore
-
-    state = AnnotationState(logbook.claims)
-    state.add_all(
-        AnnotationStore(logbook.root, writable=False, logbook_id=logbook.logbook_id).load(repair=False).records
-    )
-    judged = judged_logbook(logbook, state)
-    return judged.verdicts() if judged else {}

@@ -21,7 +21,8 @@ from pydantic import BaseModel
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook.revision import LogbookRevision, logbook_revision
 from reviewapp.core.review import targets as targets
-from reviewapp.core.review.history import Change, Command, History, RecordDraft
+from reviewapp.core.review.commands import CommandKind, execute
+from reviewapp.core.review.history import History, RecordDraft
 from reviewapp.core.review.identity import Identity, lookalike_of
 from reviewapp.core.review.input_errors import plain_errors
 from reviewapp.core.review.preferences import load_preferences, update_preferences
@@ -41,6 +42,7 @@ from reviewapp.core.review.records import (
     VerdictPayload,
     make_record,
 )
+from reviewapp.core.review.replay import read_review
 from reviewapp.core.review.state import AnnotationState, EffectiveClaim
 from reviewapp.core.review.store import AnnotationStore, LoadResult, TailRepair
 from reviewapp.core.review.tags import tag_choices
@@ -91,10 +93,8 @@ class LogbookReview:
 
     def reload(self) -> LoadResult:
         """Re-read the files (another window or a script may have appended)."""
-        self.loaded = self.store.load()
-        state = AnnotationState(self.logbook.claims)
-        state.add_all(self.loaded.records)
-        self.state = state
+        replayed = read_review(self.logbook, store=self.store, repair=True)
+        self.loaded, self.state = replayed.loaded, replayed.state
         return self.loaded
 
     # -- reading ----------------------------------------------------------------------------------------------
@@ -158,18 +158,20 @@ class LogbookReview:
         )
         current = self.state.verdict(claim.key, self.identity.name)
         draft = RecordDraft("verdict", targets.claim_target(claim), payload)
-        return self._run(f"override of {targets.claim_label(claim)}", current, draft, kind="set_verdict")
+        return self._run(f"override of {targets.claim_label(claim)}", current, draft, kind=CommandKind.SET_VERDICT)
 
     def clear_verdict(self, claim_ref: str | int) -> None:
         claim = self.claim(claim_ref)
         current = self.state.verdict(claim.key, self.identity.name)
         if current is None:
             raise AnnotationError(f"you have no verdict on {targets.claim_label(claim)}")
-        self._run(f"removal of override of {targets.claim_label(claim)}", current, None, kind="clear_verdict")
+        self._run(f"removal of override of {targets.claim_label(claim)}", current, None, kind=CommandKind.CLEAR_VERDICT)
 
     def add_note(self, target: Target, text: str, tags: Iterable[str] = ()) -> RecordBase:
         payload = self._payload(NotePayload, text=text, tags=list(tags))
-        return self._run(f"note on {self.label(target)}", None, RecordDraft("note", target, payload), kind="add_note")
+        return self._run(
+            f"note on {self.label(target)}", None, RecordDraft("note", target, payload), kind=CommandKind.ADD_NOTE
+        )
 
     def edit_note(self, record_id: str, text: str | None = None, tags: Iterable[str] | None = None) -> RecordBase:
         current = self._own(record_id, "note")
@@ -179,12 +181,14 @@ class LogbookReview:
             NotePayload, text=old.text if text is None else text, tags=old.tags if tags is None else list(tags)
         )
         draft = RecordDraft("note", current.target, payload)
-        return self._run(f"edit of note on {self.label(current.target)}", current, draft, kind="edit_note")
+        return self._run(f"edit of note on {self.label(current.target)}", current, draft, kind=CommandKind.EDIT_NOTE)
 
     def delete(self, record_id: str) -> None:
         """Delete one of this reviewer's annotations (a note, a verdict, a claim correction)."""
         current = self._own(record_id, None)
-        self._run(_deletion_label(current, self.label(current.target)), current, None, kind=f"delete_{current.kind}")
+        self._run(
+            _deletion_label(current, self.label(current.target)), current, None, kind=CommandKind.deleting(current.kind)
+        )
 
     def correct_agent_verdict(self, claim_ref: str | int, verdict: Verdict | str, rationale: str) -> RecordBase:
         """The reader mis-read the agent's verdict for this claim; record what the agent actually said."""
@@ -197,7 +201,10 @@ class LogbookReview:
         current = claim.correction if claim.correction and claim.correction.annotator == self.identity.name else None
         draft = RecordDraft("agent_verdict", targets.claim_target(claim), payload)
         return self._run(
-            f"correction of agent verdict of {targets.claim_label(claim)}", current, draft, kind="correct_agent_verdict"
+            f"correction of agent verdict of {targets.claim_label(claim)}",
+            current,
+            draft,
+            kind=CommandKind.CORRECT_AGENT_VERDICT,
         )
 
     def add_claim(
@@ -224,7 +231,7 @@ class LogbookReview:
             rationale=rationale,
         )
         draft = RecordDraft("claim_add", target.model_copy(update={"claim": None}), payload)
-        return self._run(f"addition of claim “{title}”", None, draft, kind="add_claim")
+        return self._run(f"addition of claim “{title}”", None, draft, kind=CommandKind.ADD_CLAIM)
 
     def split_claim(
         self, claim_ref: str | int, parts: Sequence[ClaimPart | dict[str, Any]], rationale: str
@@ -239,7 +246,7 @@ class LogbookReview:
             made.append(self._payload(ClaimPart, **data))
         payload = self._payload(ClaimSplitPayload, parts=made, rationale=rationale)
         draft = RecordDraft("claim_split", targets.claim_target(claim), payload)
-        return self._run(f"split of {targets.claim_label(claim)}", None, draft, kind="split_claim")
+        return self._run(f"split of {targets.claim_label(claim)}", None, draft, kind=CommandKind.SPLIT_CLAIM)
 
     def merge_claims(
         self,
@@ -267,7 +274,7 @@ class LogbookReview:
             rationale=rationale,
         )
         draft = RecordDraft("claim_merge", targets.claim_target(claims[0]), payload)
-        return self._run(f"merge of {_claims_label(claims)}", None, draft, kind="merge_claims")
+        return self._run(f"merge of {_claims_label(claims)}", None, draft, kind=CommandKind.MERGE_CLAIMS)
 
     # -- appending (the Transitions protocol History drives) --------------------------------------------------
 
@@ -339,14 +346,11 @@ class LogbookReview:
     # -- helpers ----------------------------------------------------------------------------------------------
 
     def _run(
-        self, label: str, current: RecordBase | None, draft: RecordDraft | None, *, kind: str = "change"
+        self, label: str, current: RecordBase | None, draft: RecordDraft | None, *, kind: CommandKind
     ) -> RecordBase:
-        before = RecordDraft.of(current) if current is not None else None
-        change = Change(before, draft, current.id if current else None)
-        command = self.history.execute(Command(label, [change], kind=kind))
-        produced = self.state.record(command.head) if command.head else None
-        assert produced is not None
-        return produced
+        done = execute(self, kind, label, current, draft)
+        assert done.record is not None
+        return done.record
 
     def _own(self, record_id: str, kind: str | None) -> RecordBase:
         current = self.state.current(record_id)

@@ -22,7 +22,7 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -51,7 +51,9 @@ from reviewapp.core.review.records import (
     parse_line,
     record_line,
 )
-from reviewapp.core.review.secret_scan import SecretFinding, known_secrets, scan_fields
+from reviewapp.core.review.secret_scan import known_secrets
+from reviewapp.core.review.write_errors import SecretInRecord as SecretInRecord  # re-exported: where it used to be
+from reviewapp.core.review.write_errors import StoreError, check_secrets
 
 REVIEWS_DIR = "reviews"
 SCHEMA_FILE = "SCHEMA.json"
@@ -63,22 +65,6 @@ TORN_MARKER = ".torn-"
 _CHUNK = 64 * 1024
 MAX_FILE_BYTES = 256 * 1024 * 1024  # a review file this large is not something a person wrote
 _SCHEMA_LIMIT = 1024 * 1024  # our own SCHEMA.json is a few KB; anything bigger is not ours
-
-
-class StoreError(Exception):
-    """Annotations cannot be written (disk full, folder vanished, a symlink where a file belongs)."""
-
-
-class SecretInRecord(StoreError):
-    """The record's text holds something that looks like a secret; nothing was written."""
-
-    def __init__(self, findings: list[tuple[str, SecretFinding]]) -> None:
-        self.findings = findings
-        described = "; ".join(f"the {name} contains {finding}" for name, finding in findings)
-        super().__init__(
-            f"{described}. Remove it and try again: annotation files are append-only and cannot forget a secret, "
-            "so nothing was saved."
-        )
 
 
 @dataclass(frozen=True)
@@ -307,9 +293,7 @@ class AnnotationStore:
         """Raise SecretInRecord when any text in the record looks like a token, key or password."""
         if self.known_secrets is None:
             self.known_secrets = known_secrets()
-        findings = scan_fields(list(_strings(record.model_dump(mode="json", by_alias=True))), self.known_secrets)
-        if findings:
-            raise SecretInRecord(findings)
+        check_secrets(record, self.known_secrets)
 
     def append(self, record: RecordBase, slug: str) -> TailRepair | None:
         """Write `record` as the last line of `<slug>.jsonl`; on return it is on disk.
@@ -654,15 +638,3 @@ def _source_json(root: Path, logbook_id: LogbookId) -> bytes:
         "note": "Annotations of a logbook whose folder could not be written; committing copies them into it.",
     }
     return (json.dumps(info, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def _strings(value: object, path: str = "") -> Iterator[tuple[str, str]]:
-    """Every string in a dumped record with a readable name of where it is ("rationale", "target.claim")."""
-    if isinstance(value, str):
-        yield path.removeprefix("payload.") or "record", value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _strings(item, f"{path}.{key}" if path else str(key))
-    elif isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
-        for index, item in enumerate(value):
-            yield from _strings(item, f"{path}[{index}]")

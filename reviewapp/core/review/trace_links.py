@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from reviewapp.core.review.history import Change, Command, RecordDraft
+from reviewapp.core.review.commands import CommandKind, execute
+from reviewapp.core.review.history import RecordDraft
 from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
 from reviewapp.core.review.records import (
     ExcerptEvent,
@@ -100,7 +101,7 @@ def link_transcript(
         events=index.readable,
     )
     draft = RecordDraft("transcript_link", Target(claim=None, page=None), payload)
-    record = _execute(review, f"attachment of {file_name}", draft, "link_transcript")
+    record = _execute(review, f"attachment of {file_name}", draft, CommandKind.LINK_TRANSCRIPT)
     assert isinstance(record, TranscriptLinkRecord)
     return Attachment(record, stored, index, fills, False)
 
@@ -173,7 +174,7 @@ def pin_excerpt(
         trace=TraceAnchor(session=trace_session, sequence=index.sequence(first)),
     )
     draft = RecordDraft("trace_excerpt", target, payload)
-    record = _execute(review, f"excerpt pinned to {claim.title[:60]}", draft, "pin_excerpt")
+    record = _execute(review, f"excerpt pinned to {claim.title[:60]}", draft, CommandKind.PIN_EXCERPT)
     assert isinstance(record, TraceExcerptRecord)
     return record
 
@@ -214,9 +215,8 @@ def locate_excerpt(index: TraceIndex, record: TraceExcerptRecord) -> tuple[int, 
     return first, last
 
 
-def _execute(review: LogbookReview, label: str, draft: RecordDraft, kind: str) -> RecordBase:
-    command = review.history.execute(Command(label, [Change(None, draft, None)], kind))
-    produced = review.state.record(command.head) if command.head else None
+def _execute(review: LogbookReview, label: str, draft: RecordDraft, kind: CommandKind) -> RecordBase:
+    produced = execute(review, kind, label, None, draft).record
     if produced is None:
         raise AnnotationError(f"the {draft.kind} record was not saved")
     return produced

@@ -25,6 +25,7 @@ from reviewapp.core.review.records import NoteRecord, VerdictRecord
 from reviewapp.core.review.state import EffectiveClaim
 from reviewapp.core.review.store import ReviewsLocation, SecretInRecord, StoreError, TailRepair
 from reviewapp.core.review.targets import TargetError
+from reviewapp.core.review.workspace import ReviewWorkspace
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.annotations.opening import ReviewOpening, open_review
 from reviewapp.qt.write_lane import WriteLane
@@ -55,6 +56,8 @@ class ReviewController(QObject):
         self._pending: list[Callable[[], None]] = []  # what the lane heard, told on the GUI thread after it
         self._pending_lock = threading.Lock()
         self.blinder: Blinder | None = None  # the open logbook's, while it is reviewed blind
+        self.workspace: ReviewWorkspace | None = None  # the window's, which holds the open logbook's review state
+        self.logbook_id: str | None = None
 
     # -- opening ----------------------------------------------------------------------------------------------
 
@@ -177,11 +180,10 @@ class ReviewController(QObject):
         return str(path)
 
     def other_verdicts(self, claim_key: str) -> list[VerdictRecord]:
-        logbook_review = self.logbook_review
-        if logbook_review is None:
+        """Other reviewers' verdicts on the claim, by the workspace's blind rule."""
+        if self.logbook_review is None or self.workspace is None or self.logbook_id is None:
             return []
-        shown = self.rule.verdicts(logbook_review.state, claim_key)  # blind: none until mine is saved
-        return [r for name, r in sorted(shown.items()) if name != logbook_review.identity.name]
+        return self.workspace.visible_verdicts(self.logbook_id, claim_key, self.rule)  # blind: none until mine
 
     def notes(self, *, claim: str | None = None, page: str | None = None) -> list[NoteRecord]:
         if self.logbook_review is None:

@@ -19,10 +19,11 @@ from reviewapp.core.logbook_judge.agreement_report import AGENT, LOGBOOK_JUDGE, 
 from reviewapp.core.logbook_judge.calibration import calibration_figure, calibration_tables
 from reviewapp.core.logbook_judge.demo_import import ensure_demo_import
 from reviewapp.core.logbook_judge.importer import ImportResult, import_verdicts
-from reviewapp.core.logbook_judge.judged import JudgedLogbook, judged_from_store
+from reviewapp.core.logbook_judge.judged import JudgedLogbook
 from reviewapp.core.plots.figures import Table, Theme, png_bytes
-from reviewapp.core.review.disagreements import disagreements
-from reviewapp.core.review.logbook_judge_matches import judged_logbook, rematch
+from reviewapp.core.review.changes import ChangeRecord
+from reviewapp.core.review.commands import changes_logbook_judge
+from reviewapp.core.review.logbook_judge_matches import rematch
 from reviewapp.qt import theme
 from reviewapp.qt.annotations.review_controller import ActionFailed
 from reviewapp.qt.logbook_judge.agreement_dialog import AgreementDialog
@@ -62,7 +63,8 @@ class LogbookJudgeFeature(QObject):
         self.panel.claim_selected.connect(window.select_claim)
         self.controller.loaded.connect(self._loaded)
         self.controller.claims_changed.connect(self.refresh)
-        self.review.changed.connect(self.refresh)
+        self.controller.rows_changed.connect(lambda _keys: self.refresh())  # the disagreement list follows rows
+        self.review.change_made.connect(self._change_made)
         self.review.reviewer_changed.connect(self.refresh)
         window.subject_shown.connect(self._subject_shown)
 
@@ -74,35 +76,30 @@ class LogbookJudgeFeature(QObject):
             demo = demo_workspace() if _is_demo(logbook.workspace) else None
             if demo is not None:
                 try:
-                    ensure_demo_import(logbook, demo)
+                    if ensure_demo_import(logbook, demo):
+                        self.controller.reload_logbook_judge()
                 except (OSError, ValueError) as exc:
                     log.warning("the demo's Logbook Judge verdicts could not be imported: %s", exc)
         self.refresh()
+        problem = self.controller.workspace.logbook_judge_problem(self.controller.logbook_id or "")
+        if problem:
+            self.window.statusBar().showMessage(f"Logbook Judge verdicts not shown: {problem}", STATUS_MS)
 
     def refresh(self) -> None:
-        """Match the stored import to the claims as they are now (re-matches by hand applied), fill J."""
-        logbook = self.controller.logbook
-        judged: JudgedLogbook | None = None
-        if logbook is not None:
-            try:
-                review = self.review.logbook_review
-                judged = judged_logbook(logbook, review.state) if review else judged_from_store(logbook)
-            except (OSError, ValueError) as exc:
-                self.window.statusBar().showMessage(f"Logbook Judge verdicts not shown: {exc}", STATUS_MS)
-        self.judged = judged
-        self.controller.set_judge_verdicts(judged.verdicts() if judged else {})
+        """Show the Logbook Judge slot as the workspace has it: the workspace matched the stored import to the
+        claims, and matches again only after a change that can alter the match; this redraws, never matches."""
+        self.judged = self.controller.logbook_judge() if self.controller.logbook is not None else None
         self._update_disagreements()
-        self._subject_shown()
-        has_claim = self._claim_key() is not None
-        self.window.actions_by_name["rematch_judge_claim"].setEnabled(judged is not None and has_claim)
+        self._subject_shown()  # also enables re-matching when there is an import and a claim
+
+    def _change_made(self, change: ChangeRecord) -> None:
+        if changes_logbook_judge(change):  # a re-match can move the evidence shown without changing a verdict
+            self.refresh()
 
     def _update_disagreements(self) -> None:
         claims = self.controller.claims
-        slots = {c.key: self.controller.verdict_slots(c) for c in claims}
-        confidence = {}
-        if self.judged is not None:
-            confidence = {m.claim_key: m.confidence for m in self.judged.result.matches if m.claim_key}
-        rows = disagreements([(c.key, c.label, c.title) for c in claims], slots, confidence)
+        logbook_id = self.controller.logbook_id
+        rows = self.controller.workspace.disagreements(logbook_id) if logbook_id is not None else []
         self.panel.set_rows(rows, judge_imported=self.judged is not None)
         self.panel.set_unmatched(*_unmatched(self.judged, {c.key: c.label for c in claims}))
         self.window.side_tabs.setTabText(self.panel_tab, f"Disagreements ({len(rows)})" if rows else "Disagreements")
@@ -195,6 +192,7 @@ class LogbookJudgeFeature(QObject):
             self.window.statusBar().showMessage(
                 f"Logbook Judge verdicts of {link['space_id']} imported ({link['method']}).{problems}{said}", STATUS_MS
             )
+            self.controller.reload_logbook_judge()
             self.refresh()
             return
         candidates = link["candidates"]

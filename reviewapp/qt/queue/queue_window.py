@@ -49,7 +49,6 @@ from reviewapp.core.queue.status import (
     queue_status,
 )
 from reviewapp.core.review.identity import Identity
-from reviewapp.core.review.logbook_judge_matches import stored_logbook_judge_verdicts
 from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.qt.queue.queue_model import COLUMNS, DISPUTED, LOGBOOK, READING, QueueFilter, QueueTableModel
 from reviewapp.qt.queue.score_dialog import ScoreDialog
@@ -214,7 +213,6 @@ class QueueWindow(QMainWindow):
                 part = queue_status(
                     Queue(queue.path, entries, []),
                     me,
-                    judge_verdicts=stored_logbook_judge_verdicts,
                     open_remote=lambda entry: download_entry(entry, token),
                     cancel=token,
                 )

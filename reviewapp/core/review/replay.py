@@ -1,0 +1,49 @@
+"""The one place that turns a logbook's review files into review state.
+
+    replayed = read_review(logbook)                  # read-only: nothing is repaired, nothing is created
+    replayed.state.verdicts(claim_key)               # every reviewer's current verdict on the claim
+    replayed.loaded.issues                           # invalid lines, torn tails, by file and line
+
+The queue, the paper view, the command line and the window all used to open the store and replay it themselves,
+each a little differently; now they ask here (or the ReviewWorkspace, which asks here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from reviewapp.core.logbook.model import Claim, Logbook
+from reviewapp.core.review.records import RecordBase
+from reviewapp.core.review.state import AnnotationState
+from reviewapp.core.review.store import AnnotationStore, LoadResult
+
+
+@dataclass
+class ReplayedReview:
+    store: AnnotationStore
+    loaded: LoadResult
+    state: AnnotationState
+
+
+def review_store(logbook: Logbook, *, writable: bool | None = False) -> AnnotationStore:
+    """The store of the logbook's review files, found by logbook id (a Hub or URL logbook's reviews are in the
+    data folder, not in its download). `writable=None`: writable when the folder can be written."""
+    return AnnotationStore(logbook.root, writable=writable, logbook_id=logbook.logbook_id)
+
+
+def read_review(
+    logbook: Logbook, *, writable: bool | None = False, repair: bool | None = None, store: AnnotationStore | None = None
+) -> ReplayedReview:
+    """Read and replay every review file of `logbook`. A torn last line is set aside only when `repair` (by
+    default: when the store is writable); read-only readers leave the files exactly as they are."""
+    store = store or review_store(logbook, writable=writable)
+    loaded = store.load(repair=writable is not False if repair is None else repair)
+    return ReplayedReview(store, loaded, replay(logbook.claims, loaded.records))
+
+
+def replay(claims: Sequence[Claim], records: Iterable[tuple[RecordBase, str]]) -> AnnotationState:
+    """The state `records` (in replay order, each with where it was read) give over the reader's `claims`."""
+    state = AnnotationState(claims)
+    state.add_all(records)
+    return state
