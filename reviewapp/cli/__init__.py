@@ -43,6 +43,8 @@ COMMAND_OWNERS = {
     "score": "reviewapp.cli.score_cmd",
     "flag": "reviewapp.cli.score_cmd",
     "rank": "reviewapp.cli.rank_cmd",
+    "adjudicate": "reviewapp.cli.decide_cmd",
+    "decide": "reviewapp.cli.decide_cmd",
     "verdicts": "reviewapp.cli.verdicts_cmd",
     "agreement": "reviewapp.cli.agreement_cmd",
     "trace": "reviewapp.cli.trace_cmd",
