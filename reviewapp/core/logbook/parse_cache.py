@@ -142,6 +142,7 @@ def read_logbook_cached(
     if hit is not None and stored is not None:
         stats.whole = True
         _recall_id(hit, stored)
+        _index_claims(hit, key, folder)
         _remember(key, hit)
         return hit
     from reviewapp.core.logbook.reader import read_logbook  # the reader's patterns take a while to compile
@@ -159,7 +160,19 @@ def read_logbook_cached(
         _write_entry(entry, text.encode("utf-8", "surrogatepass"))
     except (OSError, TypeError, ValueError):
         pass  # a cache that cannot be written only costs time
+    _index_claims(logbook, key, folder)
     return logbook
+
+
+def _index_claims(logbook: Logbook, key: str, folder: Path | None) -> None:
+    """Every logbook read or served is in the claim search (claim_index), which lives beside the parse cache."""
+    import sqlite3
+
+    from reviewapp.core.logbook.claim_index import add_to_shared_index, index_path
+
+    # a search index that cannot be written only misses this logbook until it is read again
+    with contextlib.suppress(sqlite3.Error, OSError):
+        add_to_shared_index(logbook, key, folder.parent / index_path().name if folder is not None else None)
 
 
 def _derived_id(logbook: Logbook) -> dict[str, str] | None:
