@@ -287,3 +287,11 @@ def test_a_status_column_on_the_index_fills_a_claim_whose_page_states_nothing(
     assert first.verdict is verdict and first.verdict_mention is not None
     assert first.verdict_mention.source == "summary table" and first.confidence < 0.7
     assert second.verdict is Verdict.UNSTATED and second.unstated_reason
+
+
+def test_a_page_that_repeats_verdict_words_keeps_a_bounded_list_of_candidates(tmp_path: Path) -> None:
+    from reviewapp.core.logbook.claim_finder import PASSING_LIMIT
+
+    claim = the_claim(tmp_path, ("verified and falsified in passing. " * 40 + "\n\n") * 50)
+    assert claim.verdict is Verdict.UNSTATED and claim.unstated_reason
+    assert 0 < len(claim.considered) <= PASSING_LIMIT

@@ -619,6 +619,7 @@ def _own_mentions(scope: _Scope, n: int | None = None, siblings: set[int] | None
 
 
 _NEAR_LINES = 3
+PASSING_LIMIT = 60  # passing mentions kept per claim: enough to read, bounded on a hostile page
 
 
 def _with_distance(mention: VerdictMention, scope: _Scope) -> VerdictMention:
@@ -644,7 +645,8 @@ def _scope_mentions(scope: _Scope, n: int | None) -> list[VerdictMention]:
         title = vm.title_verdict(page.title)
         if title:
             found.append(_mention(title, page, 1, None, "page title"))
-    _scan_text(page.preamble, page.preamble_line, page, None, scope, found)
+    budget = [PASSING_LIMIT]  # passing mentions still to collect for this claim
+    _scan_text(page.preamble, page.preamble_line, page, None, scope, found, budget)
     for cell in page.cells:
         if scope.first_line and not scope.overlaps(cell.body_line, cell.body_line + max(cell.line_count, 1) - 1):
             continue
@@ -652,7 +654,7 @@ def _scope_mentions(scope: _Scope, n: int | None) -> list[VerdictMention]:
         if title and scope.covers(cell.body_line):
             found.append(_mention(title, page, cell.line + 2, cell.ordinal, "cell title"))
         if cell.kind in (CellKind.MARKDOWN, CellKind.GENERIC):
-            _scan_text(cell.body, cell.body_line, page, cell.ordinal, scope, found)
+            _scan_text(cell.body, cell.body_line, page, cell.ordinal, scope, found, budget)
             _claim_tables(cell.body, cell.body_line, page, cell.ordinal, scope, n, found)
         elif cell.kind is CellKind.CODE and scope.covers(cell.body_line):
             output = code_details(cell).output  # read once: outputs can be long
@@ -765,7 +767,13 @@ def _output_lines(cell: Cell, output: Fence, page: Page, out: list[VerdictMentio
 
 
 def _scan_text(
-    text: str, first_line: int, page: Page, cell: int | None, scope: _Scope, out: list[VerdictMention]
+    text: str,
+    first_line: int,
+    page: Page,
+    cell: int | None,
+    scope: _Scope,
+    out: list[VerdictMention],
+    budget: list[int],
 ) -> None:
     if not text or not vc.may_mention(text):
         return
@@ -787,8 +795,8 @@ def _scan_text(
         source = HISTORY if owner == _EARLIER else "claim text"
         for found in statements:
             out.append(_mention(found, page, line + paragraph.count("\n", 0, found.offset), cell, source))
-        if owner != _EARLIER:
-            _passing_mentions(flat, paragraph, line, page, cell, {f.verdict for f in statements}, out)
+        if owner != _EARLIER and budget[0] > 0:
+            _passing_mentions(flat, paragraph, line, page, cell, {f.verdict for f in statements}, out, budget)
     for index, found in vm.heading_then_paragraph(lines):
         if scope.covers(first_line + index) and sections[index] != _OTHERS:
             source = HISTORY if sections[index] == _EARLIER else "verdict section"
@@ -834,12 +842,23 @@ def _heading_statement(paragraph: str) -> vm.Found | None:
 
 
 def _passing_mentions(
-    flat: str, paragraph: str, line: int, page: Page, cell: int | None, stated: set[Verdict], out: list[VerdictMention]
+    flat: str,
+    paragraph: str,
+    line: int,
+    page: Page,
+    cell: int | None,
+    stated: set[Verdict],
+    out: list[VerdictMention],
+    budget: list[int],
 ) -> None:
-    """Every other verdict word of a paragraph, with its features: a candidate the decision does not take."""
+    """Every other verdict word of a paragraph, with its features: a candidate the decision does not take. At most
+    `budget` of them per claim, so a page that repeats verdict words costs no more than one that does not."""
     for mention in vc.mentions(flat):
+        if budget[0] <= 0:
+            return
         if mention.verdict in stated and set(mention.features) <= {"hedged"}:
             continue  # the statement already found says it
+        budget[0] -= 1
         sentence = vm.clean(_sentence_around(flat, mention.start))
         at = line + paragraph.count("\n", 0, mention.start)
         about = ("names the claim",) if _names_claim(flat, mention.start) else ()

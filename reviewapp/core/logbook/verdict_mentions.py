@@ -315,8 +315,8 @@ def emphasized(line: str) -> Iterator[Found]:
             confidence = BOLD if lead else UPPER
             yield Found(phrase_verdict(match), match.group(0).upper(), clean(line), 0, confidence, "bold")
             return
-    for match in phrases(line):
+    for match in find_phrases(line):  # the cheap test first: most words in running text are not upper-case
         word = match.group(0)
-        if word.isupper() and len(word) > 3:
+        if word.isupper() and len(word) > 3 and not _voided(line, match) and not hedged(line, match):
             yield Found(phrase_verdict(match), word, clean(line), 0, UPPER, "upper-case")
             return
