@@ -169,3 +169,16 @@ def test_an_entry_with_text_for_some_claims_pairs_the_rest_by_position_only_when
     assert [m.claim_key.split("#")[1] if m.claim_key else None for m in result.matches] == list("123456")
     fewer = match_claims(judge[:5], claim_texts(logbook))  # 5 registry claims, 6 logbook claims
     assert [m.method for m in fewer.matches][1::2] == ["unmatched", "unmatched"]
+
+
+def test_claims_without_text_do_not_go_by_position_when_the_text_shows_another_order(tmp_path):
+    case = next(c for c in cases() if c.name == "reordered")  # the logbook's claim n is not registry claim n
+    logbook = read_logbook(write_cases(tmp_path, [case]).folder / case.name)
+    texts = [CLAIMS[i].registry if i < 4 else None for i in range(6)]
+    judge = [JudgeClaim(i, t, None, None) for i, t in enumerate(texts, start=1)]
+    result = match_claims(judge, claim_texts(logbook))
+    assert [m.method for m in result.matches][4:] == ["unmatched", "unmatched"]
+    assert any("position is not used" in n for n in result.notes)
+    pairs = {m.judge.index: m.claim_key for m in result.matches[:4]}
+    expected = {p: next(c.key for c in logbook.claims if c.number == n) for p, n in case.key if p <= 4 and n}
+    assert pairs == expected
