@@ -172,9 +172,8 @@ def adjudicate(
         )
     except ValueError as exc:
         raise AnnotationError(f"cannot adjudicate {claim_label(claim)}: {_first_error(exc)}") from None
-    mine = next(
-        (a for a in [adjudications(review.state).get(claim.key)] if a and a.annotator == review.identity.name), None
-    )
+    latest = adjudications(review.state).get(claim.key)
+    mine = latest if latest is not None and latest.annotator == review.identity.name else None
     before = RecordDraft.of(mine) if mine is not None else None
     draft = RecordDraft("adjudicated_verdict", claim_target(claim), payload)
     change = Change(before, draft, mine.id if mine else None)
