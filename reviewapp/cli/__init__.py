@@ -53,8 +53,6 @@ COMMAND_OWNERS = {
     "find": "reviewapp.cli.find_cmd",
     "paper": "reviewapp.cli.paper_cmd",
     "search": "reviewapp.cli.search_cmd",
-    "decide": "reviewapp.cli.decide_cmd",
-    "adjudicate": "reviewapp.cli.decide_cmd",
     "doctor": "reviewapp.cli.doctor_cmd",
 }
 

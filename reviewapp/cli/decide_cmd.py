@@ -19,6 +19,7 @@ from reviewapp.cli.common import (
     exit_codes_epilog,
     fail,
     load_or_exit,
+    print_json,
     say_who,
 )
 from reviewapp.cli.rank_cmd import add_download_option
@@ -69,6 +70,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_download_option(decide)
     decide.add_argument("--commit", action="store_true", help="commit the decision and its report with git")
     decide.add_argument("--push", action="store_true", help="with --commit: push the commit to the branch's remote")
+    decide.add_argument(
+        "--format",
+        choices=("text", "json", "csv", "markdown"),
+        default="text",
+        help="what to print: the record id (text, default), the record (json), or the report (csv, markdown)",
+    )
+    decide.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
     add_annotator_options(decide)
     add_exit_codes(
         decide,
@@ -137,7 +145,12 @@ def run_decide(args: argparse.Namespace) -> int:
         code = _commit(queue.path, identity.slug, [stored, *written], args.push)
         if code:
             return code
-    print(record.id, flush=True)
+    if args.format == "json":
+        print_json(record.model_dump(mode="json", by_alias=True, exclude_none=True))
+    elif args.format in ("csv", "markdown"):
+        sys.stdout.write((written[1] if args.format == "csv" else written[0]).read_text(encoding="utf-8"))
+    else:
+        print(record.id, flush=True)
     return 0
 
 

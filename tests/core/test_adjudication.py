@@ -135,6 +135,11 @@ def test_a_conflict_is_adjudicated_undone_redone_committed_and_decided(team, cap
     assert remote_file(remote, "decisions/ada-adjudicator.jsonl") == b"\n".join(stored) + b"\n"
     assert remote_file(remote, "queue-decision.md") == report.encode("utf-8")
     assert git(work, "status", "--porcelain", "--", "decisions", "queue-decision.md", "queue-decision.csv") == ""
+    code, out, err = run(capsys, "decide", str(work / "queue.txt"), "--annotator", "Ada Adjudicator", "--json")
+    assert code == 0, err
+    again = json.loads(out)
+    assert again["kind"] == "decision" and again["id"] != decision_id  # a second decision, appended
+    assert len((work / "decisions" / "ada-adjudicator.jsonl").read_bytes().splitlines()) == 2
 
 
 def test_only_an_adjudicator_settles_and_only_a_real_dispute(team) -> None:

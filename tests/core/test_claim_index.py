@@ -37,7 +37,7 @@ def test_what_is_typed_never_reaches_the_query_language(tmp_path: Path) -> None:
         for typed in ['"', "NEAR(x y)", "-minus", "* star", "title: colon", "AND", "OR NOT", "(", "^x", ""]:
             index.search(typed)  # never an FTS5 syntax error
         assert index.search("near x").total == 1 and index.search("AND").total == 1
-        assert fts_query("a \"b\" c*") == '"a" "b" "c"*' and fts_query(" .. ") is None
+        assert fts_query('a "b" c*') == '"a" "b" "c"*' and fts_query(" .. ") is None
 
 
 def test_adding_a_logbook_again_replaces_its_claims(tmp_path: Path) -> None:
