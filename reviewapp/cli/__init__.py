@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "reviewapp.cli.find_cmd",
     "reviewapp.cli.paper_cmd",
     "reviewapp.cli.search_cmd",
+    "reviewapp.cli.key_cmd",
     "reviewapp.cli.doctor_cmd",
 )
 
@@ -53,6 +54,7 @@ COMMAND_OWNERS = {
     "find": "reviewapp.cli.find_cmd",
     "paper": "reviewapp.cli.paper_cmd",
     "search": "reviewapp.cli.search_cmd",
+    "key": "reviewapp.cli.key_cmd",
     "doctor": "reviewapp.cli.doctor_cmd",
 }
 

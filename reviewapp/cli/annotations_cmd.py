@@ -139,6 +139,11 @@ def summary(
             for p in [*state.problems, *state.claim_problems()]
         ],
         "set_aside": [str(r.set_aside) for r in loaded.repairs if r.set_aside is not None],
+        "records_checked": loaded.trust.label if loaded.trust is not None else None,
+        "unverified": [
+            {"id": r.id, "claims_to_be": r.annotator, "kind": r.kind, "file": _file(where), "line": _line(where)}
+            for r, where in loaded.unverified
+        ],
         "unknown_kinds": sorted({r.kind for r in state.unknown}),
     }
 
@@ -162,6 +167,9 @@ def render_text(
     lines = [logbook.title]
     folders = ", ".join(str(f) for f in store.read_folders()) or "none yet"
     lines.append(f"  {len(loaded.records)} records in {len(loaded.files)} files ({folders})")
+    if loaded.trust is not None:
+        apart = f"; {len(loaded.unverified)} unverified, not counted" if loaded.unverified else ""
+        lines.append(f"  records {loaded.trust.label}{apart}")
     lines.append("")
     claims = state.effective_claims()
     lines.append(f"Claims ({len(claims)}):")

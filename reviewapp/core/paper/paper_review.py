@@ -27,6 +27,7 @@ from reviewapp.core.review.records import (
     make_record,
 )
 from reviewapp.core.review.replay import LoadResult
+from reviewapp.core.review.signing import signed
 from reviewapp.core.review.state import AnnotationState
 
 
@@ -127,6 +128,7 @@ class PaperReview:
             )
         except RecordError as exc:
             raise PaperActionError(str(exc)) from None
+        record = signed(record)
         self.store.append(record, self.identity.slug)
         self.state.add(record, "")
         return record

@@ -35,6 +35,7 @@ from reviewapp.core.review.records import (
     record_line,
 )
 from reviewapp.core.review.replay import read_review
+from reviewapp.core.review.signing import signed
 from reviewapp.core.review.state import AnnotationState
 from reviewapp.core.review.targets import claim_label
 from reviewapp.core.review.write_errors import check_secrets
@@ -175,7 +176,7 @@ def decisions_file(queue: Queue, slug: str) -> Path:
 
 def record_decision(queue: Queue, payload: DecisionPayload, annotator: str, role: str, slug: str) -> DecisionRecord:
     """Append the decision record (checked for secrets, fsynced); raises SecretInRecord or OSError."""
-    record = make_record("decision", annotator=annotator, role=role, target=Target(), payload=payload)
+    record = signed(make_record("decision", annotator=annotator, role=role, target=Target(), payload=payload))
     assert isinstance(record, DecisionRecord)
     path = decisions_file(queue, slug)
     check_secrets(record)

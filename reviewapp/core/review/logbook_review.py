@@ -43,6 +43,7 @@ from reviewapp.core.review.records import (
     make_record,
 )
 from reviewapp.core.review.replay import read_review
+from reviewapp.core.review.signing import signed
 from reviewapp.core.review.state import AnnotationState, EffectiveClaim
 from reviewapp.core.review.store import AnnotationStore, LoadResult, TailRepair
 from reviewapp.core.review.tags import tag_choices
@@ -309,6 +310,7 @@ class LogbookReview:
         except RecordError as exc:
             raise AnnotationError(str(exc)) from None
         self._check_not_a_lookalike()
+        record = signed(record)  # with the reviewer's key, when she has one
         repair = self.store.append(record, self.identity.slug)
         if repair is not None:
             self.repairs.append(repair)

@@ -34,6 +34,7 @@ class Preferences(BaseModel):
     extra_tags: list[str] = Field(default_factory=list)
     download_max_mb: float = Field(DEFAULT_MAX_BYTES / MB, gt=0, description="per logbook from the Hub or a URL")
     download_max_minutes: float = Field(DEFAULT_MAX_SECONDS / 60, gt=0, description="per logbook, wall clock")
+    roster: str | None = Field(None, description="file of reviewers' public keys that records are checked against")
 
     def download_limits(self) -> DownloadLimits:
         """The limits every download of a logbook (window and commands) starts from."""

@@ -428,6 +428,13 @@ class DecisionPayload(_Model):
 # -- records --------------------------------------------------------------------------------------------------
 
 
+class RecordSignature(_Model):
+    """Who vouches for a record: an Ed25519 signature over its canonical JSON (`core/review/signing.py`)."""
+
+    key: str = Field(max_length=200, description="the signer's public key, `ed25519:<base64>`")
+    value: str = Field(max_length=200, description="base64 signature over the record without this field")
+
+
 class RecordBase(_Model):
     schema_version: int = Field(alias="schema", ge=1, description="annotation schema version of this line")
     id: RecordId
@@ -439,6 +446,7 @@ class RecordBase(_Model):
     supersedes: RecordId | None = Field(None, description="id of the record this one replaces (edit, undo, delete)")
     target: Target
     payload: _Model
+    signature: RecordSignature | None = Field(None, description="the reviewer's signature; absent: unsigned")
 
 
 def _needs_claim(record: RecordBase) -> None:

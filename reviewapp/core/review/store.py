@@ -52,6 +52,7 @@ from reviewapp.core.review.records import (
     record_line,
 )
 from reviewapp.core.review.secret_scan import known_secrets
+from reviewapp.core.review.trust import Trust
 from reviewapp.core.review.write_errors import SecretInRecord as SecretInRecord  # re-exported: where it used to be
 from reviewapp.core.review.write_errors import StoreError, check_secrets
 
@@ -118,6 +119,8 @@ class LoadResult:
     issues: list[StoreIssue] = field(default_factory=list)
     repairs: list[TailRepair] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
+    unverified: list[tuple[RecordBase, str]] = field(default_factory=list)  # claim a name they cannot prove
+    trust: Trust | None = None  # how records were checked
 
     @property
     def errors(self) -> list[StoreIssue]:
@@ -232,6 +235,7 @@ class AnnotationStore:
         self.known_secrets: list[str] | None = None  # None: the user's own tokens, looked up on first append
         self._prepared = False
         self._migrated = False
+        self.trust: Trust | None = None  # None: from the reviewer's settings at each load
 
     @property
     def logbook_id(self) -> LogbookId:
@@ -384,6 +388,15 @@ class AnnotationStore:
                         records, issues, _ = read_file(path)
             per_file.append(_own_records(path, records, result.issues))
         per_file = _without_conflicts(result.files, per_file, result.issues)
+        trust = self.trust or Trust.from_settings()
+        result.trust = trust
+        if trust.problem:
+            result.issues.append(
+                StoreIssue(trust.roster.path if trust.roster else Path(), None, trust.problem, "error")
+            )
+        per_file = [
+            _trusted(path, records, trust, result) for path, records in zip(result.files, per_file, strict=True)
+        ]
         result.records = list(heapq.merge(*per_file, key=lambda item: item[0].created_at))
         return result
 
@@ -441,6 +454,28 @@ def _own_records(
         listed = ", ".join(repr(n) for n in sorted(names))
         message = f"holds records of {len(names)} names that share this file name ({listed}); each is shown apart"
         issues.append(StoreIssue(path, None, message, "warning"))
+    return kept
+
+
+def _trusted(
+    path: Path, records: list[tuple[RecordBase, str]], trust: Trust, result: LoadResult
+) -> list[tuple[RecordBase, str]]:
+    """The records of `path` that count (`core/review/trust.py`); the others are reported and set apart."""
+    kept: list[tuple[RecordBase, str]] = []
+    now = datetime.now(UTC)
+    for record, where in records:
+        if trust.future(record, now):
+            message = f"record {record.id} is dated in the future ({record.created_at.isoformat()}); refused"
+            result.issues.append(StoreIssue(path, _line_of(where), message, "error"))
+        elif not trust.counts(record, path):
+            result.unverified.append((record, where))
+            message = (
+                f"unverified: claims to be {record.annotator} ({record.kind} {record.id}); no signature the roster "
+                "of reviewers' keys vouches for, so it is not counted"
+            )
+            result.issues.append(StoreIssue(path, _line_of(where), message, "warning"))
+        else:
+            kept.append((record, where))
     return kept
 
 

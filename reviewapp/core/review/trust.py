@@ -1,0 +1,74 @@
+"""Which records count: the one check every replay applies (`AnnotationStore.load`), so the queue, `rank`, the
+paper view, agreement, decisions and the window all count the same records.
+
+- A record dated in the future (beyond a few minutes of clock skew) is refused: a later date would let a planted
+  record win over the reviewer's own.
+- With a roster of reviewers' public keys (the reviewer's settings, `reviewapp key roster FILE`), a record counts
+  only when it provably comes from the reviewer it names: signed by a key the roster lists for that name (or by
+  this reviewer's own key, for her). Her own records in her data folder are authoritative for her, signed or not.
+  Any other record is set apart as unverified ("unverified: claims to be Judge Bea", with its file): reported,
+  never applied, so it is never counted and never supersedes a verified one.
+- Without a roster everything counts as before and records are "unsigned" (a participant rating pairs alone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from reviewapp.core.io.paths import user_data_dir
+from reviewapp.core.review.identity import annotator_slug
+from reviewapp.core.review.preferences import load_preferences
+from reviewapp.core.review.records import RecordBase
+from reviewapp.core.review.signing import Roster, RosterError, load_signing_key, public_key_text, read_roster
+
+CLOCK_SKEW = timedelta(minutes=5)
+
+
+@dataclass(frozen=True)
+class Trust:
+    roster: Roster | None  # None: no roster, every record counts ("unsigned")
+    me: str | None = None  # the reviewer at this machine
+    own_key: str | None = None  # her public key
+    own_folder: Path | None = None  # her data folder: her records there are hers
+    problem: str | None = None  # the roster is configured but cannot be used (then only her own records count)
+
+    @classmethod
+    def from_settings(cls) -> Trust:
+        preferences = load_preferences()
+        key = load_signing_key()
+        own_key = public_key_text(key) if key is not None else None
+        me, folder = preferences.annotator, user_data_dir()
+        roster_file = preferences.roster
+        if not roster_file:
+            return cls(None, me, own_key, folder)
+        try:
+            return cls(read_roster(Path(roster_file)), me, own_key, folder)
+        except RosterError as exc:
+            return cls(Roster(Path(roster_file), {}), me, own_key, folder, str(exc))
+
+    @property
+    def label(self) -> str:
+        return (
+            "unsigned (no roster of reviewers' keys)" if self.roster is None else f"checked against {self.roster.path}"
+        )
+
+    def future(self, record: RecordBase, now: datetime | None = None) -> bool:
+        return record.created_at > (now or datetime.now(UTC)) + CLOCK_SKEW
+
+    def counts(self, record: RecordBase, path: Path) -> bool:
+        """Whether `record`, read from `path`, may be applied (the future date is checked apart)."""
+        if self.roster is None:
+            return True
+        if self.me and annotator_slug(record.annotator) == annotator_slug(self.me) and self._in_own_folder(path):
+            return True
+        return self.roster.vouches(record, self.own_key, self.me)
+
+    def _in_own_folder(self, path: Path) -> bool:
+        if self.own_folder is None:
+            return False
+        try:
+            return path.resolve().is_relative_to(self.own_folder.resolve())
+        except OSError:
+            return False
