@@ -32,7 +32,8 @@ class Disputed:
     hidden_blind: str  # the claim whose other verdicts stay hidden from her in blind mode
 
 
-def write_disputed_logbook(tmp_path: Path) -> Disputed:
+def write_disputed_logbook(tmp_path: Path, me: str = ME) -> Disputed:
+    """`me`: who plays Ada (the window's tests use their own reviewer's name)."""
     folder = tmp_path / "disputed"
     judge_fixtures.write_logbook(folder, scorecard={1: "VERIFIED", 2: "FALSIFIED", 3: "FALSIFIED"})
     registry = judge_fixtures.write_registry(tmp_path / "registry.json")
@@ -43,7 +44,7 @@ def write_disputed_logbook(tmp_path: Path) -> Disputed:
     logbook = read_logbook(folder)
     assert import_verdicts(verdicts, [logbook], registry_file=registry).all_stored
     keys = [c.key for c in logbook.claims]
-    ada = LogbookReview.open(logbook, Identity(ME, "test"), "judge")
+    ada = LogbookReview.open(logbook, Identity(me, "test"), "judge")
     ada.set_verdict(2, "falsified", "timed it: 1.02x")
     ada.set_verdict(3, "toy", "severity 3 only")
     rematch(ada, judge_fixtures.SPACE, 3, None)
