@@ -120,30 +120,40 @@ def git_state(root: Path) -> str:
     """A cheap stamp of what `git_logbook_id(root)` depends on: the `.git` git would find above `root`, the size
     and time of its HEAD, index and config (and of the common repository's, for a worktree), the global config
     and the variables that redirect git. Equal stamps: the id git gave before still holds, without running git
-    (two runs a logbook were most of the time a queue of a thousand took to reopen)."""
+    (two runs a logbook were most of the time a queue of a thousand took to reopen). Plain os.path calls: this
+    runs for every logbook a queue lists."""
     parts = [f"{name}={os.environ.get(name, '')}" for name in _GIT_VARIABLES]
-    files: list[Path] = [Path(os.environ.get("GIT_CONFIG_GLOBAL") or Path.home() / ".gitconfig")]
-    folder = Path(root).resolve()
-    found = next((d / ".git" for d in (folder, *folder.parents) if (d / ".git").exists()), None)
+    files = [os.environ.get("GIT_CONFIG_GLOBAL") or os.path.join(os.path.expanduser("~"), ".gitconfig")]
+    folder = os.path.realpath(root)
+    found: str | None = None
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            found = os.path.join(folder, ".git")
+            break
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
     parts.append(f"found={found}")
     if found is not None:
         git_dir = found
-        if found.is_file():
+        if os.path.isfile(found):
             files.append(found)
             try:
-                line = found.read_text(encoding="utf-8", errors="replace").strip()
+                with open(found, encoding="utf-8", errors="replace") as handle:
+                    line = handle.read(4096).strip()
             except OSError:
                 line = ""
-            git_dir = (found.parent / line.removeprefix("gitdir:").strip()).resolve()
-        files += [git_dir / name for name in ("HEAD", "index", "config", "commondir")]
+            git_dir = os.path.realpath(os.path.join(os.path.dirname(found), line.removeprefix("gitdir:").strip()))
+        files += [os.path.join(git_dir, name) for name in ("HEAD", "index", "config", "commondir")]
         try:
-            common = (git_dir / (git_dir / "commondir").read_text(encoding="utf-8").strip()).resolve()
-            files.append(common / "config")
+            with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as handle:
+                files.append(os.path.join(os.path.realpath(os.path.join(git_dir, handle.read().strip())), "config"))
         except OSError:
             pass
     for path in files:
         try:
-            info = path.stat()
+            info = os.stat(path)
             parts.append(f"{path}:{info.st_size}:{info.st_mtime_ns}")
         except OSError:
             parts.append(f"{path}:missing")

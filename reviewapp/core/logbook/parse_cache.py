@@ -335,6 +335,7 @@ class _StoredCells:
 
 
 _PAGE_CELLS = Page.__dict__["cells"]  # the slot itself, under the property below
+_PAGE_FIELDS = tuple(field.name for field in dataclasses.fields(Page) if field.name != "cells")
 
 
 class _StoredPage(Page):
@@ -348,9 +349,8 @@ class _StoredPage(Page):
     @classmethod
     def of(cls, page: Page, stored: _StoredCells, types: list[str]) -> _StoredPage:
         made = cls.__new__(cls)
-        for field in dataclasses.fields(Page):
-            if field.name != "cells":
-                setattr(made, field.name, getattr(page, field.name))
+        for name in _PAGE_FIELDS:
+            setattr(made, name, getattr(page, name))
         made._stored, made._types = stored, types
         return made
 
@@ -498,7 +498,7 @@ def _decoder(kind: Any) -> Callable[[Any], Any]:
         args = typing.get_args(kind)
         if len(args) == 2 and args[1] is Ellipsis:
             one = _decoder(args[0])
-            return lambda v: tuple(one(x) for x in v)
+            return tuple if one is _same else lambda v: tuple(one(x) for x in v)
         parts = [_decoder(a) for a in args]
         return lambda v: tuple(d(x) for d, x in zip(parts, v, strict=True))
     if origin is dict:
