@@ -2,8 +2,9 @@
 
 Every candidate (a `VerdictMention`) carries features: the first names where it was found (its kind: a labelled
 line, a title or heading, a bold lead-in, a table column named verdict/status, a code cell's JSON, a plain
-mention in prose, or elsewhere: a summary table, an index title, a logbook-wide sentence), the rest how
-(``first cell``, ``last cell``, ``near claim heading``, ``negated``, ``hedged``, ``quoted``). A candidate's score is
+mention in prose, or elsewhere: a summary table, an index title, a logbook-wide sentence), the rest where on the
+page and how (``before the first cell``, ``first cell``, ``last cell``, ``near the claim heading``, ``names the
+claim``, ``output line``; ``negated``, ``conditional``, ``quoted``, ``hedged``). A candidate's score is
 
     score = base confidence of the place it was found (verdict_mentions, claim_finder)
           + offset[feature] for each of its features     (tunables, 0 unless fitted)
