@@ -11,6 +11,7 @@ import pytest
 
 from reviewapp.cli import main
 from reviewapp.core.queue.adjudication import adjudicate, people_verdict
+from reviewapp.core.review.commands import CommandKind
 from reviewapp.core.review.logbook_review import AnnotationError
 from reviewapp.core.review.records import AdjudicatedVerdictRecord, DecisionRecord, RetractionRecord, parse_line
 from reviewapp.core.verdicts import Verdict
@@ -91,6 +92,8 @@ def test_a_conflict_is_adjudicated_undone_redone_committed_and_decided(team, cap
     record = adjudicate(adjudicator, 1, "falsified", "The rerun in cell 2 shows the 4-point drop.")
     assert isinstance(record, AdjudicatedVerdictRecord) and record.role == "adjudicator"
     assert len(record.payload.settles) == 2
+    heard = adjudicator.history.last_change
+    assert heard is not None and heard.kind == CommandKind.ADJUDICATE_VERDICT and CommandKind(heard.kind).undoable
     assert people_verdict(adjudicator.state, record.target.claim or "") == (Verdict.FALSIFIED, "adjudicated")
     [settled] = disputes(capsys, work, "--blind")
     assert settled["status"] == "settled" and {p["name"] for p in settled["people"]} == {"Harsh", "Kind"}

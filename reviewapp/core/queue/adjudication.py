@@ -20,7 +20,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from reviewapp.core.review.history import Change, Command, RecordDraft
+from reviewapp.core.review.commands import CommandKind, execute
+from reviewapp.core.review.history import RecordDraft
 from reviewapp.core.review.logbook_review import AnnotationError
 from reviewapp.core.review.records import AdjudicatedVerdictPayload, AdjudicatedVerdictRecord, VerdictRecord
 from reviewapp.core.review.targets import claim_label, claim_target
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from reviewapp.core.review.state import AnnotationState, EffectiveClaim
 
 ADJUDICATOR = "adjudicator"
-ADJUDICATE_VERDICT = "adjudicate_verdict"  # the command's kind
 DEFAULT_MAX_SPREAD = 1.5  # normalized rubric scores further apart than this (1.5 standard deviations) disagree
 
 VERDICT_CLASS = {
@@ -174,13 +174,9 @@ def adjudicate(
         raise AnnotationError(f"cannot adjudicate {claim_label(claim)}: {_first_error(exc)}") from None
     latest = adjudications(review.state).get(claim.key)
     mine = latest if latest is not None and latest.annotator == review.identity.name else None
-    before = RecordDraft.of(mine) if mine is not None else None
     draft = RecordDraft("adjudicated_verdict", claim_target(claim), payload)
-    change = Change(before, draft, mine.id if mine else None)
-    command = review.history.execute(
-        Command(f"adjudicated verdict on {claim_label(claim)}", [change], kind=ADJUDICATE_VERDICT)
-    )
-    produced = review.state.record(command.head) if command.head else None
+    label = f"adjudicated verdict on {claim_label(claim)}"
+    produced = execute(review, CommandKind.ADJUDICATE_VERDICT, label, mine, draft).record
     if not isinstance(produced, AdjudicatedVerdictRecord):
         raise AnnotationError("the adjudicated verdict was not recorded")
     return produced

@@ -54,6 +54,7 @@ class CommandKind(StrEnum):
     RETRACT_PAIR_RATING = "retract_pair_rating"
     AUTHOR_RESPONSE = "author_response"
     ALIGN_CLAIM = "align_claim"
+    ADJUDICATE_VERDICT = "adjudicate_verdict"  # an adjudicated verdict settling people's conflicting verdicts
     IMPORT_LOGBOOK_JUDGE_VERDICTS = "import_logbook_judge_verdicts"  # a stored import replaced (data folder)
     CHANGE = "change"  # a command built by hand (tests, scripts) that names no kind
     RELOAD = "reload"  # the files were read again: anything may have changed
