@@ -246,7 +246,8 @@ class TraceFeature(QObject):
         if claim is None or review is None:
             self.window.excerpts.set_pinned([])
             return
-        self.window.excerpts.set_pinned([excerpt_label(r) for r in pinned_excerpts(review.state, claim.key)])
+        pinned = self.review.rule.shown(review.state, pinned_excerpts(review.state, claim.key))  # blind: mine first
+        self.window.excerpts.set_pinned([excerpt_label(r) for r in pinned])
 
     def show_linked_events(self) -> None:
         """For a transcript (no Trackio chunks to match), the claim's events come from the timeline's links."""
