@@ -4,6 +4,7 @@ window, at sizes n, 2n and 4n, so that growth can be read off (linear: the time 
     python benchmarks/hostile.py                       # every case, n = the case's default size
     python benchmarks/hostile.py --scale 0.25          # a quick run at a quarter of the sizes
     python benchmarks/hostile.py --cases backticks,table --no-window
+    python benchmarks/hostile.py --sources             # hostile servers and transcripts instead (hostile_sources.py)
 
 Each hostile page comes with a normal page of the same byte size (plain prose and run output), in a logbook of
 the same shape. Every measurement is a fresh process (`python -m reviewapp inspect --json`, and `reviewapp open
@@ -108,7 +109,15 @@ def main() -> int:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every case's n (default 1)")
     parser.add_argument("--cases", help="comma-separated case names (default all): " + ", ".join(CASES))
     parser.add_argument("--no-window", action="store_true", help="measure inspect only")
-    options = parser.parse_args()
+    parser.add_argument("--sources", action="store_true", help="hostile servers and transcripts instead")
+    options, rest = parser.parse_known_args()
+    if options.sources:  # time and peak memory of each hostile source class beside its bound
+        from hostile_sources import main as sources_main
+
+        given = ["--scale", str(options.scale), *(["--cases", options.cases] if options.cases else [])]
+        return sources_main([*rest, *given])
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     names = options.cases.split(",") if options.cases else list(CASES)
     misses = 0
     with tempfile.TemporaryDirectory() as tmp:

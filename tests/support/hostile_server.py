@@ -108,8 +108,12 @@ def send(
     handler.close_connection = rule.endless or bool(rule.extra)
     with contextlib.suppress(OSError):  # the client gave up: that is what the test wanted
         _trickle(handler, body, rule, tricks)
-        if rule.extra:
-            _trickle(handler, FILLER * rule.extra, Misbehaviour(pace=rule.pace, chunk=max(rule.chunk, 65536)), tricks)
+        left = rule.extra  # sent a block at a time: a test's 300 MB need not be held here
+        while left > 0 and not tricks.stopping.is_set():
+            handler.wfile.write(FILLER * min(left, 65536))
+            left -= 65536
+            if rule.pace:
+                tricks.stopping.wait(rule.pace)
         while rule.endless and not tricks.stopping.is_set():
             handler.wfile.write(FILLER * rule.chunk)
             handler.wfile.flush()

@@ -43,6 +43,8 @@ BLOCK = 4 * 1024 * 1024
 MAX_LINE = 32 * 1024 * 1024  # a longer line is skipped unread (and said so): its JSON would take 3-6x in memory
 MAX_PROBLEMS = 100  # problems listed per trace; the rest are counted in one last problem
 DETECT_LINES = 1_000  # lines looked at to tell the format
+RECORD_STARTS = (b"{", b"[")
+_JSON = json.JSONDecoder()  # one decoder for every line (json.loads makes one and sniffs the encoding each time)
 CHUNK_LIMIT = 64 * 1024 * 1024
 FIRST_ROWS = 100  # events published before the rest: what a timeline shows first
 Progress = Callable[[int], None]  # events indexed so far
@@ -433,9 +435,12 @@ class JsonlTrace(TraceIndex):
         if raw is None:
             record: Any = None
             problem = f"line of {length:,} bytes is too long to read (the limit is {MAX_LINE // (1024 * 1024)} MB)"
+        elif raw.lstrip()[:1] not in RECORD_STARTS:  # junk, cheaply: no parse, no exception per line
+            record = None
+            problem = "not valid JSON: not a record (it does not start with { or [)"
         else:
             try:
-                record = json.loads(raw)
+                record = _JSON.decode(raw.decode("utf-8-sig"))
                 problem = ""
             except (ValueError, RecursionError) as exc:
                 record = None
