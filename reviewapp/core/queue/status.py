@@ -6,6 +6,7 @@ verdict and their rubric score is saved), **in progress** (some of it), **not st
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,6 +100,19 @@ def queue_status(
         if progress is not None:
             progress(done, len(queue.entries), entry.source)
     return rows
+
+
+def read_ahead(folders: list[str], *, send: Callable[[int], None], cancel: CancelToken | None = None) -> None:
+    """Read each folder through the parse cache, saying the position of each once it is there; run in a child
+    process (core/io/child_process.py) while the window fills the rows from the cache: parsing a thousand
+    logbooks in a thread held the window's interpreter for a tenth of a second at a time, and a child has the
+    other core. A folder that cannot be read is left for its row to report."""
+    for position, folder in enumerate(folders):
+        if cancel is not None:
+            cancel.check()
+        with contextlib.suppress(Exception):  # whatever it is, the row's own read says it, with its reason
+            read_logbook_cached(folder)
+        send(position)
 
 
 def _row(entry: QueueEntry, me: str, logbook_judge: bool, open_remote: OpenRemote | None) -> QueueRow:

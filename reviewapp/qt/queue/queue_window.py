@@ -8,6 +8,8 @@ logbooks are read through the parse cache, so reopening a big queue does not par
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reviewapp.core.io.child_process import run_in_child
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.queue.adjudication import ADJUDICATOR, adjudicate
 from reviewapp.core.queue.blind import Blinder, blinder_for
@@ -47,6 +50,7 @@ from reviewapp.core.queue.status import (
     download_entry,
     next_unreviewed,
     queue_status,
+    read_ahead,
 )
 from reviewapp.core.review.identity import Identity
 from reviewapp.core.review.logbook_review import LogbookReview
@@ -58,6 +62,41 @@ OpenClaim = Callable[[Path, str | None, bool], None]  # folder, claim key, blind
 STATUSES = ("", NOT_STARTED, IN_PROGRESS, DONE, FLAGGED)
 _Chunk = tuple[list[QueueRow], list[Blinder]]  # rows read, and their blinders (git authors only in blind mode)
 CHUNK = 8  # rows read per task: the table fills in steps of this many
+
+
+class _ReadAhead:
+    """The queue's folders parsed into the parse cache by a child process (status.read_ahead), so the rows are
+    then read from the cache here; a row waits for its folder, or for the child to stop (then it parses itself)."""
+
+    def __init__(self, entries: list[QueueEntry], token: CancelToken) -> None:
+        self._positions = [i for i, entry in enumerate(entries) if not entry.remote]
+        self._local = set(self._positions)
+        self._done: set[int] = set()
+        self._over = not self._positions
+        self._changed = threading.Condition()
+        if not self._over:
+            folders = [entries[i].location for i in self._positions]
+            threading.Thread(target=self._run, args=(folders, token), name="queue-read-ahead", daemon=True).start()
+
+    def _run(self, folders: list[str], token: CancelToken) -> None:
+        # cancelled, or no child could run: either way the rows then read for themselves
+        with contextlib.suppress(Exception):
+            run_in_child(read_ahead, (folders,), on_message=self._mark, cancel=token, name="reviewapp-queue")
+        with self._changed:
+            self._over = True
+            self._changed.notify_all()
+
+    def _mark(self, position: int) -> None:
+        with self._changed:
+            self._done.add(self._positions[position])
+            self._changed.notify_all()
+
+    def wait(self, rows: range) -> None:
+        wanted = [row for row in rows if row in self._local]
+        with self._changed:
+            self._changed.wait_for(lambda: self._over or all(row in self._done for row in wanted))
+
+
 FIT_ROWS = 24
 
 
@@ -203,13 +242,15 @@ class QueueWindow(QMainWindow):
         self.progress.setRange(0, max(1, len(queue.entries)))
         self.progress.setValue(0)
         me, blind, rows = self.me, self.model.blind, self.model.rows
+        ahead = _ReadAhead(queue.entries, token)
         chunks = [queue.entries[i : i + CHUNK] for i in range(0, len(queue.entries), CHUNK)]
         self._chunks_left = len(chunks)
         if not chunks:
             self._filled(token)
         for number, entries in enumerate(chunks):
 
-            def work(_progress: ProgressCallback, entries: list[QueueEntry] = entries) -> _Chunk:
+            def work(_progress: ProgressCallback, entries: list[QueueEntry] = entries, first: int = number) -> _Chunk:
+                ahead.wait(range(first * CHUNK, first * CHUNK + len(entries)))
                 part = queue_status(
                     Queue(queue.path, entries, []),
                     me,
