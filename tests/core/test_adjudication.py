@@ -63,7 +63,7 @@ def ranking(capsys, work: Path) -> dict[str, dict]:
 
 def two_judges_disagree(work: Path) -> None:
     harsh, kind = open_review(work / "alpha", "Harsh"), open_review(work / "alpha", "Kind")
-    harsh.set_verdict(1, "falsified", "The accuracy drop is 4 points, not 0.3.")
+    harsh.set_verdict(1, "falsified", "The accuracy drop is 4 points, not 0.3 (small-widgets team).")
     kind.set_verdict(1, "verified", "Table 2 matches within 0.3 points.")
     for judge in (harsh, kind):
         judge.set_verdict(2, "falsified", "Measured 1.02x.")  # they agree here
@@ -84,7 +84,9 @@ def test_a_conflict_is_adjudicated_undone_redone_committed_and_decided(team, cap
     [blind] = disputes(capsys, work, "--blind")
     assert [p["name"] for p in blind["people"]] == ["reviewer 1", "reviewer 2"]
     assert "alpha" not in json.dumps(blind) and "Harsh" not in json.dumps(blind)
-    assert [p["rationale"] for p in blind["people"]] == [p["rationale"] for p in open_dispute["people"]]
+    assert "small-widgets" in open_dispute["people"][0]["rationale"]
+    assert blind["people"][0]["rationale"].startswith("The accuracy drop is 4 points")
+    assert "small-widgets" not in json.dumps(blind)  # the Space's name, scrubbed as the queue scrubs it
     assert ranking(capsys, work)["alpha"]["marks"] == []
     assert ranking(capsys, work)["alpha"]["verdicts"] == {"disputed": 1, "falsified": 1}
 

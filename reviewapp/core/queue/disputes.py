@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from reviewapp.core.queue.adjudication import DEFAULT_MAX_SPREAD, ClaimDispute, claim_disputes
-from reviewapp.core.queue.blind import pseudonym
+from reviewapp.core.queue.blind import blinder_for, pseudonym
 from reviewapp.core.queue.decision import queue_ranking, review_state
 from reviewapp.core.queue.status import QueueRow
 
@@ -99,11 +99,13 @@ def queue_disputes(
 
 def _claim_row(row: QueueRow, index: int, dispute: ClaimDispute, blind: bool) -> QueueDispute:
     hidden = blind and not dispute.settled
+    # text that may name the team (the claim's title, what reviewers wrote) is scrubbed as the queue scrubs it
+    shown = blinder_for(row.logbook_id, row.logbook).scrub if hidden else _as_is
     people = [
         PersonView(
             _name(v.annotator, n, hidden),
             v.payload.verdict.value,
-            v.payload.rationale,
+            shown(v.payload.rationale),
             v.payload.confidence,
             v.id,
         )
@@ -119,7 +121,7 @@ def _claim_row(row: QueueRow, index: int, dispute: ClaimDispute, blind: bool) ->
         kind="verdicts",
         claim_key=dispute.claim_key,
         label=dispute.label,
-        title=dispute.title,
+        title=shown(dispute.title),
         people=people,
         status=status,
         adjudicated=adjudication.payload.verdict.value if adjudication else None,
@@ -128,6 +130,10 @@ def _claim_row(row: QueueRow, index: int, dispute: ClaimDispute, blind: bool) ->
         row=index,
         evidence=evidence,
     )
+
+
+def _as_is(text: str) -> str:
+    return text
 
 
 def _name(name: str, number: int, hidden: bool) -> str:
