@@ -295,3 +295,21 @@ def test_a_page_that_repeats_verdict_words_keeps_a_bounded_list_of_candidates(tm
     claim = the_claim(tmp_path, ("verified and falsified in passing. " * 40 + "\n\n") * 50)
     assert claim.verdict is Verdict.UNSTATED and claim.unstated_reason
     assert 0 < len(claim.considered) <= PASSING_LIMIT
+
+
+def test_a_summary_row_naming_the_claim_by_its_title_fills_it(tmp_path: Path) -> None:
+    draft = LogbookDraft("Reproduction: Titles")
+    draft.page("Executive summary").markdown(
+        "| Claim | Outcome |\n|---|---|\n| Sparse training matches dense accuracy | Verified |\n"
+        "| Training speed | Falsified |\n| Widget gadget bound | Toy |"
+    )
+    draft.page("Claim 1: Sparse training matches dense accuracy").markdown("We ran it on three seeds.")
+    draft.page("Claim 2: Training speed of sparse widgets").markdown("We timed it.")
+    draft.page("Claim 3: The gadget bound").markdown("We checked it.")
+    draft.page("Claim 4: The widget bound").markdown("We checked it.")
+    draft.write(tmp_path)
+    claims = read_logbook(tmp_path).claims
+    assert [c.verdict for c in claims] == [Verdict.VERIFIED, Verdict.FALSIFIED, Verdict.UNSTATED, Verdict.UNSTATED]
+    assert claims[0].verdict_mention is not None and claims[0].verdict_mention.source == "summary table"
+    # "Widget gadget bound" covers claims 3 and 4 equally: it names neither
+    assert all(c.unstated_reason for c in claims[2:])

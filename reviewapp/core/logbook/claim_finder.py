@@ -995,6 +995,7 @@ def _cross_page_mentions(
     by_page = {c.page: i for i, c in enumerate(claims) if not c.section_line}
     elsewhere: list[list[VerdictMention]] = [[] for _ in claims]
     history: list[list[VerdictMention]] = [[] for _ in claims]
+    titles: list[frozenset[str]] = []  # the claims' title words, once a row names a claim by its title
     for page in pages:
         if id(page) in claim_pages:
             continue
@@ -1002,6 +1003,10 @@ def _cross_page_mentions(
         for target, mention in _summary_mentions(page):
             if isinstance(target, int):
                 about = by_number.get(target, [])
+            elif isinstance(target, _TitleRef):
+                titles = titles or [_title_words(c.title) for c in claims]
+                match = _claim_by_title(target, titles)
+                about = [] if match is None else [match]
             else:
                 about = [by_page[target]] if target in by_page else []
             for index in about:
@@ -1026,10 +1031,70 @@ def _page_texts(page: Page) -> list[tuple[str, int, int | None]]:
     return texts
 
 
-def _summary_mentions(page: Page) -> list[tuple[int | str, VerdictMention]]:
-    """Rows of tables with a verdict column whose first columns name a claim (by number, or by a link to its
-    page); 'Claim 3: VERIFIED' lines."""
-    out: list[tuple[int | str, VerdictMention]] = []
+@dataclass(frozen=True)
+class _TitleRef:
+    """A summary row that names a claim by the words of its title."""
+
+    words: frozenset[str]
+
+
+_STOP_WORDS = frozenset(
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "from",
+        "that",
+        "this",
+        "are",
+        "was",
+        "were",
+        "its",
+        "into",
+        "over",
+        "under",
+        "than",
+        "then",
+        "they",
+        "them",
+        "their",
+        "our",
+        "has",
+        "have",
+        "not",
+        "claim",
+        "claims",
+    ]
+)
+
+
+def _title_words(text: str) -> frozenset[str]:
+    return frozenset(w for w in re.findall(r"[a-z0-9]{3,}", vm.clean(text).lower()) if w not in _STOP_WORDS)
+
+
+def _claim_by_title(ref: _TitleRef, titles: list[frozenset[str]]) -> int | None:
+    """The one claim whose title the row's words cover best, when they cover most of it."""
+    scored = sorted(
+        (
+            (len(ref.words & t) / min(len(ref.words), len(t)), i)
+            for i, t in enumerate(titles)
+            if len(ref.words & t) >= 2
+        ),
+        reverse=True,
+    )
+    if not scored or scored[0][0] < _TITLE_COVER or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][1]
+
+
+_TITLE_COVER = 0.6
+
+
+def _summary_mentions(page: Page) -> list[tuple[int | str | _TitleRef, VerdictMention]]:
+    """Rows of tables with a verdict column whose first columns name a claim (by number, by a link to its page, or
+    by the words of its title); 'Claim 3: VERIFIED' lines."""
+    out: list[tuple[int | str | _TitleRef, VerdictMention]] = []
     for text, first_line, cell in _page_texts(page):
         if not may_state_verdict(text):
             continue
@@ -1052,11 +1117,13 @@ def _summary_mentions(page: Page) -> list[tuple[int | str, VerdictMention]]:
                 continue
             number = next((_ROW_CLAIM.match(c) for c in cells[:2] if _ROW_CLAIM.match(c)), None)
             link = next((_TABLE_LINK.search(c) for c in cells[:2] if _TABLE_LINK.search(c)), None)
-            target: int | str  # a claim number, or the slug of the page the row links when it names no number
+            target: int | str | _TitleRef  # a claim number, the slug of the page the row links, or its words
             if number is not None:
                 target = int(number.group(1))
             elif link is not None:
                 target = link.group("slug")
+            elif verdict_column >= 0 and len(_title_words(cells[0])) >= 2:
+                target = _TitleRef(_title_words(cells[0]))  # a row naming the claim by its title
             else:
                 continue
             for column, source in ((verdict_column, "summary table"), (earlier_column, HISTORY)):
@@ -1090,7 +1157,7 @@ def _earlier_column_of(header: list[str]) -> int | None:
 
 
 def _line_mentions(
-    line: str, page: Page, line_no: int, cell: int | None, out: list[tuple[int | str, VerdictMention]]
+    line: str, page: Page, line_no: int, cell: int | None, out: list[tuple[int | str | _TitleRef, VerdictMention]]
 ) -> None:
     for match in _LINE_CLAIMS.finditer(line):
         tail = vm.first_sentence(line, match.end())
