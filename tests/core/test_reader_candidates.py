@@ -290,7 +290,7 @@ def test_a_status_column_on_the_index_fills_a_claim_whose_page_states_nothing(
 
 
 def test_a_page_that_repeats_verdict_words_keeps_a_bounded_list_of_candidates(tmp_path: Path) -> None:
-    from reviewapp.core.logbook.claim_finder import PASSING_LIMIT
+    from reviewapp.core.logbook.claim_statements import PASSING_LIMIT
 
     claim = the_claim(tmp_path, ("verified and falsified in passing. " * 40 + "\n\n") * 50)
     assert claim.verdict is Verdict.UNSTATED and claim.unstated_reason
