@@ -131,10 +131,8 @@ class VerdictSummary:
 
     def text(self) -> str:
         order = [*(v.value for v in VERDICT_CLASS), DISPUTED]
-        parts = [f"{self.counts[name]} {name}" for name in order if self.counts.get(name)]
-        if self.adjudicated:
-            parts.append(f"({self.adjudicated} adjudicated)")
-        return ", ".join(parts) or "no verdicts"
+        text = ", ".join(f"{self.counts[name]} {name}" for name in order if self.counts.get(name)) or "no verdicts"
+        return f"{text} ({self.adjudicated} adjudicated)" if self.adjudicated else text
 
     def to_dict(self) -> dict[str, int]:
         return dict(sorted(self.counts.items()))

@@ -14,6 +14,7 @@ import csv
 import io
 import os
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,12 +114,18 @@ def candidate(row: QueueRow, state: AnnotationState) -> Candidate:
     return found
 
 
-def queue_ranking(rows: list[QueueRow], method: Method = "z", rubric_sha256: str | None = None) -> QueueRanking:
-    """The ranking of the readable rows' rubric scores (on one rubric) and every candidate's verdicts and marks."""
+def queue_ranking(
+    rows: list[QueueRow],
+    method: Method = "z",
+    rubric_sha256: str | None = None,
+    states: Sequence[AnnotationState | None] | None = None,
+) -> QueueRanking:
+    """The ranking of the readable rows' rubric scores (on one rubric) and every candidate's verdicts and marks;
+    `states`: the rows' replayed reviews when the caller has them already (one per row)."""
     candidates: dict[str, Candidate] = {}
     scored: list[tuple[str, float, str, str]] = []  # (source, overall, judge, rubric sha)
-    for row in rows:
-        state = review_state(row)
+    for index, row in enumerate(rows):
+        state = states[index] if states is not None else review_state(row)
         if state is None:
             continue
         candidates[row.entry.source] = candidate(row, state)

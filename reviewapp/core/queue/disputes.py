@@ -66,13 +66,13 @@ def queue_disputes(
     rows: list[QueueRow], *, max_spread: float = DEFAULT_MAX_SPREAD, blind: bool = False, include_settled: bool = True
 ) -> list[QueueDispute]:
     found: list[QueueDispute] = []
-    for index, row in enumerate(rows):
-        state = review_state(row)
+    states = [review_state(row) for row in rows]
+    for index, (row, state) in enumerate(zip(rows, states, strict=True)):
         if state is None or row.logbook is None:
             continue
         for dispute in claim_disputes(state, include_settled=include_settled):
             found.append(_claim_row(row, index, dispute, blind))
-    ranking = queue_ranking(rows).ranking
+    ranking = queue_ranking(rows, states=states).ranking
     by_source = {row.entry.source: (i, row) for i, row in enumerate(rows)}
     for ranked in ranking.rows:
         if len(ranked.normalized) < 2 or ranked.spread <= max_spread:
