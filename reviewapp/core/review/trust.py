@@ -37,12 +37,12 @@ class Trust:
     @classmethod
     def from_settings(cls) -> Trust:
         preferences = load_preferences()
-        key = load_signing_key()
-        own_key = public_key_text(key) if key is not None else None
         me, folder = preferences.annotator, user_data_dir()
         roster_file = preferences.roster
         if not roster_file:
-            return cls(None, me, own_key, folder)
+            return cls(None, me, None, folder)  # nothing to check: the key (and `cryptography`) is not loaded
+        key = load_signing_key()
+        own_key = public_key_text(key) if key is not None else None
         try:
             return cls(read_roster(Path(roster_file)), me, own_key, folder)
         except RosterError as exc:
