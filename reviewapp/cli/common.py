@@ -139,25 +139,35 @@ def load_or_exit(source: str) -> Logbook:
 
 
 def open_or_exit(source: str) -> OpenedSource:
+    """The folder SOURCE names (see `open_for_command`); a failure is a CommandError with its exit code."""
     from reviewapp.core.io.source_errors import EXIT_CANCELLED, SourceUnavailable
-    from reviewapp.core.io.source_ref import SourceError, parse_source
+    from reviewapp.core.io.source_ref import SourceError
     from reviewapp.core.progress import Cancelled
-    from reviewapp.core.sources.opener import open_source
 
     try:
-        ref = parse_source(source)
+        return open_for_command(source)
     except SourceError as exc:
         raise CommandError(f"error: {exc}", EXIT_NOT_A_LOGBOOK) from exc
+    except SourceUnavailable as exc:
+        raise CommandError(f"error: {exc}", exc.exit_code) from exc
+    except (Cancelled, KeyboardInterrupt) as exc:  # Ctrl+C during a download: what is complete stays cached
+        raise CommandError(f"cancelled: {source}", EXIT_CANCELLED) from exc
+
+
+def open_for_command(source: str) -> OpenedSource:
+    """The folder SOURCE names, downloading within the command's limits (progress on a terminal); where it came
+    from, notes and proposals are said on stderr. Raises SourceError, SourceUnavailable or Cancelled as they
+    are, for commands that go on with their other sources."""
+    from reviewapp.core.io.source_ref import parse_source
+    from reviewapp.core.sources.opener import open_source
+
+    ref = parse_source(source)
     if ref.kind == "path":
         return open_source(ref)
     limits = _limits()
     progress = _TerminalProgress() if sys.stderr.isatty() else None
     try:
         opened = open_source(ref, limits=limits, progress=progress)
-    except SourceUnavailable as exc:
-        raise CommandError(f"error: {exc}", exc.exit_code) from exc
-    except (Cancelled, KeyboardInterrupt) as exc:  # Ctrl+C during a download: what is complete stays cached
-        raise CommandError(f"cancelled: {ref.describe()}", EXIT_CANCELLED) from exc
     finally:
         if progress is not None:
             progress.done()

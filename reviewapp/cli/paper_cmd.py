@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewapp.cli.common import CommandError, add_annotator_options, fail, open_or_exit, say_who
+from reviewapp.cli.common import CommandError, add_annotator_options, fail, open_for_command, open_or_exit, say_who
 
 if TYPE_CHECKING:
     from reviewapp.core.paper.gather import GatheredPaper
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from reviewapp.core.verdicts import Verdict
 
 EXIT_CODES = (
+    "with several sources, one that cannot be opened is named on stderr and left out; "
     "exit codes: 0 printed or saved; 2 bad usage, a source that is not a logbook or nothing to show; 3 cannot write; "
     "4 the Hub refused; 5 the Hub cannot be reached (or HF_HUB_OFFLINE is set); 6 cancelled"
 )
@@ -102,7 +103,10 @@ def _build(args: argparse.Namespace) -> GatheredPaper:
         raise CommandError("error: name the logbooks on the paper (SOURCE ..., --list FILE, or --orid ORID)")
     request = PaperRequest(sources, orid, args.registry, args.paper_index)
     try:
-        gathered = gather_paper(request, open_or_exit, strict=True, find=find_on_hub)
+        # with several logbooks, one that cannot be opened is named and left out; a lone one stops with its code
+        several = len(sources) > 1 or (not sources and orid is not None)
+        opener = open_for_command if several else open_or_exit
+        gathered = gather_paper(request, opener, strict=not several, find=find_on_hub)
     except NotALogbookError as exc:
         raise CommandError(f"error: {exc}") from None
     except PaperGatherError as exc:

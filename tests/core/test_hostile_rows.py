@@ -78,3 +78,17 @@ def test_rank_uses_saved_scores_and_cached_copies_without_downloading(
     ranked = json.loads(out)["ranking"]
     assert [(r["logbook"], r["judges"]) for r in ranked] == [(GOOD, {"Ada": 4.0})]
     assert "bob/never-downloaded" in err and "--download" in err
+
+
+def test_paper_of_two_spaces_shows_the_one_that_opens_and_names_the_other(
+    hub: HostileHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _publish(hub, tmp_path, GOOD)
+    _publish(hub, tmp_path, BAD)
+    hub.misbehave(f"/api/spaces/{BAD}$", Misbehaviour(status=500, body=b"broken"))
+
+    code, out, err = _run(capsys, "paper", GOOD, BAD, "--json")
+
+    assert code == 0, err
+    assert GOOD in out and f"warning: {BAD}: Space {BAD}" in err
+    assert "Traceback" not in err

@@ -278,7 +278,10 @@ def _guarded_backend() -> Any:
 
 
 def _guarded_client() -> httpx2.Client:
-    """huggingface_hub's own client (its request hook, redirects, no timeout of its own), over guarded sockets."""
+    """huggingface_hub's own client (its request hook, redirects, no timeout of its own), over guarded sockets.
+
+    Connections through a proxy from the environment go through httpx's proxy transport, which this does not
+    wrap: there the per-read timeouts and the checks between files still hold, the socket-level deadline not."""
     import httpcore2
     import httpx2
     from huggingface_hub.utils._http import default_client_factory
@@ -286,10 +289,13 @@ def _guarded_client() -> httpx2.Client:
     base = default_client_factory()
     hooks = {"request": list(base.event_hooks["request"]), "response": [*base.event_hooks["response"], check_answer]}
     base.close()
+    limits = httpx2.Limits()
     transport = httpx2.HTTPTransport()
     transport._pool = httpcore2.ConnectionPool(  # the same pool HTTPTransport builds, with the guarded backend
         ssl_context=httpx2.create_ssl_context(),
-        max_connections=httpx2.Limits().max_connections,
+        max_connections=limits.max_connections,
+        max_keepalive_connections=limits.max_keepalive_connections,
+        keepalive_expiry=limits.keepalive_expiry,
         network_backend=_guarded_backend(),
     )
     return httpx2.Client(event_hooks=hooks, follow_redirects=True, timeout=None, transport=transport)
