@@ -1,7 +1,7 @@
-"""How fast File > Open Paper shows the matrix of a paper with twenty logbooks.
+"""How fast File > Open Paper shows the matrix of a paper with a hundred logbooks.
 
-    python benchmarks/paper.py                  # 20 generated logbooks of one paper, 5-10 claims each
-    python benchmarks/paper.py --logbooks 8     # a quicker run
+    python benchmarks/paper.py                  # 100 generated logbooks of one paper, 5-10 claims each
+    python benchmarks/paper.py --logbooks 20    # a quicker run (the targets stay those for 100)
 
 Each logbook is a team's reproduction of the same paper: its claims worded its own way, renumbered and some
 skipped, each claim page with its statement, run cells with long outputs, a PNG figure with its raw data and a
@@ -9,12 +9,12 @@ verdict. The real review window is up (offscreen) before the clock starts; each 
 the request (as the Open Paper dialog hands it over) and stops when the matrix is painted:
 
 * cold: the parse cache emptied first (its files and what it keeps in memory), so every logbook is parsed
-  (target under 3 s);
-* warm: the same paper opened again, every logbook answered from the parse cache (target under 0.5 s);
+  (target 5 s at the challenge's scale, 100 logbooks);
+* warm: the same paper opened again, every logbook answered from the parse cache (target 1 s);
 * the first open after the app started (cold, and the reader's code loaded), and gathering alone (no window).
 
 The generated logbooks are kept under benchmarks/.cache/ and reused. Prints figures only; exits 0 unless
-something crashes.
+something crashes. The load average is printed beside the figures: the machine is often shared.
 """
 
 from __future__ import annotations
@@ -37,7 +37,20 @@ CACHE = BENCH_DIR / ".cache"
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != BENCH_DIR]
 sys.path.insert(0, str(REPO))
 
-TARGET_COLD_S, TARGET_WARM_S = 3.0, 0.5
+TARGET_COLD_S, TARGET_WARM_S = 5.0, 1.0  # for 100 logbooks of one paper
+
+
+def load_average() -> str:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_bench_measure", BENCH_DIR / "_measure.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return str(module.load_average())
+
+
 ORID = "BenchPaper01"
 VERDICTS = ("VERIFIED", "FALSIFIED", "TOY", "INCONCLUSIVE", "PARTIALLY VERIFIED")
 #: the paper's ten claims, each in two wordings
@@ -110,7 +123,7 @@ def open_once(main_window: object, folders: list[Path]) -> tuple[float, object]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--logbooks", type=int, default=20, help="logbooks on the paper (default 20)")
+    parser.add_argument("--logbooks", type=int, default=100, help="logbooks on the paper (default 100)")
     parser.add_argument("--runs", type=int, default=3, help="cold and warm runs each (default 3)")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -170,11 +183,12 @@ def main() -> int:
     for name, figures, target in (("cold (parse cache empty)", cold, TARGET_COLD_S),
                                   ("warm (parse cache filled)", warm, TARGET_WARM_S)):  # fmt: skip
         median = statistics.median(figures)
-        verdict = "PASS" if median < target else "MISS"
+        verdict = "PASS" if median <= target else "MISS"
         spread = f"{min(figures):.2f}-{max(figures):.2f} s over {len(figures)} runs"
-        print(f"  {name:<27} median {median:5.2f} s   ({spread})   target < {target:.1f} s   {verdict}")
+        print(f"  {name:<27} median {median:5.2f} s   ({spread})   target ≤ {target:.1f} s   {verdict}")
     print(f"  {'first open after start':<27}        {first:5.2f} s   (cold, and the reader's code loaded)")
     print(f"  {'of warm: gathering alone':<27} median {statistics.median(core):5.2f} s   (core, no window)")
+    print(f"  measured with {load_average()}")
     main_window.close()
     shutil.rmtree(scratch, ignore_errors=True)
     return 0

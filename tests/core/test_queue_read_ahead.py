@@ -22,3 +22,16 @@ def test_the_child_fills_the_parse_cache_and_says_each_folder_done(tmp_path: Pat
         stats = CacheStats()
         read_logbook_cached(folder, stats=stats)
         assert stats.whole and stats.parsed == 0  # parsed by the child, served here
+
+
+def test_is_cached_tells_a_whole_hit_without_decoding(tmp_path: Path) -> None:
+    from reviewapp.core.logbook.parse_cache import is_cached
+
+    workspace = small_logbook(tmp_path)
+    assert not is_cached(workspace) and not is_cached(tmp_path / "nowhere")
+    read_logbook_cached(workspace)
+    forget_recent()
+    assert is_cached(workspace)
+    page = next(workspace.rglob("page.md"))
+    page.write_text(page.read_text() + "\nmore\n")
+    assert not is_cached(workspace)

@@ -37,7 +37,7 @@ from reviewapp import __version__
 from reviewapp.core.io.paths import user_cache_dir
 from reviewapp.core.io.safepath import is_contained, open_regular
 from reviewapp.core.logbook import model
-from reviewapp.core.logbook.locate import locate
+from reviewapp.core.logbook.locate import Location, NotALogbookError, locate
 from reviewapp.core.logbook.logbook_id import LogbookId, git_state
 from reviewapp.core.logbook.model import Cell, Logbook, Page, Problem
 from reviewapp.core.logbook.page_parser import ParsedPage, decode_page
@@ -125,12 +125,7 @@ def read_logbook_cached(
     with the pages whose bytes did not change taken from the cache when something did."""
     stats = stats if stats is not None else CacheStats()
     source = Path(source)
-    where = locate(source)
-    extras = tuple(p for p in (where.metadata_file, where.workspace and where.workspace / ".trackio") if p)
-    name_text = json.dumps([FORMAT, reader_version(), str(source.resolve()), logbook_id])
-    name = hashlib.sha256(name_text.encode("utf-8", "surrogatepass")).hexdigest()
-    tree, plain = _walk(where.root, extras)
-    key = hashlib.sha256(f"{name}\0{tree}".encode()).hexdigest()
+    where, name, key, plain = _keys(source, logbook_id)
     with _RECENT_LOCK:
         recent = _RECENT.get(key)
     if recent is not None:
@@ -189,6 +184,32 @@ def _recall_id(logbook: Logbook, stored: dict[str, Any]) -> None:
         return
     if derived.get("git_state") == git_state(logbook.root):
         logbook._derived_id = derived["id"]
+
+
+def _keys(source: Path, logbook_id: LogbookId | None) -> tuple[Location, str, str, bool]:
+    """Where the logbook is, its entry's name, the key of its files as they are now, and whether its folder
+    holds no symbolic link (see _walk)."""
+    where = locate(source)
+    extras = tuple(p for p in (where.metadata_file, where.workspace and where.workspace / ".trackio") if p)
+    name_text = json.dumps([FORMAT, reader_version(), str(source.resolve()), logbook_id])
+    name = hashlib.sha256(name_text.encode("utf-8", "surrogatepass")).hexdigest()
+    tree, plain = _walk(where.root, extras)
+    return where, name, hashlib.sha256(f"{name}\0{tree}".encode()).hexdigest(), plain
+
+
+def is_cached(source: Path | str, folder: Path | None = None) -> bool:
+    """Whether `read_logbook_cached(source)` would be served whole, told without decoding the entry (its key
+    leads it): a queue asks this of every row to know which need parsing first."""
+    try:
+        _where, name, key, _plain = _keys(Path(source), None)
+        with _RECENT_LOCK:
+            if key in _RECENT:
+                return True
+        lead = f'{{"key":"{key}",'.encode()
+        with ((folder or cache_folder()) / f"{name}.json").open("rb") as handle:
+            return handle.read(len(lead)) == lead
+    except (OSError, ValueError, NotALogbookError):
+        return False
 
 
 class _PageMemory:

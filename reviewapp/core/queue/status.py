@@ -15,7 +15,7 @@ from reviewapp.core.io.source_errors import SourceUnavailable
 from reviewapp.core.io.source_ref import SourceError
 from reviewapp.core.logbook.locate import NotALogbookError
 from reviewapp.core.logbook.model import Logbook
-from reviewapp.core.logbook.parse_cache import read_logbook_cached
+from reviewapp.core.logbook.parse_cache import is_cached, read_logbook_cached
 from reviewapp.core.logbook_judge.stored import StoredImport
 from reviewapp.core.progress import CancelToken, ProgressCallback
 from reviewapp.core.queue.queue_file import Queue, QueueEntry
@@ -111,7 +111,8 @@ def read_ahead(folders: list[str], *, send: Callable[[int], None], cancel: Cance
         if cancel is not None:
             cancel.check()
         with contextlib.suppress(Exception):  # whatever it is, the row's own read says it, with its reason
-            read_logbook_cached(folder)
+            if not is_cached(folder):  # served whole already: nothing to parse, nothing to decode here
+                read_logbook_cached(folder)
         send(position)
 
 
