@@ -167,17 +167,22 @@ def heat_maps(tables: Sequence[Table], *, theme: Theme = "light") -> Figure:
 
 
 def png_bytes(figure: Figure, dpi: int = 110) -> bytes:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # named here so that a bundle carries it
+
     out = io.BytesIO()
-    figure.savefig(out, format="png", dpi=dpi, facecolor=figure.get_facecolor())
+    FigureCanvasAgg(figure).print_figure(out, format="png", dpi=dpi, facecolor=figure.get_facecolor())
     return out.getvalue()
 
 
 def svg_bytes(figure: Figure) -> bytes:
     from matplotlib import rc_context
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
 
     out = io.BytesIO()
     with rc_context({"svg.fonttype": "path", "svg.hashsalt": "reviewapp"}):  # a stable file for the same figure
-        figure.savefig(out, format="svg", facecolor=figure.get_facecolor(), metadata={"Date": None})
+        FigureCanvasSVG(figure).print_figure(
+            out, format="svg", facecolor=figure.get_facecolor(), metadata={"Date": None}
+        )
     return out.getvalue()
 
 
