@@ -313,3 +313,17 @@ def test_a_summary_row_naming_the_claim_by_its_title_fills_it(tmp_path: Path) ->
     assert claims[0].verdict_mention is not None and claims[0].verdict_mention.source == "summary table"
     # "Widget gadget bound" covers claims 3 and 4 equally: it names neither
     assert all(c.unstated_reason for c in claims[2:])
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Claim 3 of the paper says the bound is verified on ImageNet.",
+        "The authors claim the speed-up is confirmed on every GPU.",
+        "The claim contract: it passes when the gap closes.",
+    ],
+)
+def test_a_sentence_about_the_papers_claim_is_not_the_verdict(tmp_path: Path, sentence: str) -> None:
+    claim = the_claim(tmp_path, f"We ran the sweep. {sentence}")
+    assert claim.verdict is Verdict.UNSTATED and claim.unstated_reason
+    assert all("names the claim" not in m.features for m in claim.considered)

@@ -210,9 +210,10 @@ def _scan_text(
 
 # A sentence about the claim itself ("This verifies the selected … claim", "Claim 1 reproduced"), not the paper's.
 _NAMES_CLAIM = re.compile(r"\bclaims?\b", re.IGNORECASE)
+# A sentence about the paper or its authors restates their claim ("Claim 3 of the paper: the bound holds"), and a
+# claim contract or registry states what would count: neither is the agent saying what it found.
 _OTHERS_CLAIM = re.compile(
-    r"\b(?:paper|papers|authors?|original)(?:'s|’s)?\s+(?:\w+\s+)?claims?\b|\bclaim\s+(?:contract|registry)",
-    re.IGNORECASE,
+    r"\b(?:paper|papers|authors?|original|published)\b|\bclaim\s+(?:contract|registry|statement)", re.IGNORECASE
 )
 
 
