@@ -52,7 +52,7 @@ class ReviewController(QObject):
         self.pair_problems: list[Problem] = []
         self._location: ReviewsLocation | None = None
         self._repairs_reported = 0
-        self.lane = WriteLane(self)  # every action runs there: appends, fsync and git stay off the GUI thread
+        self.lane = WriteLane.shared()  # the application's: appends, fsync and git stay off the GUI thread
         self._pending: list[Callable[[], None]] = []  # what the lane heard, told on the GUI thread after it
         self._pending_lock = threading.Lock()
         self.blinder: Blinder | None = None  # the open logbook's, while it is reviewed blind

@@ -34,6 +34,7 @@ from reviewapp.qt.pairs.canvas import CompareCanvas, CompareMode
 from reviewapp.qt.pairs.loader import PairImageCache
 from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.workers import alive
+from reviewapp.qt.write_lane import WriteLane
 
 if TYPE_CHECKING:
     from reviewapp.core.pairs.study import Study
@@ -333,14 +334,17 @@ class PairRatingWindow(QWidget):
             response = "skipped"
         assert self._trial is not None
         elapsed = 0 if self._shown_at is None else round((time.monotonic() - self._shown_at) * 1000)
-        try:
-            done = self.rating.rate(
-                response,
-                left_unusable=self._left_unusable,
-                right_unusable=self._right_unusable,
-                confidence=self._confidence,
-                comment=self._comment,
-                response_ms=elapsed,
+        left, right, confidence, comment = self._left_unusable, self._right_unusable, self._confidence, self._comment
+        try:  # on the application's write lane, like every write: never beside another window's
+            done = WriteLane.shared().run(
+                lambda: self.rating.rate(
+                    response,
+                    left_unusable=left,
+                    right_unusable=right,
+                    confidence=confidence,
+                    comment=comment,
+                    response_ms=elapsed,
+                )
             )
         except (StoreError, RatingError, ValueError) as exc:
             self._say(f"Not saved: {exc}", error=True)
@@ -353,7 +357,7 @@ class PairRatingWindow(QWidget):
 
     def undo(self) -> Rating | None:
         try:
-            undone = self.rating.undo()
+            undone = WriteLane.shared().run(self.rating.undo)
         except StoreError as exc:
             self._say(f"Undo not saved: {exc}", error=True)
             return None

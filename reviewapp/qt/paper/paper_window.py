@@ -40,6 +40,7 @@ from reviewapp.core.sources.opened import OpenedSource
 from reviewapp.qt.paper.matrix_model import CLAIM, CLASS, FIRST_LOGBOOK, PaperMatrixModel, cell_lines, cell_tooltip
 from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.workers import TaskRunner, alive
+from reviewapp.qt.write_lane import WriteLane
 
 #: open a logbook's evidence: (source as given, logbook folder, claim key)
 OpenEvidence = Callable[[str, Path, str | None], None]
@@ -472,7 +473,7 @@ class PaperWindow(QMainWindow):
     def _write(self, action: Callable[[], object]) -> None:
         assert self.gathered is not None
         try:
-            action()
+            WriteLane.shared().run(action)  # the application's write lane, like every write
         except (PaperActionError, OSError, ValueError) as exc:
             QMessageBox.warning(self, "Nothing saved", str(exc))
             return

@@ -59,6 +59,7 @@ from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.qt.queue.queue_model import COLUMNS, DISPUTED, LOGBOOK, READING, QueueFilter, QueueTableModel
 from reviewapp.qt.queue.score_dialog import ScoreDialog
 from reviewapp.qt.workers import TaskRunner, alive
+from reviewapp.qt.write_lane import WriteLane
 
 OpenClaim = Callable[[Path, str | None, bool], None]  # folder, claim key, blind
 STATUSES = ("", NOT_STARTED, IN_PROGRESS, DONE, FLAGGED)
@@ -429,14 +430,14 @@ class QueueWindow(QMainWindow):
         role: str = "judge",
         then: Callable[[], None] | None = None,
     ) -> None:
-        """Run `action` on the logbook's review off the GUI thread, then read its row again; without `reopen`
-        only read the row again."""
+        """Run `action` on the logbook's review on the application's write lane (after any other window's writes,
+        never beside them), then read its row again; without `reopen` only read the row again."""
         row = self.model.rows[number]
         assert row.logbook is not None
         logbook, me, entry = row.logbook, self.me, row.entry
         used: list[LogbookReview] = []
 
-        def work(_progress: ProgressCallback) -> QueueRow:
+        def work() -> QueueRow:
             if reopen:
                 opened = review or LogbookReview.open(logbook, Identity(me, "window"), role)
                 action(opened)
@@ -461,7 +462,7 @@ class QueueWindow(QMainWindow):
             if alive(self):
                 QMessageBox.warning(self, f"{what} not saved", self._safe(number, str(exc)))
 
-        self.runner.submit(work, done, failed)
+        WriteLane.shared().submit(work, done, failed, initiator=self)
 
     def _safe(self, number: int, text: str | None) -> str:
         return self.model.shown(number, text or "")

@@ -1,0 +1,69 @@
+"""One write lane for the application: commands run one at a time on one thread, in order; a submitted command's
+result comes back on the GUI thread through a signal, without a nested event loop."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from PySide6.QtCore import QThread
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from reviewapp.qt.write_lane import LaneResult, WriteLane
+from tests.qt.conftest import OpenWindow
+
+
+def test_submitted_commands_run_in_order_one_at_a_time_and_report_on_the_gui_thread(qtbot: QtBot) -> None:
+    lane = WriteLane.shared()
+    assert WriteLane.shared() is lane
+    active, most, ran_on, order = [0], [0], set(), []
+    delivered_on: list[bool] = []
+
+    def command(n: int) -> int:
+        active[0] += 1
+        most[0] = max(most[0], active[0])
+        ran_on.add(threading.get_ident())
+        time.sleep(0.002)  # room for another command to overlap, were the lane not one thread
+        active[0] -= 1
+        return n
+
+    def done(n: int) -> None:
+        delivered_on.append(QThread.currentThread() is QApplication.instance().thread())  # type: ignore[union-attr]
+        order.append(n)
+
+    finished: list[LaneResult] = []
+    lane.finished.connect(finished.append)
+    submitted = []
+    for n in range(6):
+        lane.submit(lambda n=n: command(n), done, initiator="queue window" if n % 2 else "review window")
+        submitted.append(n)
+    assert order == []  # submit returned at once: nothing waited for the commands
+    background = threading.Thread(target=lambda: lane.run(lambda: command(99)))
+    background.start()  # a worker's write joins the same lane
+    qtbot.waitUntil(lambda: len(order) == 6)
+    background.join()
+    lane.finished.disconnect(finished.append)
+
+    assert order == submitted and all(delivered_on)
+    assert most[0] == 1 and ran_on and threading.get_ident() not in ran_on and len(ran_on) == 1
+    assert [r.initiator for r in finished[:2]] == ["review window", "queue window"]  # a screen can skip its own
+
+
+def test_a_failing_command_reaches_on_failed_and_the_lane_goes_on(qtbot: QtBot) -> None:
+    lane = WriteLane.shared()
+    failures: list[BaseException] = []
+    results: list[object] = []
+
+    def fail() -> None:
+        raise OSError("disk full")
+
+    lane.submit(fail, results.append, failures.append)
+    lane.submit(lambda: "next", results.append, failures.append)
+    qtbot.waitUntil(lambda: len(results) + len(failures) == 2)
+    assert [str(f) for f in failures] == ["disk full"] and results == ["next"]
+    assert lane.run(lambda: 7) == 7 and not lane.busy
+
+
+def test_the_review_window_writes_on_the_applications_lane(open_window: OpenWindow) -> None:
+    assert open_window().controller.review.lane is WriteLane.shared()
