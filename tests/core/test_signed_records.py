@@ -153,6 +153,9 @@ def test_unsigned_records_in_her_data_folder_are_hers(tmp_path: Path, monkeypatc
     assert again.state.verdict(again.claims()[0].key, BEA) is not None and again.loaded.unverified == []
     planted = logbook.root / "reviews" / "bea-judge.jsonl"
     planted.parent.mkdir(exist_ok=True)
+    planted.write_bytes(record_line(record))  # her file as committed: the same record, counted once, not apart
+    committed = LogbookReview.open(logbook, review.identity, "judge", writable=False)
+    assert committed.loaded.unverified == [] and not any("unverified" in m.message for m in committed.loaded.issues)
     copy = json.loads(record_line(record))
     copy["id"] = copy["id"][:-4] + "XXXX"
     planted.write_text(json.dumps(copy) + "\n", encoding="utf-8")

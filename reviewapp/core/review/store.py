@@ -394,9 +394,7 @@ class AnnotationStore:
             result.issues.append(
                 StoreIssue(trust.roster.path if trust.roster else Path(), None, trust.problem, "error")
             )
-        per_file = [
-            _trusted(path, records, trust, result) for path, records in zip(result.files, per_file, strict=True)
-        ]
+        per_file = _trusted(result.files, per_file, trust, result)
         result.records = list(heapq.merge(*per_file, key=lambda item: item[0].created_at))
         return result
 
@@ -458,24 +456,34 @@ def _own_records(
 
 
 def _trusted(
-    path: Path, records: list[tuple[RecordBase, str]], trust: Trust, result: LoadResult
-) -> list[tuple[RecordBase, str]]:
-    """The records of `path` that count (`core/review/trust.py`); the others are reported and set apart."""
-    kept: list[tuple[RecordBase, str]] = []
+    files: list[Path], per_file: list[list[tuple[RecordBase, str]]], trust: Trust, result: LoadResult
+) -> list[list[tuple[RecordBase, str]]]:
+    """The records of each file that count (`core/review/trust.py`); the others are reported and set apart. A
+    record set apart in one file whose identical copy counts from another (her data folder's copy of a file she
+    committed before she had a key) is that counted record, not an impostor: it is neither reported nor set apart
+    (copies that differ were dropped before, by `_without_conflicts`)."""
     now = datetime.now(UTC)
-    for record, where in records:
-        if trust.future(record, now):
-            message = f"record {record.id} is dated in the future ({record.created_at.isoformat()}); refused"
-            result.issues.append(StoreIssue(path, _line_of(where), message, "error"))
-        elif not trust.counts(record, path):
-            result.unverified.append((record, where))
-            message = (
-                f"unverified: claims to be {record.annotator} ({record.kind} {record.id}); no signature the roster "
-                "of reviewers' keys vouches for, so it is not counted"
-            )
-            result.issues.append(StoreIssue(path, _line_of(where), message, "warning"))
-        else:
-            kept.append((record, where))
+    judged = [
+        [(record, where, trust.future(record, now), trust.counts(record, path)) for record, where in records]
+        for path, records in zip(files, per_file, strict=True)
+    ]
+    counted = {record.id for file in judged for record, _, future, counts in file if counts and not future}
+    kept: list[list[tuple[RecordBase, str]]] = []
+    for path, file in zip(files, judged, strict=True):
+        kept.append([])
+        for record, where, future, counts in file:
+            if future:
+                message = f"record {record.id} is dated in the future ({record.created_at.isoformat()}); refused"
+                result.issues.append(StoreIssue(path, _line_of(where), message, "error"))
+            elif counts:
+                kept[-1].append((record, where))
+            elif record.id not in counted:
+                result.unverified.append((record, where))
+                message = (
+                    f"unverified: claims to be {record.annotator} ({record.kind} {record.id}); no signature the "
+                    "roster of reviewers' keys vouches for, so it is not counted"
+                )
+                result.issues.append(StoreIssue(path, _line_of(where), message, "warning"))
     return kept
 
 
