@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,14 +33,8 @@ SHORT = DownloadLimits(max_seconds=2.0)
 
 
 @pytest.fixture
-def hub(hf_home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HostileHub]:
-    server = HostileHub()
-    monkeypatch.setenv("HF_ENDPOINT", server.start())
-    try:
-        yield server
-    finally:
-        server.stop()
-    assert not server.internal_errors, "hub server crashed:\n" + "\n".join(server.internal_errors)
+def hub(hostile_hub: HostileHub) -> HostileHub:
+    return hostile_hub
 
 
 def _publish(hub: HostileHub, tmp_path: Path, **extra: bytes | str) -> str:
@@ -284,3 +277,13 @@ def test_a_manifest_of_100000_pages_is_refused_at_once(published: Path) -> None:
 
     assert isinstance(error, SourceTooLarge) and "more than 50,000 files" in str(error)
     assert len(web.paths) == 1  # only logbook.json was asked for
+
+
+def test_a_trickling_space_listing_stops_find_at_its_deadline(hub: HostileHub) -> None:
+    from reviewapp.core.sources.find import find_logbooks
+
+    hub.misbehave("/api/spaces$", Misbehaviour(pace=0.3, body=b"[" + b" " * 100 + b"]"))  # 30 s of an empty list
+
+    _, error, _ = run_bounded(lambda: find_logbooks("abc123", limits=SHORT, count_claims=False), within=BOUND)
+
+    assert isinstance(error, SourceTimedOut) and "icml2026-repro" in str(error)

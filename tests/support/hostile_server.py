@@ -25,14 +25,14 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from tests.support.hub_routes import Response
-from tests.support.hub_server import HubServer, _Handler, _HTTPServer
+from tests.support.hub_server import HubServer, _Handler, _HTTPServer, write_response
+from tests.support.static_server import StaticServer
 
 FILLER = b"x"
 
@@ -85,7 +85,7 @@ def send(
 ) -> None:
     """Write `real` changed by `rule` (or as it is) to the client."""
     if rule is None:
-        _send_plain(handler, method, real)
+        write_response(handler, method, real)
         return
     status = rule.status if rule.status is not None else real.status
     headers = {k: v for k, v in real.headers.items() if k.lower() not in {w.lower() for w in rule.without}}
@@ -132,17 +132,6 @@ def _trickle(handler: BaseHTTPRequestHandler, body: bytes, rule: Misbehaviour, t
         tricks.stopping.wait(rule.pace)
 
 
-def _send_plain(handler: BaseHTTPRequestHandler, method: str, real: Response) -> None:
-    handler.send_response(real.status)
-    for name, value in real.headers.items():
-        handler.send_header(name, value)
-    if "Content-Length" not in real.headers:
-        handler.send_header("Content-Length", str(len(real.body)))
-    handler.end_headers()
-    if method != "HEAD":
-        handler.wfile.write(real.body)
-
-
 # -- the Hub -----------------------------------------------------------------------------------------------------
 
 
@@ -159,15 +148,8 @@ class HostileHub(HubServer):
     def behave(self) -> None:
         self.tricks.clear()
 
-    def start(self) -> str:
-        self._http = _HostileHTTPServer(self)
-        host, port = self._http.server_address[:2]
-        self._endpoint = f"http://{host!s}:{port}"
-        self._thread = threading.Thread(
-            target=self._http.serve_forever, kwargs={"poll_interval": 0.02}, name="hostile-hub", daemon=True
-        )
-        self._thread.start()
-        return self.endpoint
+    def _make_http(self) -> _HTTPServer:
+        return _HTTPServer(self, _HostileHandler)
 
     def stop(self) -> None:
         self.tricks.stopping.set()
@@ -175,8 +157,6 @@ class HostileHub(HubServer):
 
 
 class _HostileHandler(_Handler):
-    server: _HostileHTTPServer
-
     def _serve(self) -> None:
         app = self.server.app
         assert isinstance(app, HostileHub)
@@ -185,71 +165,30 @@ class _HostileHandler(_Handler):
         send(self, self.command, real, app.tricks.pick(self.command, urlsplit(self.path).path), app.tricks)
 
 
-class _HostileHTTPServer(_HTTPServer):
-    def __init__(self, app: HubServer) -> None:
-        self.app = app
-        self._connections = set()
-        self._connections_lock = threading.Lock()
-        ThreadingHTTPServer.__init__(self, ("127.0.0.1", 0), _HostileHandler)
-
-
 # -- a static web host -------------------------------------------------------------------------------------------
 
 
-class HostileWeb:
+class HostileWeb(StaticServer):
     """Serves `folder` like a static host (no listings), with misbehaviours; `url` is its root."""
 
     def __init__(self, folder: Path) -> None:
-        self.folder = folder
+        super().__init__(folder)
         self.tricks = _Tricks()
-        self.paths: list[str] = []
-        self._http: ThreadingHTTPServer | None = None
 
     def misbehave(self, match: str, misbehaviour: Misbehaviour) -> None:
         self.tricks.add(match, misbehaviour)
 
-    def start(self) -> str:
-        web = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_GET(self) -> None:
-                web._serve(self)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._http.daemon_threads = True
-        threading.Thread(target=self._http.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
-        return self.url
-
     def stop(self) -> None:
         self.tricks.stopping.set()
-        if self._http is not None:
-            self._http.shutdown()
-            self._http.server_close()
-            self._http = None
-
-    @property
-    def url(self) -> str:
-        assert self._http is not None, "web server not started"
-        host, port = self._http.server_address[:2]
-        return f"http://{host!s}:{port}/"
+        super().stop()
 
     def __enter__(self) -> HostileWeb:
         self.start()
         return self
 
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
-
     def _serve(self, handler: BaseHTTPRequestHandler) -> None:
         path = urlsplit(handler.path).path
-        self.paths.append(path)
+        self.requests.append((path, {k.lower(): v for k, v in handler.headers.items()}))
         target = (self.folder / unquote(path).lstrip("/")).resolve()
         if target.is_file() and target.is_relative_to(self.folder.resolve()):
             real = Response(200, target.read_bytes(), {"Content-Type": "application/octet-stream"})

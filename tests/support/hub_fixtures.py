@@ -14,10 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
+from tests.support.hostile_server import HostileHub
 from tests.support.hub_server import HubServer
+
+HubServerT = TypeVar("HubServerT", bound=HubServer)
 
 
 @pytest.fixture
@@ -42,7 +46,16 @@ def hub_server(hf_home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HubSe
     Fails the test at teardown if the server itself crashed on a request, so server bugs are never mistaken
     for client behaviour.
     """
-    server = HubServer()
+    yield from _running(HubServer(), monkeypatch)
+
+
+@pytest.fixture
+def hostile_hub(hf_home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HostileHub]:
+    """The loopback Hub with misbehaviours a test puts on paths (tests/support/hostile_server.py)."""
+    yield from _running(HostileHub(), monkeypatch)
+
+
+def _running(server: HubServerT, monkeypatch: pytest.MonkeyPatch) -> Iterator[HubServerT]:
     monkeypatch.setenv("HF_ENDPOINT", server.start())
     try:
         yield server

@@ -79,7 +79,7 @@ class HubServer:
     # -- lifecycle ---------------------------------------------------------------------------------------------
 
     def start(self) -> str:
-        self._http = _HTTPServer(self)
+        self._http = self._make_http()
         host, port = self._http.server_address[:2]
         self._endpoint = f"http://{host!s}:{port}"
         # a short poll interval keeps stop() fast
@@ -88,6 +88,9 @@ class HubServer:
         )
         self._thread.start()
         return self.endpoint
+
+    def _make_http(self) -> _HTTPServer:
+        return _HTTPServer(self)
 
     def stop(self) -> None:
         if self._http is None:
@@ -321,11 +324,11 @@ class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = False
     block_on_close = True
 
-    def __init__(self, app: HubServer) -> None:
+    def __init__(self, app: HubServer, handler: type[BaseHTTPRequestHandler] | None = None) -> None:
         self.app = app
         self._connections: set[socket.socket] = set()
         self._connections_lock = threading.Lock()
-        super().__init__(("127.0.0.1", 0), _Handler)
+        super().__init__(("127.0.0.1", 0), handler or _Handler)
 
     def process_request(self, request: Any, client_address: Any) -> None:
         with self._connections_lock:
@@ -370,15 +373,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _serve(self) -> None:
         headers = {name.lower(): value for name, value in self.headers.items()}
-        response = self.server.app.handle(self.command, self.path, headers, self._read_body())
-        self.send_response(response.status)
-        for name, value in response.headers.items():
-            self.send_header(name, value)
-        if "Content-Length" not in response.headers:
-            self.send_header("Content-Length", str(len(response.body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(response.body)
+        write_response(self, self.command, self.server.app.handle(self.command, self.path, headers, self._read_body()))
 
     def _read_body(self) -> bytes:
         if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
@@ -396,6 +391,17 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 # -- helpers -----------------------------------------------------------------------------------------------------
+
+
+def write_response(handler: BaseHTTPRequestHandler, method: str, response: Response) -> None:
+    handler.send_response(response.status)
+    for name, value in response.headers.items():
+        handler.send_header(name, value)
+    if "Content-Length" not in response.headers:
+        handler.send_header("Content-Length", str(len(response.body)))
+    handler.end_headers()
+    if method != "HEAD":
+        handler.wfile.write(response.body)
 
 
 def _as_bytes(files: Mapping[str, bytes | str]) -> dict[str, bytes]:
