@@ -441,14 +441,26 @@ def _cells_in(text: str, cells: list[Cell]) -> list[list[Any]]:
     encoded: list[list[Any]] = []
     pos = 0
     for cell in cells:
-        fields = [encode(getattr(cell, name)) for name in _CELL_FIELDS]
+        # every field is a plain JSON value already (the header came from JSON) but the kind
+        fields = [getattr(cell, name) for name in _CELL_FIELDS]
+        fields[_KIND] = cell.kind.value
         body = cell.body
-        at = text.find(body, pos) if body else -1
+        at = _slice_at(text, body, pos) if body else -1
         if at >= 0:
             fields[_BODY] = [at, at + len(body)]
             pos = at + len(body)
         encoded.append(fields)
     return encoded
+
+
+def _slice_at(text: str, body: str, pos: int) -> int:
+    """Where `body` occurs in `text` from `pos`, found by its start and then compared whole (finding a run output
+    of tens of kilobytes as one needle cost more than parsing it), or -1."""
+    head = body[:64]
+    at = text.find(head, pos)
+    while at >= 0 and not text.startswith(body, at):
+        at = text.find(head, at + 1)
+    return at
 
 
 def _decode_cell(fields: list[Any], text: str) -> Cell:
