@@ -327,3 +327,22 @@ def test_a_sentence_about_the_papers_claim_is_not_the_verdict(tmp_path: Path, se
     claim = the_claim(tmp_path, f"We ran the sweep. {sentence}")
     assert claim.verdict is Verdict.UNSTATED and claim.unstated_reason
     assert all("names the claim" not in m.features for m in claim.considered)
+
+
+@pytest.mark.parametrize(
+    ("heading", "verdict"),
+    [("## ✅ Verified", Verdict.VERIFIED), ("### FALSIFIED ❌", Verdict.FALSIFIED), ("## Partial", Verdict.PARTIAL)],
+)
+def test_a_heading_that_is_only_a_verdict_is_taken(tmp_path: Path, heading: str, verdict: Verdict) -> None:
+    assert the_claim(tmp_path, f"We ran the sweep.\n\n{heading}\n\nThe gap closes on every seed.").verdict is verdict
+
+
+@pytest.mark.parametrize("answer", ["No.", "Not yet: the run is queued."])
+def test_a_bold_question_is_not_the_verdict(tmp_path: Path, answer: str) -> None:
+    claim = the_claim(tmp_path, f"**Reproduced?** {answer}")
+    assert claim.verdict is Verdict.UNSTATED and claim.unstated_reason
+
+
+def test_a_section_of_work_still_to_do_is_not_the_verdict(tmp_path: Path) -> None:
+    claim = the_claim(tmp_path, "We ran the sweep.\n\n## Pending\n\n- the large model\n- the second dataset")
+    assert claim.verdict is Verdict.UNSTATED and claim.candidates

@@ -243,8 +243,24 @@ def _heading_statement(paragraph: str) -> vm.Found | None:
     stripped = paragraph.lstrip()
     if not stripped.startswith("#"):
         return None
-    found = vm.title_verdict(stripped.lstrip("#").strip())
+    heading = stripped.lstrip("#").strip()
+    found = vm.title_verdict(heading) or _verdict_only(heading)
     return replace(found, text=vm.clean(stripped.lstrip("#"))) if found is not None else None
+
+
+def _verdict_only(heading: str) -> vm.Found | None:
+    """A heading that is nothing but a verdict and its marks: '## ✅ Verified', '### FALSIFIED ❌'."""
+    text = vm.clean(heading)
+    matches = list(vm.phrases(text))
+    rest = text
+    for match in reversed(matches):
+        rest = rest[: match.start()] + rest[match.end() :]
+    if not matches or any(ch.isalnum() for ch in rest):
+        return None
+    found = vm.combine(matches)
+    if found is None or _PROCESS_STATE.fullmatch(found[1]):
+        return None  # "## Pending", "## Blocked": a section of work still to do, not the verdict
+    return vm.Found(found[0], found[1].upper(), text, 0, vm.TITLE, "title")
 
 
 def _passing_mentions(

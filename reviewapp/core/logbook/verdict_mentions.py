@@ -310,6 +310,8 @@ def emphasized(line: str) -> Iterator[Found]:
         if match and not _NEGATION.search(before) and not _CONDITION_AFTER.match(inner[match.end() :]):
             if attributed(line, bold.start()) or _HEDGE.search(_unemphasized(before[-30:])):
                 continue
+            if inner.endswith("?"):  # "**Reproduced?** No.": a question, answered after it
+                continue
             # A bold lead-in states the verdict; bold inside a sentence only stresses a detail of it.
             lead = not any(ch.isalnum() for ch in line[: bold.start()])  # markers and emoji may come first
             confidence = BOLD if lead else UPPER
