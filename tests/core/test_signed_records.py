@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core.io.paths import user_config_dir
+from reviewapp.core.io.paths import user_config_dir, user_data_dir
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.queue.rubric import DEFAULT_RUBRIC
 from reviewapp.core.queue.scoring import record_rubric_score, rubric_scores, score_payload
@@ -29,7 +29,7 @@ from reviewapp.core.review.signing import (
     signature_valid,
 )
 from reviewapp.core.review.store import AnnotationStore
-from tests.core.annotation_helpers import open_review, small_logbook, subprocess_env
+from tests.core.annotation_helpers import open_review, small_logbook, subprocess_env, write_small_logbook
 
 BEA, ADA = "Bea Judge", "Ada Lovelace"
 CRITERIA = ("rigor", "scale", "honesty", "clarity")
@@ -197,3 +197,24 @@ def test_the_key_command_prints_a_roster_line_and_keeps_the_key_out_of_the_repos
     refused = cli("key", "roster", str(roster))
     assert refused.returncode == 2 and f"{roster.resolve()}:1" in refused.stderr
     assert user_config_dir() != key_file.parent  # the test's own config folder was never touched
+
+
+def test_a_downloaded_copy_in_the_data_folder_is_not_her_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A published logbook's copy sits in the data folder too (downloads/); a file in its reviews/ named after her
+    is the team's, not hers."""
+    home = tmp_path / "people"
+    bea_key = be(BEA, home, monkeypatch)
+    roster = tmp_path / "roster.txt"
+    roster.write_text(f"{bea_key} {BEA}\n", encoding="utf-8")
+    download = user_data_dir() / "downloads" / "web" / "team-site"
+    write_small_logbook(download)
+    key_path().unlink()  # the team signs nothing, or with a key of its own
+    team = open_review(download, BEA)
+    planted = team.set_verdict(1, "verified", "Reproduced exactly.")
+    assert planted.signature is None and team.store.location.fallback  # the app keeps hers outside the copy
+    in_copy = read_logbook(download).root / "reviews" / "bea-judge.jsonl"
+    in_copy.parent.mkdir(exist_ok=True)
+    team.store.file_for("bea-judge").replace(in_copy)  # the team published it inside the copy
+    save_preferences(Preferences(annotator=BEA, annotator_source="asked", roster=str(roster)))
+    loaded = AnnotationStore(read_logbook(download).root, writable=False).load(repair=False)
+    assert [r.id for r, _ in loaded.unverified] == [planted.id] and loaded.records == []

@@ -24,6 +24,7 @@ from reviewapp.core.review.records import RecordBase
 from reviewapp.core.review.signing import Roster, RosterError, load_signing_key, public_key_text, read_roster
 
 CLOCK_SKEW = timedelta(minutes=5)
+OWN_REVIEW_FOLDERS = ("reviews", "papers")  # in the data folder: a logbook's reviews kept here, a paper's records
 
 
 @dataclass(frozen=True)
@@ -31,13 +32,14 @@ class Trust:
     roster: Roster | None  # None: no roster, every record counts ("unsigned")
     me: str | None = None  # the reviewer at this machine
     own_key: str | None = None  # her public key
-    own_folder: Path | None = None  # her data folder: her records there are hers
+    own_folders: tuple[Path, ...] = ()  # where her data folder keeps review files: her records there are hers
     problem: str | None = None  # the roster is configured but cannot be used (then only her own records count)
 
     @classmethod
     def from_settings(cls) -> Trust:
         preferences = load_preferences()
-        me, folder = preferences.annotator, user_data_dir()
+        # only the folders the app writes review files into: downloads (a published URL's copy) are elsewhere
+        me, folder = preferences.annotator, tuple(user_data_dir() / name for name in OWN_REVIEW_FOLDERS)
         roster_file = preferences.roster
         if not roster_file:
             return cls(None, me, None, folder)  # nothing to check: the key (and `cryptography`) is not loaded
@@ -66,9 +68,8 @@ class Trust:
         return self.roster.vouches(record, self.own_key, self.me)
 
     def _in_own_folder(self, path: Path) -> bool:
-        if self.own_folder is None:
-            return False
         try:
-            return path.resolve().is_relative_to(self.own_folder.resolve())
+            resolved = path.resolve()
+            return any(resolved.is_relative_to(folder.resolve()) for folder in self.own_folders)
         except OSError:
             return False
