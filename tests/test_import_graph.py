@@ -16,15 +16,8 @@ PACKAGE = REPO / "reviewapp"
 
 # Arrows that close a circle today, each to be removed with the change that breaks it.
 KNOWN_CIRCLE_ARROWS: frozenset[tuple[str, str]] = frozenset(
-    # features take the whole MainWindow (a TYPE_CHECKING import) until they take a narrow host
-    (feature, "reviewapp.qt.main_window")
-    for feature in (
-        "reviewapp.qt.annotations.feature",
-        "reviewapp.qt.logbook_judge.feature",
-        "reviewapp.qt.paper.feature",
-        "reviewapp.qt.queue.feature",
-        "reviewapp.qt.trace_feature",
-    )
+    # the review feature takes the whole MainWindow (a TYPE_CHECKING import) until it takes the host
+    {("reviewapp.qt.annotations.feature", "reviewapp.qt.main_window")}
 ) | frozenset(
     # the review feature's parts take the whole feature (a TYPE_CHECKING import) until they take the host
     (part, "reviewapp.qt.annotations.feature")

@@ -43,6 +43,7 @@ from reviewapp.qt.trace_feature import TraceFeature
 from reviewapp.qt.widgets.artifact_panel import ArtifactPanel
 from reviewapp.qt.widgets.card import CardContext
 from reviewapp.qt.widgets.claim_list import ClaimListPanel
+from reviewapp.qt.widgets.evidence_header import EvidenceHeader
 from reviewapp.qt.widgets.evidence_view import EvidenceView
 from reviewapp.qt.widgets.image_viewer import ZoomDialog
 from reviewapp.qt.widgets.info_dialogs import ProblemsDialog, ShortcutsDialog, about_box
@@ -56,6 +57,7 @@ from reviewapp.qt.workers import TaskRunner, alive
 class MainWindow(QMainWindow):
     error_shown = Signal(str)  # every error dialog's text, so that tests and logs can see them
     subject_shown = Signal()  # a claim or a page is now on screen (current_claim / the page tree tell which)
+    side_tab_changed = Signal()
 
     def __init__(self, controller: LogbookController, remember_state: bool = True) -> None:
         super().__init__()
@@ -78,10 +80,12 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._connect()
         self.review = ReviewFeature(self)  # verdicts, notes, corrections, undo/redo, export, pairs, commit
-        self.logbook_judge = LogbookJudgeFeature(self)  # J badges, evidence, disagreements, re-match, agreement
-        self.queue = QueueFeature(self)  # File > Open Queue: many logbooks, scores, flags
-        self.paper = PaperFeature(self)  # File > Open Paper: every logbook on one paper, authors' responses
-        self.traces = TraceFeature(self)  # attached transcripts, pinning, links, the published traces dataset
+        # the other features ask only what the host offers (qt/host.py)
+        self.logbook_judge = LogbookJudgeFeature(self, controller)  # J badges, evidence, disagreements, re-match
+        self.queue = QueueFeature(self, controller)  # File > Open Queue: many logbooks, scores, flags
+        self.paper = PaperFeature(self, controller)  # File > Open Paper: every logbook on one paper, responses
+        # attached transcripts, pinning, links, the published traces dataset
+        self.traces = TraceFeature(self, controller, self.timeline, self.excerpts)
         self.resize(1600, 1000)
         if remember_state:
             window_state.restore_window(self, self.splitters, self.panes)
@@ -119,6 +123,7 @@ class MainWindow(QMainWindow):
         self.side_tabs.setTabToolTip(0, "Trace excerpts: the agent trace events tied to the claim (Ctrl+E)")
         self.side_tabs.addTab(self.timeline, "Timeline")
         self.side_tabs.addTab(self.artifacts, "Artifacts")
+        self.side_tabs.currentChanged.connect(lambda _index: self.side_tab_changed.emit())
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
         self.main_split.setObjectName("mainSplitter")
         for widget in (self.left, self.center, self.side_tabs):
@@ -206,17 +211,17 @@ class MainWindow(QMainWindow):
         a["jump_to_verdict"].triggered.connect(self.evidence.scroll_to_verdict)
         a["focus_search"].triggered.connect(self.focus_search)
         a["clear_filters"].triggered.connect(self.clear_filters)
-        a["show_excerpts"].triggered.connect(lambda: self._show_tab(self.excerpts))
-        a["show_timeline"].triggered.connect(lambda: self._show_tab(self.timeline))
-        a["show_artifacts"].triggered.connect(lambda: self._show_tab(self.artifacts))
+        a["show_excerpts"].triggered.connect(lambda: self.show_tab(self.excerpts))
+        a["show_timeline"].triggered.connect(lambda: self.show_tab(self.timeline))
+        a["show_artifacts"].triggered.connect(lambda: self.show_tab(self.artifacts))
         a["toggle_claims_pane"].toggled.connect(self.left.setVisible)
         a["toggle_side_pane"].toggled.connect(self.side_tabs.setVisible)
         a["blind_review"].toggled.connect(self.set_blind)
         for choice in theme.ThemeChoice:
             a[f"theme_{choice.value}"].triggered.connect(lambda _=False, ch=choice: theme.manager().apply(ch))
         theme.manager().changed.connect(self._theme_changed)
-        a["shortcuts_help"].triggered.connect(lambda: self._open_dialog(ShortcutsDialog(self)))
-        a["about"].triggered.connect(lambda: self._open_dialog(about_box(self)))
+        a["shortcuts_help"].triggered.connect(lambda: self.open_dialog(ShortcutsDialog(self)))
+        a["about"].triggered.connect(lambda: self.open_dialog(about_box(self)))
 
     # --- loading ------------------------------------------------------------------------------------------------
 
@@ -281,7 +286,7 @@ class MainWindow(QMainWindow):
         self.error_shown.emit(message)
         dialog = HubLoginDialog(source, message, self)
         dialog.retry_requested.connect(self.controller.open)
-        self._open_dialog(dialog)
+        self.open_dialog(dialog)
 
     def _load_cancelled(self) -> None:
         self._loading_done()
@@ -386,7 +391,41 @@ class MainWindow(QMainWindow):
         self.claim_panel.set_reviewing(self.controller.review.active and self.context is not None)
         self.progress_label.setText(self.claim_panel.progress_text())
 
-    def _show_tab(self, widget: QWidget) -> None:
+    # --- what features may ask of the window (WindowHost, qt/host.py) -------------------------------------------
+
+    @property
+    def claim_header(self) -> EvidenceHeader:
+        return self.evidence.header
+
+    def widget(self) -> QMainWindow:
+        return self
+
+    def say(self, text: str, timeout_ms: int = 0) -> None:
+        self.statusBar().showMessage(text, timeout_ms)
+
+    def add_side_tab(self, widget: QWidget, title: str) -> None:
+        self.side_tabs.addTab(widget, title)
+
+    def set_side_tab_title(self, widget: QWidget, title: str) -> None:
+        self.side_tabs.setTabText(self.side_tabs.indexOf(widget), title)
+
+    def current_side_tab(self) -> QWidget | None:
+        return self.side_tabs.currentWidget()
+
+    def side_pane_shown(self) -> bool:
+        return not self.side_tabs.isHidden()
+
+    def set_side_pane_visible(self, visible: bool) -> None:
+        self.side_tabs.setVisible(visible)
+
+    def add_status_widget(self, widget: QWidget) -> None:
+        self.statusBar().addPermanentWidget(widget)
+
+    def bring_to_front(self) -> None:
+        self.show()
+        self.activateWindow()
+
+    def show_tab(self, widget: QWidget) -> None:
         self.side_tabs.show()
         self.actions_by_name["toggle_side_pane"].setChecked(True)
         self.side_tabs.setCurrentWidget(widget)
@@ -408,7 +447,7 @@ class MainWindow(QMainWindow):
                 self.excerpts.show_excerpts(claim.label, excerpts, bool(index and claim.key in index.truncated))
 
     def jump_to_event(self, excerpt: Excerpt) -> None:
-        self._show_tab(self.timeline)
+        self.show_tab(self.timeline)
         self.timeline.select_trace(excerpt.trace_id)
         self.timeline.jump_to(excerpt.sequence)
 
@@ -455,18 +494,18 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Copied: {text}", 5000)
 
     def zoom(self, image: QImage, title: str) -> None:
-        self._open_dialog(ZoomDialog(image, title, self))
+        self.open_dialog(ZoomDialog(image, title, self))
 
     def show_problems(self) -> None:
         if self.context is not None:
-            self._open_dialog(ProblemsDialog(self.controller.problems(), self))
+            self.open_dialog(ProblemsDialog(self.controller.problems(), self))
 
     def update_problems(self) -> None:  # the reader's and the review files' problems
         problems = len(self.controller.problems())
         self.problems_button.setText(f"⚠ {problems} problem{'s' if problems != 1 else ''} while reading")
         self.problems_button.setVisible(bool(problems))
 
-    def _open_dialog(self, dialog: QWidget) -> None:
+    def open_dialog(self, dialog: QWidget) -> None:
         if isinstance(self.dialog, QWidget) and alive(self.dialog):  # a closed dialog deleted itself
             self.dialog.close()
         self.dialog = dialog
@@ -478,7 +517,7 @@ class MainWindow(QMainWindow):
         self.error_shown.emit(message)
         box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
         box.setTextFormat(Qt.TextFormat.PlainText)
-        self._open_dialog(box)
+        self.open_dialog(box)
 
     def choose_logbook(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Open a logbook folder", str(Path.home()))
@@ -491,7 +530,7 @@ class MainWindow(QMainWindow):
 
         dialog = OpenSourceDialog(self, find_first=find_first)
         dialog.open_requested.connect(self.controller.open)
-        self._open_dialog(dialog)
+        self.open_dialog(dialog)
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()

@@ -32,45 +32,50 @@ from reviewapp.qt.workers import TaskRunner, alive
 if TYPE_CHECKING:
     from reviewapp.core.trace.index import JsonlTrace
     from reviewapp.core.trace.transcripts import StoredTranscript
-    from reviewapp.qt.main_window import MainWindow
+    from reviewapp.qt.controller import LogbookController
+    from reviewapp.qt.host import WindowHost
+    from reviewapp.qt.widgets.trace_view import ExcerptPanel, TimelinePanel
 
 TRANSCRIPT_FILTER = "Agent transcripts (*.jsonl *.json *.ndjson);;All files (*)"
 
 
 class TraceFeature(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
-        self.timeline = window.timeline
-        self.review = window.controller.review
+    def __init__(
+        self, host: WindowHost, controller: LogbookController, timeline: TimelinePanel, excerpts: ExcerptPanel
+    ) -> None:
+        super().__init__(host.widget())
+        self.host = host
+        self.timeline = timeline
+        self.excerpts = excerpts
+        self.review = controller.review
         self.runner = TaskRunner(1, self)
         self.logbook: Logbook | None = None
         self.dataset_sessions: list[TraceSession] = []
         self._dataset_state = "none"  # none | wanted | fetching | fetched | failed
         self._dataset_cancel: CancelToken | None = None
         self._collapsed = False  # the right pane was collapsed because this logbook has no trace
-        self.attach_action = QAction("Attach a &Transcript…", window)
+        self.attach_action = QAction("Attach a &Transcript…", host.widget())
         self.attach_action.setShortcut(QKeySequence("Ctrl+Shift+T"))
         self.attach_action.setStatusTip("Attach an agent's raw transcript to this logbook (kept outside it)")
         self.attach_action.triggered.connect(lambda: self.attach_transcript())
-        window.addAction(self.attach_action)
+        host.widget().addAction(self.attach_action)
         self.timeline.attach_requested.connect(lambda: self.attach_transcript())
         self.timeline.pin_requested.connect(self.pin)
         self.timeline.cell_requested.connect(self.show_cell)
-        window.controller.loaded.connect(self._loaded)
-        window.subject_shown.connect(self.show_pinned)
-        window.subject_shown.connect(self.show_linked_events)
+        controller.loaded.connect(self._loaded)
+        host.subject_shown.connect(self.show_pinned)
+        host.subject_shown.connect(self.show_linked_events)
         self.timeline.indexed.connect(self.show_linked_events)
         self.review.changed.connect(self.show_pinned)
-        window.side_tabs.currentChanged.connect(lambda _i: self._maybe_fetch_dataset())
-        window.actions_by_name["toggle_side_pane"].toggled.connect(self._pane_toggled)
-        window.actions_by_name["toggle_side_pane"].toggled.connect(lambda _on: self._maybe_fetch_dataset())
-        window.installEventFilter(self)
+        host.side_tab_changed.connect(self._maybe_fetch_dataset)
+        host.actions_by_name["toggle_side_pane"].toggled.connect(self._pane_toggled)
+        host.actions_by_name["toggle_side_pane"].toggled.connect(lambda _on: self._maybe_fetch_dataset())
+        host.widget().installEventFilter(self)
         self._offer_in_view_menu()
 
     def _offer_in_view_menu(self) -> None:
         """ "Attach a Transcript…" right after View > Full Trace Timeline, where a reviewer looks for the trace."""
-        timeline_action = self.window.actions_by_name["show_timeline"]
+        timeline_action = self.host.actions_by_name["show_timeline"]
         for menu in timeline_action.associatedObjects():
             if isinstance(menu, QMenu):
                 actions = menu.actions()
@@ -124,9 +129,9 @@ class TraceFeature(QObject):
         """
         if self.logbook is None:
             return
-        toggle = self.window.actions_by_name["toggle_side_pane"]
+        toggle = self.host.actions_by_name["toggle_side_pane"]
         nothing = not self.sessions() and traces_ref(self.logbook) is None
-        if nothing and not self.window.side_tabs.isHidden():
+        if nothing and self.host.side_pane_shown():
             toggle.setChecked(False)
             self._collapsed = True  # after the toggle: its handler clears the mark on any other change
         elif not nothing and self._collapsed:
@@ -137,8 +142,8 @@ class TraceFeature(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         # A collapse made for one logbook is not the reviewer's choice: the layout saved on close keeps the pane.
-        if watched is self.window and event.type() == QEvent.Type.Close and self._collapsed:
-            self.window.side_tabs.setVisible(True)
+        if watched is self.host.widget() and event.type() == QEvent.Type.Close and self._collapsed:
+            self.host.set_side_pane_visible(True)
         return super().eventFilter(watched, event)
 
     # -- the published traces dataset ----------------------------------------------------------------------
@@ -147,7 +152,7 @@ class TraceFeature(QObject):
         """Fetch `traces_ref` once, when the timeline is first shown and nothing local can be read."""
         if self._dataset_state != "wanted" or self.logbook is None:
             return
-        if self.window.side_tabs.currentWidget() is not self.timeline or not self.timeline.isVisible():
+        if self.host.current_side_tab() is not self.timeline or not self.timeline.isVisible():
             return
         if any(s.readable for s in self.sessions()):
             return
@@ -190,13 +195,13 @@ class TraceFeature(QObject):
         if self.logbook is None:
             return
         if path is None:
-            name, _ = QFileDialog.getOpenFileName(self.window, "Attach a transcript", "", TRANSCRIPT_FILTER)
+            name, _ = QFileDialog.getOpenFileName(self.host.widget(), "Attach a transcript", "", TRANSCRIPT_FILTER)
             if not name:
                 return
             path = Path(name)
         chosen = path
         logbook = self.logbook
-        self.window.statusBar().showMessage(f"Reading {chosen.name}…")
+        self.host.say(f"Reading {chosen.name}…")
 
         def done(result: tuple[JsonlTrace, StoredTranscript]) -> None:
             if not alive(self) or logbook is not self.logbook:
@@ -205,53 +210,51 @@ class TraceFeature(QObject):
             try:
                 attached = self.review.act(lambda s: link_transcript(s, chosen.name, index, stored, session_id))
             except ActionFailed as exc:
-                self.window.show_error("Transcript not attached", str(exc))
+                self.host.show_error("Transcript not attached", str(exc))
                 return
             how = "fills the listed session" if attached.fills_listed else "added as a new session"
             problems = ""
             if index.problems:
                 where = ", ".join(f"{p.file}:{p.line}" for p in index.problems[:3])
                 problems = f"; {len(index.problems)} unreadable ({where}{', …' if len(index.problems) > 3 else ''})"
-            self.window.statusBar().showMessage(
-                f"Attached {chosen.name}: {index.format}, {index.count:,} events, {how}{problems}", 10_000
-            )
+            self.host.say(f"Attached {chosen.name}: {index.format}, {index.count:,} events, {how}{problems}", 10_000)
             self.refresh_sessions(keep=attached.record.payload.session)
-            self.window._show_tab(self.timeline)
+            self.host.show_tab(self.timeline)
 
         def failed(exc: BaseException) -> None:
             if alive(self):
-                self.window.show_error("Transcript not attached", f"{chosen}: {exc}")
+                self.host.show_error("Transcript not attached", f"{chosen}: {exc}")
 
         self.runner.submit(lambda _p: prepare_transcript(chosen), done, failed)
 
     # -- pinning and links ---------------------------------------------------------------------------------
 
     def pin(self, first: int, last: int) -> None:
-        claim = self.window.current_claim
+        claim = self.host.current_claim
         index = self.timeline.model.index_
         session = self.timeline.session
         if claim is None or index is None or session is None:
-            self.window.statusBar().showMessage("Select the claim to pin these events to first.", 8000)
+            self.host.say("Select the claim to pin these events to first.", 8000)
             return
         try:
             record = self.review.act(lambda s: pin_excerpt(s, claim.key, session.id, index, first, last))
         except ActionFailed as exc:
-            self.window.show_error("Excerpt not pinned", str(exc))
+            self.host.show_error("Excerpt not pinned", str(exc))
             return
-        self.window.statusBar().showMessage(f"Pinned to {claim.label}: {excerpt_label(record)}", 10_000)
+        self.host.say(f"Pinned to {claim.label}: {excerpt_label(record)}", 10_000)
 
     def show_pinned(self) -> None:
-        claim = self.window.current_claim
+        claim = self.host.current_claim
         review = self.review.logbook_review
         if claim is None or review is None:
-            self.window.excerpts.set_pinned([])
+            self.excerpts.set_pinned([])
             return
         pinned = self.review.rule.shown(review.state, pinned_excerpts(review.state, claim.key))  # blind: mine first
-        self.window.excerpts.set_pinned([excerpt_label(r) for r in pinned])
+        self.excerpts.set_pinned([excerpt_label(r) for r in pinned])
 
     def show_linked_events(self) -> None:
         """For a transcript (no Trackio chunks to match), the claim's events come from the timeline's links."""
-        claim, logbook, links = self.window.current_claim, self.logbook, self.timeline.links
+        claim, logbook, links = self.host.current_claim, self.logbook, self.timeline.links
         index, session = self.timeline.model.index_, self.timeline.session
         if claim is None or logbook is None or links is None or index is None or session is None:
             return
@@ -267,12 +270,12 @@ class TraceFeature(QObject):
             Excerpt(session.id, index.event(p).as_trace_event(), tuple(dict.fromkeys(r)))
             for p, r in sorted(found.items())[:MAX_PER_CLAIM]
         ]
-        self.window.excerpts.show_excerpts(claim.label, excerpts, len(found) > MAX_PER_CLAIM)
+        self.excerpts.show_excerpts(claim.label, excerpts, len(found) > MAX_PER_CLAIM)
 
     def show_cell(self, page: str, ordinal: int) -> None:
         """Show the cell (through its claim when it is evidence of one) that a trace event produced."""
         effective = self.review.effective_claims() or []
         holder = next((c for c in effective if c.page == page and (ordinal < 0 or ordinal in c.cells)), None)
-        if holder is not None and self.window.claim_panel.select_key(holder.key):
+        if holder is not None and self.host.select_claim(holder.key):
             return
-        self.window.show_page(page)
+        self.host.show_page(page)

@@ -46,7 +46,7 @@ def test_demo_shows_j_badges_evidence_and_disagreements(
     panel = window.logbook_judge.panel
     pairs = {(panel.model.row_info(r).label, panel.model.row_info(r).pair) for r in range(panel.model.rowCount())}
     assert ("Claim 3", "Agent vs Logbook Judge") in pairs and ("Claim 4", "Agent vs Logbook Judge") in pairs
-    assert "Disagreements (" in window.side_tabs.tabText(window.logbook_judge.panel_tab)
+    assert "Disagreements (" in window.side_tabs.tabText(window.side_tabs.indexOf(window.logbook_judge.panel))
     # The Disagreements filter uses the J slot too: claim 4 (agent inconclusive, Logbook Judge toy) is listed.
     window.claim_panel.disagreement_toggle.setChecked(True)
     shown = {

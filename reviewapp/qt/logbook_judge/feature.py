@@ -34,39 +34,40 @@ from reviewapp.qt.logbook_judge.rematch_dialog import NONE, RematchDialog
 from reviewapp.qt.workers import TaskRunner
 
 if TYPE_CHECKING:
-    from reviewapp.qt.main_window import MainWindow
+    from reviewapp.qt.controller import LogbookController
+    from reviewapp.qt.host import WindowHost
 
 log = logging.getLogger(__name__)
 STATUS_MS = 8000
 
 
 class LogbookJudgeFeature(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
-        self.controller = window.controller
-        self.review = window.controller.review
+    def __init__(self, host: WindowHost, controller: LogbookController) -> None:
+        super().__init__(host.widget())
+        self.host = host
+        self.controller = controller
+        self.review = controller.review
         self.judged: JudgedLogbook | None = None
         self.dialog: QDialog | None = None
         self._runner = TaskRunner(1, self)
         self.details = JudgeDetails()
-        self.details.scrub = window.controller.shown
-        window.evidence.header.set_judge_widget(self.details)
+        self.details.scrub = controller.shown
+        host.claim_header.set_logbook_judge_widget(self.details)
         self.panel = DisagreementPanel()
-        self.panel_tab = window.side_tabs.addTab(self.panel, "Disagreements")
-        a = window.actions_by_name
+        host.add_side_tab(self.panel, "Disagreements")
+        a = host.actions_by_name
         a["import_judge_verdicts"].triggered.connect(self.choose_and_import)
         a["rematch_judge_claim"].triggered.connect(lambda: self.rematch_dialog(self._claim_key()))
         a["show_agreement"].triggered.connect(self.show_agreement)
         a["show_disagreements"].triggered.connect(self.show_disagreements)
         self.details.rematch_requested.connect(self.rematch_dialog)
-        self.panel.claim_selected.connect(window.select_claim)
+        self.panel.claim_selected.connect(host.select_claim)
         self.controller.loaded.connect(self._loaded)
         self.controller.claims_changed.connect(self.refresh)
         self.controller.rows_changed.connect(lambda _keys: self.refresh())  # the disagreement list follows rows
         self.review.change_made.connect(self._change_made)
         self.review.reviewer_changed.connect(self.refresh)
-        window.subject_shown.connect(self._subject_shown)
+        host.subject_shown.connect(self._subject_shown)
 
     # -- state -------------------------------------------------------------------------------------------------
 
@@ -83,7 +84,7 @@ class LogbookJudgeFeature(QObject):
         self.refresh()
         problem = self.controller.workspace.logbook_judge_problem(self.controller.logbook_id or "")
         if problem:
-            self.window.statusBar().showMessage(f"Logbook Judge verdicts not shown: {problem}", STATUS_MS)
+            self.host.say(f"Logbook Judge verdicts not shown: {problem}", STATUS_MS)
 
     def refresh(self) -> None:
         """Show the Logbook Judge slot as the workspace has it: the workspace matched the stored import to the
@@ -102,10 +103,10 @@ class LogbookJudgeFeature(QObject):
         rows = self.controller.workspace.disagreements(logbook_id) if logbook_id is not None else []
         self.panel.set_rows(rows, judge_imported=self.judged is not None)
         self.panel.set_unmatched(*_unmatched(self.judged, {c.key: c.label for c in claims}))
-        self.window.side_tabs.setTabText(self.panel_tab, f"Disagreements ({len(rows)})" if rows else "Disagreements")
+        self.host.set_side_tab_title(self.panel, f"Disagreements ({len(rows)})" if rows else "Disagreements")
 
     def _claim_key(self) -> str | None:
-        claim = self.window.current_claim
+        claim = self.host.current_claim
         return claim.key if claim is not None else None
 
     def _subject_shown(self) -> None:
@@ -114,27 +115,27 @@ class LogbookJudgeFeature(QObject):
             self.details.hide()
         else:
             self.details.show_claim(self.judged, key)
-        self.window.actions_by_name["rematch_judge_claim"].setEnabled(self.judged is not None and key is not None)
+        self.host.actions_by_name["rematch_judge_claim"].setEnabled(self.judged is not None and key is not None)
 
     # -- actions -----------------------------------------------------------------------------------------------
 
     def show_disagreements(self) -> None:
-        self.window._show_tab(self.panel)
+        self.host.show_tab(self.panel)
         self.panel.table.setFocus()
 
     def rematch_dialog(self, claim_key: str | None) -> None:
         judged = self.judged
         claim = self.controller.claim(claim_key) if claim_key else None
         if judged is None or claim is None:
-            self.window.statusBar().showMessage("Import Logbook Judge verdicts first (File menu).", STATUS_MS)
+            self.host.say("Import Logbook Judge verdicts first (File menu).", STATUS_MS)
             return
-        dialog = RematchDialog(judged, claim.key, claim.label, self.window, scrub=self.controller.shown)
+        dialog = RematchDialog(judged, claim.key, claim.label, self.host.widget(), scrub=self.controller.shown)
         self.dialog = dialog
         accepted = dialog.exec() == QDialog.DialogCode.Accepted
         chosen = dialog.chosen()
         self.dialog = None
         dialog.deleteLater()
-        self.window.activateWindow()  # shortcuts (Ctrl+Z) go to the window again
+        self.host.bring_to_front()  # shortcuts (Ctrl+Z) go to the window again
         if accepted:
             self.apply_rematch(claim.key, chosen)
 
@@ -152,17 +153,17 @@ class LogbookJudgeFeature(QObject):
             else:
                 self.review.act(lambda s: rematch(s, space, registry_index, claim_key))
         except ActionFailed as exc:
-            self.window.show_error("Not re-matched", str(exc))
+            self.host.show_error("Not re-matched", str(exc))
             return
-        self.window.statusBar().showMessage("Re-matched by hand (Ctrl+Z undoes it).", STATUS_MS)
+        self.host.say("Re-matched by hand (Ctrl+Z undoes it).", STATUS_MS)
 
     def choose_and_import(self) -> None:
         """The verdicts file, and optionally the claim registry and paper index, in one dialog."""
         if self.controller.logbook is None:
             return
-        dialog = ImportVerdictsDialog(self.window)
+        dialog = ImportVerdictsDialog(self.host.widget())
         dialog.chosen.connect(lambda c: self.import_file(c.verdicts, registry=c.registry, paper_index=c.paper_index))
-        self.window._open_dialog(dialog)
+        self.host.open_dialog(dialog)
 
     def import_file(
         self, path: Path, space: str | None = None, *, registry: Path | None = None, paper_index: Path | None = None
@@ -171,14 +172,14 @@ class LogbookJudgeFeature(QObject):
         logbook = self.controller.logbook
         if logbook is None:
             return
-        self.window.statusBar().showMessage(f"Importing {path.name}…")
+        self.host.say(f"Importing {path.name}…")
         choice = ImportChoice(path, registry, paper_index)
         self._runner.submit(
             lambda _progress: import_verdicts(
                 path, [logbook], registry_file=registry, paper_index_file=paper_index, space=space
             ),
             lambda result: self._imported(choice, result),
-            lambda exc: self.window.show_error("Logbook Judge verdicts not imported", f"{path.name}: {exc}"),
+            lambda exc: self.host.show_error("Logbook Judge verdicts not imported", f"{path.name}: {exc}"),
         )
 
     def _imported(self, choice: ImportChoice, result: ImportResult) -> None:
@@ -189,7 +190,7 @@ class LogbookJudgeFeature(QObject):
         if report["stored"]:
             notes = [n for n in report.get("notes") or [] if n.startswith("The claim registry has no claims")]
             said = f" {notes[0]}" if notes else ""
-            self.window.statusBar().showMessage(
+            self.host.say(
                 f"Logbook Judge verdicts of {link['space_id']} imported ({link['method']}).{problems}{said}", STATUS_MS
             )
             self.controller.reload_logbook_judge()
@@ -197,11 +198,11 @@ class LogbookJudgeFeature(QObject):
             return
         candidates = link["candidates"]
         if not candidates:
-            self.window.show_error(
+            self.host.show_error(
                 "No Logbook Judge entry", f"{path.name} has no entry for this logbook: {link['method']}."
             )
             return
-        box = QMessageBox(self.window)
+        box = QMessageBox(self.host.widget())
         box.setWindowTitle("Which Logbook Judge entry?")
         box.setText(f"The link is {link['strength']}: {link['method']}. Take one of these entries?")
         buttons = {box.addButton(c, QMessageBox.ButtonRole.AcceptRole): c for c in candidates}
@@ -233,7 +234,7 @@ class LogbookJudgeFeature(QObject):
         if logbook is None:
             return
         ratings = self.agreement_ratings()
-        self.window.statusBar().showMessage("Computing agreement (2,000 bootstrap resamples)…")
+        self.host.say("Computing agreement (2,000 bootstrap resamples)…")
         drawn: Theme = "dark" if theme.colors().dark else "light"
 
         def work(_progress: Any) -> tuple[dict[str, Any], list[Table], bytes]:
@@ -244,13 +245,13 @@ class LogbookJudgeFeature(QObject):
         self._runner.submit(
             work,
             lambda found: self._show_report(found, logbook.title, drawn),
-            lambda exc: self.window.show_error("Agreement", f"Agreement could not be computed: {exc}"),
+            lambda exc: self.host.show_error("Agreement", f"Agreement could not be computed: {exc}"),
         )
 
     def _show_report(self, found: tuple[dict[str, Any], list[Table], bytes], scope: str, drawn: Theme) -> None:
-        self.window.statusBar().clearMessage()
+        self.host.say("")
         report, tables, picture = found
-        dialog = AgreementDialog(report, scope, self.window, calibration=tables, picture=picture, theme=drawn)
+        dialog = AgreementDialog(report, scope, self.host.widget(), calibration=tables, picture=picture, theme=drawn)
         self.dialog = dialog
         dialog.show()
 

@@ -14,20 +14,22 @@ from reviewapp.qt.paper.open_paper_dialog import OpenPaperDialog, list_sources
 from reviewapp.qt.paper.paper_window import PaperWindow
 
 if TYPE_CHECKING:
-    from reviewapp.qt.main_window import MainWindow
+    from reviewapp.qt.controller import LogbookController
+    from reviewapp.qt.host import WindowHost
 
 
 class PaperFeature(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, host: WindowHost, controller: LogbookController) -> None:
+        super().__init__(host.widget())
+        self.host = host
+        self.controller = controller
         self.paper_window: PaperWindow | None = None
         self._pending: tuple[Path, str | None] | None = None
-        window.actions_by_name["open_paper"].triggered.connect(self.choose_paper)
-        window.controller.loaded.connect(self._loaded)
+        host.actions_by_name["open_paper"].triggered.connect(self.choose_paper)
+        controller.loaded.connect(self._loaded)
 
     def choose_paper(self) -> None:
-        dialog = OpenPaperDialog(self.window)
+        dialog = OpenPaperDialog(self.host.widget())
         if dialog.exec() != OpenPaperDialog.DialogCode.Accepted:
             return
         request = dialog.request()
@@ -35,11 +37,11 @@ class PaperFeature(QObject):
             try:
                 sources, problems = list_sources(dialog.list_file)
             except ValueError as exc:
-                QMessageBox.warning(self.window, "The list cannot be read", str(exc))
+                QMessageBox.warning(self.host.widget(), "The list cannot be read", str(exc))
                 return
             request.sources += sources
             if problems:
-                QMessageBox.information(self.window, "Some rows of the list are left out", "\n".join(problems))
+                QMessageBox.information(self.host.widget(), "Some rows of the list are left out", "\n".join(problems))
         self.open_paper(request)
 
     def open_paper(self, request: PaperRequest) -> PaperWindow:
@@ -51,25 +53,24 @@ class PaperFeature(QObject):
 
     def open_evidence(self, source: str, folder: Path, key: str | None) -> None:
         """Show claim `key` of the logbook in `folder` in the review window, opening it first unless it is shown."""
-        logbook = self.window.controller.logbook
+        logbook = self.controller.logbook
         if logbook is not None and logbook.root.resolve() == folder.resolve():
             if key:
-                self.window.select_claim(key)
+                self.host.select_claim(key)
         else:
             self._pending = (folder.resolve(), key)
             local = Path(source).expanduser().exists()
-            self.window.controller.open(Path(source) if local else source)
-        self.window.show()
-        self.window.activateWindow()
+            self.controller.open(Path(source) if local else source)
+        self.host.bring_to_front()
 
     def _loaded(self, logbook: object) -> None:
         pending, self._pending = self._pending, None
         root = getattr(logbook, "root", None)
         if pending is not None and root is not None and Path(root).resolve() == pending[0] and pending[1]:
-            self.window.select_claim(pending[1])
+            self.host.select_claim(pending[1])
 
     def _me(self) -> Identity | None:
-        identity = self.window.controller.review.identity
+        identity = self.controller.review.identity
         if identity is not None:
             return identity
         from reviewapp.core.review.preferences import load_preferences

@@ -20,7 +20,8 @@ from reviewapp.qt.workers import alive
 REFRESH_DELAY_MS = 400
 
 if TYPE_CHECKING:
-    from reviewapp.qt.main_window import MainWindow
+    from reviewapp.qt.controller import LogbookController
+    from reviewapp.qt.host import WindowHost
 
 
 def rubric_beside(queue: Path) -> Path | None:
@@ -33,25 +34,26 @@ def rubric_beside(queue: Path) -> Path | None:
 
 
 class QueueFeature(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, host: WindowHost, controller: LogbookController) -> None:
+        super().__init__(host.widget())
+        self.host = host
+        self.controller = controller
         self.queue_window: QueueWindow | None = None
         self._pending: tuple[Path, str | None] | None = None
-        window.actions_by_name["open_queue"].triggered.connect(self.choose_queue)
-        window.controller.loaded.connect(self._loaded)
-        window.actions_by_name["blind_review"].toggled.connect(self._window_blind)
+        host.actions_by_name["open_queue"].triggered.connect(self.choose_queue)
+        controller.loaded.connect(self._loaded)
+        host.actions_by_name["blind_review"].toggled.connect(self._window_blind)
         self._shown_root: Path | None = None  # the logbook the review window shows
         self._refresh_timer = QTimer(self)  # a burst of verdicts reads the row once
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(400)
         self._refresh_timer.timeout.connect(self._refresh_shown)
-        window.controller.verdicts_changed.connect(self._verdicts_changed)
-        window.controller.rows_changed.connect(self._verdicts_changed)  # a save redraws only its rows
+        controller.verdicts_changed.connect(self._verdicts_changed)
+        controller.rows_changed.connect(self._verdicts_changed)  # a save redraws only its rows
 
     def choose_queue(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self.window, "Open a queue", str(Path.home()), "Queues (*.txt *.csv *.tsv);;All files (*)"
+            self.host.widget(), "Open a queue", str(Path.home()), "Queues (*.txt *.csv *.tsv);;All files (*)"
         )
         if path:
             self.open_queue(Path(path))
@@ -61,8 +63,8 @@ class QueueFeature(QObject):
             self.queue_window.close()
         rubric = self._rubric(rubric_file or rubric_beside(path))
         self.queue_window = QueueWindow(path, self._me(), self.open_claim, rubric=rubric)
-        self.queue_window.blind_changed.connect(self.window.set_blind)
-        if self.window.controller.blind:
+        self.queue_window.blind_changed.connect(self._set_blind)
+        if self.controller.blind:
             self.queue_window.blind_box.setChecked(True)
         self.queue_window.show()
         return self.queue_window
@@ -73,22 +75,26 @@ class QueueFeature(QObject):
         try:
             return load_rubric(path)
         except RubricError as exc:
-            self.window.show_error("The rubric cannot be used", f"{exc}\n\nScoring uses the built-in rubric.")
+            self.host.show_error("The rubric cannot be used", f"{exc}\n\nScoring uses the built-in rubric.")
             return DEFAULT_RUBRIC
 
     def open_claim(self, folder: Path, key: str | None, blind: bool = False) -> None:
         """Show `key` of the logbook in `folder`, opening the logbook first unless it is the one shown as asked."""
-        controller = self.window.controller
+        controller = self.controller
         logbook = controller.logbook
         shown_blind = controller.blinder is not None
         if logbook is not None and logbook.root.resolve() == folder.resolve() and shown_blind == blind:
             if key:
-                self.window.select_claim(key)
-            self.window.activateWindow()
+                self.host.select_claim(key)
+            self.host.bring_to_front()
             return
         self._pending = (folder.resolve(), key)
         controller.open(folder, blind=blind)  # read already by the queue: from the parse cache
-        self.window.activateWindow()
+        self.host.bring_to_front()
+
+    def _set_blind(self, blind: bool) -> None:
+        """Blind mode switched in the queue switches the review window too (through its menu entry)."""
+        self.host.actions_by_name["blind_review"].setChecked(blind)
 
     def _window_blind(self, blind: bool) -> None:
         if self.queue_window is not None and self.queue_window.blind_box.isChecked() != blind:
@@ -98,7 +104,7 @@ class QueueFeature(QObject):
         pending, self._pending = self._pending, None
         root = getattr(logbook, "root", None)
         if pending is not None and root is not None and Path(root).resolve() == pending[0] and pending[1]:
-            self.window.select_claim(pending[1])
+            self.host.select_claim(pending[1])
         left, self._shown_root = self._shown_root, Path(root).resolve() if root is not None else None
         if self.queue_window is not None and left is not None and left != self._shown_root:
             # verdicts given there show in the queue; only that row is read, once the new logbook is on screen
@@ -113,7 +119,7 @@ class QueueFeature(QObject):
             self.queue_window.refresh(self._shown_root)
 
     def _me(self) -> str:
-        identity = self.window.controller.review.identity
+        identity = self.controller.review.identity
         if identity is not None:
             return identity.name
         from reviewapp.core.review.preferences import load_preferences

@@ -134,7 +134,7 @@ class EvidenceHeader(QFrame):
                 old.setParent(None)
         self.reviewer_layout.addWidget(widget)
 
-    def set_judge_widget(self, widget: QWidget) -> None:
+    def set_logbook_judge_widget(self, widget: QWidget) -> None:
         """Place the Logbook Judge's details (owned by the Logbook Judge feature) under the verdict badges."""
         self.judge_slot.addWidget(widget)
 

@@ -1,0 +1,103 @@
+"""Each feature built alone on a small host window (tests/qt/host_window.py), without the review window: what it
+asks of the host (side tabs, the claim header, selecting a claim, the status bar, actions) is all it gets."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from reviewapp.qt.controller import LogbookController
+from reviewapp.qt.logbook_judge.disagreement_panel import KEY_ROLE
+from reviewapp.qt.logbook_judge.feature import LogbookJudgeFeature
+from reviewapp.qt.models.trace_events import TraceEventModel
+from reviewapp.qt.queue.feature import QueueFeature
+from reviewapp.qt.trace_feature import TraceFeature
+from reviewapp.qt.widgets.trace_view import ExcerptPanel, TimelinePanel
+from reviewapp.qt.workers import TaskRunner
+from tests.qt.conftest import LOAD_TIMEOUT_MS
+from tests.qt.host_window import HostWindow
+from tests.qt.test_queue_window import queue_file  # noqa: F401  (a fixture)
+from tests.qt.test_trace_pane import traceless_logbook
+
+
+@pytest.fixture
+def host(qtbot: QtBot) -> Iterator[HostWindow]:
+    window = HostWindow(LogbookController())
+    qtbot.addWidget(window)
+    window.resize(900, 700)
+    window.show()
+    yield window
+    window.close()
+
+
+def load(qtbot: QtBot, host: HostWindow, source: Path | None = None) -> None:
+    with qtbot.waitSignal(host.controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        if source is None:
+            host.controller.open_demo()
+        else:
+            host.controller.open(source)
+
+
+def test_the_logbook_judge_alone_fills_its_header_slot_and_its_side_tab(qtbot: QtBot, host: HostWindow) -> None:
+    feature = LogbookJudgeFeature(host, host.controller)
+    assert host.header.widgets["logbook_judge"] is feature.details
+    assert host.side_tabs.indexOf(feature.panel) >= 0
+    load(qtbot, host)  # the demo, whose Logbook Judge verdicts are imported on first open
+    qtbot.waitUntil(lambda: feature.panel.model.rowCount() > 0, timeout=LOAD_TIMEOUT_MS)
+    title = host.side_tabs.tabText(host.side_tabs.indexOf(feature.panel))
+    assert title == f"Disagreements ({feature.panel.model.rowCount()})"
+    assert host.select_claim(3)
+    assert "registry claim 3" in feature.details.match.text()
+    # a click in the disagreement list shows that claim through the host
+    table = feature.panel.table
+    last = table.model().index(table.model().rowCount() - 1, 0)
+    table.clicked.emit(last)
+    key = last.data(KEY_ROLE)
+    assert key != host.controller.claim(3).key
+    assert host.current_claim is not None and host.current_claim.key == key
+    host.actions_by_name["show_disagreements"].trigger()
+    assert host.current_side_tab() is feature.panel
+
+
+def test_the_queue_alone_takes_the_host_to_the_claim_and_shares_blind_mode(
+    qtbot: QtBot,
+    host: HostWindow,
+    queue_file: Path,  # noqa: F811
+) -> None:
+    feature = QueueFeature(host, host.controller)
+    queue = feature.open_queue(queue_file)
+    qtbot.addWidget(queue)
+    qtbot.waitUntil(lambda: len(queue.model.rows) == 3 and not queue.loading, timeout=LOAD_TIMEOUT_MS)
+    queue.table.selectRow(0)
+    with qtbot.waitSignal(host.controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        qtbot.keyClick(queue.table, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: host.current_claim is not None, timeout=LOAD_TIMEOUT_MS)
+    assert host.current_claim is not None and host.current_claim.n == 1  # the first claim without my verdict
+    # blind mode switched in the queue switches the host's menu entry, and back
+    queue.blind_box.setChecked(True)
+    assert host.actions_by_name["blind_review"].isChecked()
+    host.actions_by_name["blind_review"].setChecked(False)
+    assert not queue.blind_box.isChecked()
+
+
+def test_the_trace_feature_alone_collapses_the_side_pane_without_a_trace(
+    qtbot: QtBot, host: HostWindow, tmp_path: Path, demo_logbook: Path
+) -> None:
+    runner = TaskRunner(1, host)
+    timeline = TimelinePanel(TraceEventModel(runner, host))
+    excerpts = ExcerptPanel()
+    host.add_side_tab(excerpts, "Excerpts")
+    host.add_side_tab(timeline, "Timeline")
+    feature = TraceFeature(host, host.controller, timeline, excerpts)
+    assert feature.attach_action in host.actions()
+    load(qtbot, host, traceless_logbook(tmp_path / "plain"))
+    assert not host.side_pane_shown() and not host.actions_by_name["toggle_side_pane"].isChecked()
+    load(qtbot, host, demo_logbook)  # a logbook with a trace brings the pane back by itself
+    assert host.side_pane_shown() and host.actions_by_name["toggle_side_pane"].isChecked()
+    # pinning needs a claim on screen; the host's status bar says so
+    feature.pin(0, 1)
+    assert "Select the claim" in host.statusBar().currentMessage()
