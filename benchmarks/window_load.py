@@ -253,10 +253,12 @@ def main() -> int:
     indexing = probe.stop()
 
     # The same logbook opened again: answered by the parse cache the first open filled.
+    reloaded: list[float] = []
+    controller.loaded.connect(lambda _lb: reloaded.append(time.perf_counter()))
     probe.start()
     started = time.perf_counter()
     controller.open(source)
-    again_seconds = run_until(app, lambda: window.context is not None and not window.evidence.busy)
+    again_seconds = run_until(app, lambda: bool(reloaded) and window.context is not None and not window.evidence.busy)
     reopening = probe.stop()
     run_until(app, lambda: window.is_idle())
     print(

@@ -7,6 +7,7 @@ window keeps painting. A newer request always wins: results of a superseded load
 from __future__ import annotations
 
 import dataclasses
+import gc
 import logging
 import re
 from collections.abc import Callable
@@ -232,6 +233,10 @@ class LogbookController(QObject):
             except OSError as exc:
                 log.warning("could not update the recent logbooks list: %s", exc)
         self._index_pending = True
+        # What was read stays until another logbook is opened (freed then by reference counts: the reader's
+        # objects hold no cycles): out of the cyclic collector's full passes, which walked all of it while the
+        # window waited, a third of a second at a time on a 200-claim logbook.
+        gc.freeze()
         self.loaded.emit(result.logbook)
         # The window starts the trace index once the first claim is on screen (index_traces); this is the fallback.
         QTimer.singleShot(INDEX_FALLBACK_MS, self.index_traces)
