@@ -287,3 +287,15 @@ def test_a_trickling_space_listing_stops_find_at_its_deadline(hub: HostileHub) -
     _, error, _ = run_bounded(lambda: find_logbooks("abc123", limits=SHORT, count_claims=False), within=BOUND)
 
     assert isinstance(error, SourceTimedOut) and "icml2026-repro" in str(error)
+
+
+def test_a_pair_set_naming_thousands_of_folders_is_matched_in_linear_time() -> None:
+    from reviewapp.core.io.hub_download import RemoteFile
+    from reviewapp.core.sources.selection import pair_named_files
+
+    listing = [RemoteFile(f"samples/f{i % 8000}/img{i}.png", 10) for i in range(40_000)]
+    manifest = json.dumps({"folders": [f"f{i}" for i in range(8000)]}).encode()
+
+    named, error, _ = run_bounded(lambda: pair_named_files("samples/x-pairs.json", manifest, listing), within=BOUND)
+
+    assert error is None and len(named) == 40_000  # a scan of the listing per folder took minutes

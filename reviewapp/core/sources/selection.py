@@ -129,11 +129,18 @@ def pair_named_files(manifest_path: str, data: bytes, listing: Sequence[RemoteFi
                 add(pair.get("right"))
     folders = manifest.get("folders")
     if isinstance(folders, list):
-        for sub in folders:
-            prefix = _join(folder, sub) if isinstance(sub, str) else None
-            if prefix is not None:
-                named |= {p for p in known if p.startswith(prefix.rstrip("/") + "/")}
+        wanted = {prefix.rstrip("/") for sub in folders if isinstance(sub, str) and (prefix := _join(folder, sub))}
+        named |= {p for p in known if _inside_any(p, wanted)}  # each path's folders looked up: no scan per folder
     return named
+
+
+def _inside_any(path: str, folders: set[str]) -> bool:
+    at = path.rfind("/")
+    while at > 0:
+        if path[:at] in folders:
+            return True
+        at = path.rfind("/", 0, at)
+    return False
 
 
 def csv_named_files(csv_path: str, data: bytes, listing: Sequence[RemoteFile]) -> set[str]:
