@@ -20,6 +20,7 @@ from reviewapp.cli.output import add_format_option, write_table
 EXIT_CODES = """exit codes:
   0  the statistics were computed (a value is empty when too few claims were rated twice)
   2  bad usage or not a logbook
+  1  --figure: the heat maps cannot be drawn here (matplotlib does not load); the statistics are not printed
   3  the --figure files could not be written"""
 
 
@@ -110,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _write_figure(ratings: dict[str, dict[str, Any]], out: Path, theme: str) -> int:
     from reviewapp.core.logbook_judge.calibration import calibration_figure, calibration_tables
-    from reviewapp.core.plots.figures import save
+    from reviewapp.core.plots.figures import FiguresUnavailable, save
 
     tables = calibration_tables(ratings)
     if not tables:
@@ -118,6 +119,8 @@ def _write_figure(ratings: dict[str, dict[str, Any]], out: Path, theme: str) -> 
         return 0
     try:
         written = save(calibration_figure(tables, "dark" if theme == "dark" else "light"), out.with_suffix(""))
+    except FiguresUnavailable as exc:
+        return fail(CommandError(f"error: {exc}", 1))
     except OSError as exc:
         return fail(CommandError(f"error: cannot write {out}: {exc.strerror or exc}", 3))
     print(f"wrote {written[0]}, {written[1]}", file=sys.stderr)

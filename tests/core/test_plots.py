@@ -59,3 +59,21 @@ def test_the_themes_differ_and_their_text_contrasts_with_the_background() -> Non
         for ink in (palette.text, palette.point, palette.flagged):
             high, low = sorted((luminance(ink), luminance(palette.background)), reverse=True)
             assert (high + 0.05) / (low + 0.05) >= 3.0  # WCAG contrast for graphics
+
+
+def test_without_matplotlib_the_report_is_written_without_figures_and_says_why(tmp_path, monkeypatch) -> None:
+    import sys
+
+    from reviewapp.core.pairs.study import combine
+    from reviewapp.core.pairs.study_report import write_report
+    from reviewapp.core.plots.figures import FiguresUnavailable
+    from tests.core.study_fixtures import SimulatedRater, simulate
+
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as in a build that lacks it
+    with pytest.raises(FiguresUnavailable, match="matplotlib does not load"):
+        forest_plot([Interval("a", 0.0, None, None)], title="t", xlabel="x")
+    study = combine(simulate({"a": 0.0, "b": 1.0}, [SimulatedRater("ann"), SimulatedRater("bo")]), resamples=20)
+    written = write_report(study, tmp_path / "study.md")
+    assert written == [tmp_path / "study.md"]
+    text = written[0].read_text(encoding="utf-8")
+    assert "figures cannot be drawn here" in text and "| a |" in text and "![" not in text

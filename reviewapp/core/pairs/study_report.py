@@ -10,7 +10,7 @@ from reviewapp.core.io.durable import atomic_write
 from reviewapp.core.io.markdown_safe import markdown_inline, markdown_table_cell
 from reviewapp.core.pairs.results import NO_PREFERENCE
 from reviewapp.core.pairs.study import PRIOR_TIES, Study
-from reviewapp.core.plots.figures import Interval, Theme, forest_plot, save, strip_plot
+from reviewapp.core.plots.figures import FiguresUnavailable, Interval, Theme, forest_plot, save, strip_plot
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -116,16 +116,22 @@ def rater_figure(study: Study, theme: Theme = "light") -> Figure:
 
 
 def write_report(study: Study, report: Path, theme: Theme = "light") -> list[Path]:
-    """The Markdown report at `report`, its figures beside it as `<stem>-scores` and `<stem>-raters` (.png, .svg)."""
+    """The Markdown report at `report`, its figures beside it as `<stem>-scores` and `<stem>-raters` (.png, .svg);
+    where figures cannot be drawn the report says so and is written without them."""
     stem = report.with_suffix("")
     report.parent.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     figures: dict[str, Path] = {}
-    for key, figure in (("scores", score_figure(study, theme)), ("raters", rater_figure(study, theme))):
-        png, svg = save(figure, stem.with_name(f"{stem.name}-{key}"))
-        figures[key] = png
-        written += [png, svg]
-    atomic_write(report, render_markdown(study, figures).encode("utf-8"))
+    missing = ""
+    try:
+        for key, draw in (("scores", score_figure), ("raters", rater_figure)):
+            png, svg = save(draw(study, theme), stem.with_name(f"{stem.name}-{key}"))
+            figures[key] = png
+            written += [png, svg]
+    except FiguresUnavailable as exc:
+        missing = str(exc)
+    text = render_markdown(study, figures) + (f"\nNote: {markdown_inline(missing)}.\n" if missing else "")
+    atomic_write(report, text.encode("utf-8"))
     return [report, *written]
 
 

@@ -47,8 +47,17 @@ class Interval:
     high: float | None
 
 
+class FiguresUnavailable(RuntimeError):
+    """matplotlib cannot be loaded here: the figures are left out, never the numbers they show."""
+
+
 def _figure(width: float, height: float, theme: Theme) -> tuple[Figure, Palette]:
-    from matplotlib.figure import Figure
+    try:
+        from matplotlib.figure import Figure
+    except (ImportError, OSError) as exc:  # a build without it, or a library of numpy's that does not load
+        cause = str(exc.__cause__ or exc).strip()
+        reason = cause.splitlines()[0] if cause else type(exc).__name__
+        raise FiguresUnavailable(f"figures cannot be drawn here: matplotlib does not load ({reason})") from exc
 
     palette = PALETTES[theme]
     figure = Figure(figsize=(width, height), dpi=100, facecolor=palette.background, layout="constrained")

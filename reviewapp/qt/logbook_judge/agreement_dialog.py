@@ -129,6 +129,9 @@ class AgreementDialog(QDialog):
         pixmap = QPixmap()
         if picture and pixmap.loadFromData(picture, "PNG"):
             shown.setPixmap(pixmap)
+        elif picture:  # why the heat maps could not be drawn
+            shown.setText(picture.decode("utf-8", "replace"))
+            shown.setWordWrap(True)
         scroll = QScrollArea(tab)
         scroll.setWidget(shown)
         layout.addWidget(scroll, 1)

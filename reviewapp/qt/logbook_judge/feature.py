@@ -20,7 +20,7 @@ from reviewapp.core.logbook_judge.calibration import calibration_figure, calibra
 from reviewapp.core.logbook_judge.demo_import import ensure_demo_import
 from reviewapp.core.logbook_judge.importer import ImportResult, import_verdicts
 from reviewapp.core.logbook_judge.judged import JudgedLogbook
-from reviewapp.core.plots.figures import Table, Theme, png_bytes
+from reviewapp.core.plots.figures import FiguresUnavailable, Table, Theme, png_bytes
 from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.commands import changes_logbook_judge
 from reviewapp.core.review.logbook_judge_matches import rematch
@@ -239,7 +239,10 @@ class LogbookJudgeFeature(QObject):
 
         def work(_progress: Any) -> tuple[dict[str, Any], list[Table], bytes]:
             tables = calibration_tables(ratings)
-            picture = png_bytes(calibration_figure(tables, drawn), dpi=80) if tables else b""  # fits the view
+            try:
+                picture = png_bytes(calibration_figure(tables, drawn), dpi=80) if tables else b""  # fits the view
+            except FiguresUnavailable as exc:
+                picture = str(exc).encode("utf-8")  # not a PNG: the view shows it as the reason
             return agreement_report(ratings), tables, picture
 
         self._runner.submit(

@@ -23,18 +23,22 @@ from PySide6.QtWidgets import (
 
 from reviewapp.core.pairs.study import Study
 from reviewapp.core.pairs.study_report import rater_figure, render_text, score_figure, write_report
-from reviewapp.core.plots.figures import Theme, png_bytes
+from reviewapp.core.plots.figures import FiguresUnavailable, Theme, png_bytes
 from reviewapp.qt.plain import PlainLabel
 
 Pictures = dict[str, bytes]  # "scores", "raters" -> PNG
 
 
 def draw_study(study: Study, theme: Theme) -> Pictures:
-    """The study's figures as PNG, for the dialog (call it off the GUI thread)."""
-    return {
-        "scores": png_bytes(score_figure(study, theme), dpi=90),
-        "raters": png_bytes(rater_figure(study, theme), dpi=90),
-    }
+    """The study's figures as PNG, for the dialog (call it off the GUI thread); none where they cannot be drawn,
+    with the reason under "problem"."""
+    try:
+        return {
+            "scores": png_bytes(score_figure(study, theme), dpi=90),
+            "raters": png_bytes(rater_figure(study, theme), dpi=90),
+        }
+    except FiguresUnavailable as exc:
+        return {"problem": str(exc).encode("utf-8")}
 
 
 class StudyDialog(QDialog):
@@ -55,8 +59,9 @@ class StudyDialog(QDialog):
         layout.addWidget(head)
         self.tabs = QTabWidget(self)
         self.pictures: dict[str, PlainLabel] = {}
+        problem = pictures.get("problem", b"").decode("utf-8", "replace")
         for key, title in (("scores", "Scores"), ("raters", "Raters")):
-            self.pictures[key] = self._picture_tab(pictures.get(key, b""), title)
+            self.pictures[key] = self._picture_tab(pictures.get(key, b""), title, problem)
         self.summary = QPlainTextEdit(self.tabs)
         self.summary.setReadOnly(True)
         self.summary.setPlainText("\n".join(render_text(study)))
@@ -70,11 +75,13 @@ class StudyDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
 
-    def _picture_tab(self, data: bytes, title: str) -> PlainLabel:
+    def _picture_tab(self, data: bytes, title: str, problem: str = "") -> PlainLabel:
         shown = PlainLabel(self.tabs)
         pixmap = QPixmap()
         if data and pixmap.loadFromData(data, "PNG"):
             shown.setPixmap(pixmap)
+        else:
+            shown.setText(problem or "The figure could not be shown.")
         scroll = QScrollArea(self.tabs)
         scroll.setWidget(shown)
         scroll.setWidgetResizable(False)
