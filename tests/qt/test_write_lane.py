@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
-from PySide6.QtCore import QThread
+from PySide6.QtCore import Qt, QThread
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from reviewapp.core.review.changes import ChangeRecord
+from reviewapp.qt.pairs import PairRatingWindow
 from reviewapp.qt.write_lane import LaneResult, WriteLane
 from tests.qt.conftest import OpenWindow
+from tests.qt.review_helpers import show_claim
 
 
 def test_submitted_commands_run_in_order_one_at_a_time_and_report_on_the_gui_thread(qtbot: QtBot) -> None:
@@ -67,3 +71,27 @@ def test_a_failing_command_reaches_on_failed_and_the_lane_goes_on(qtbot: QtBot) 
 
 def test_the_review_window_writes_on_the_applications_lane(open_window: OpenWindow) -> None:
     assert open_window().controller.review.lane is WriteLane.shared()
+
+
+def test_a_pair_rating_is_written_on_the_lane_and_the_review_window_hears_of_it(
+    qtbot: QtBot, open_window: OpenWindow, demo_copy: Path
+) -> None:
+    window = open_window(demo_copy)
+    show_claim(qtbot, window, 4)  # claim 4 owns the demo's image pairs
+    qtbot.mouseClick(window.review.editor.pairs_button, Qt.MouseButton.LeftButton)
+    pairs = window.review.tools.pair_window
+    assert isinstance(pairs, PairRatingWindow)
+    qtbot.waitUntil(lambda: pairs.can_answer, timeout=30_000)
+    review = window.controller.review.logbook_review
+    assert review is not None
+    written_on: list[int] = []
+    review.history.listeners.append(lambda _change: written_on.append(threading.get_ident()))
+    heard: list[ChangeRecord] = []
+    window.controller.review.change_made.connect(heard.append)
+
+    assert pairs.answer("left") is not None
+
+    assert written_on and threading.get_ident() not in written_on  # appended and fsynced on the lane
+    qtbot.waitUntil(lambda: [c.kind for c in heard] == ["rate_pair"])  # told on the GUI thread, nothing else asked
+    pairs.close()
+    qtbot.waitUntil(lambda: window.review.tools.pair_window is None)

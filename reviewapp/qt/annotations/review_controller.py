@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import QObject, Qt, QThread, Signal
 
 from reviewapp.core.logbook.model import Logbook, Problem
 from reviewapp.core.queue.blind import Blinder
@@ -40,6 +40,7 @@ class ActionFailed(Exception):
 class ReviewController(QObject):
     changed = Signal()  # annotations changed (an action, undo/redo, reload, a pair rating)
     change_made = Signal(object)  # the ChangeRecord of that change: which claims and records
+    _lane_told = Signal()  # emitted from the lane: what it heard waits in `_pending` for the GUI thread
     reviewer_changed = Signal()  # a logbook_review was opened for another reviewer (after asking who is reviewing)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -55,6 +56,8 @@ class ReviewController(QObject):
         self.lane = WriteLane.shared()  # the application's: appends, fsync and git stay off the GUI thread
         self._pending: list[Callable[[], None]] = []  # what the lane heard, told on the GUI thread after it
         self._pending_lock = threading.Lock()
+        self._acting = 0  # `act` calls under way: they tell what the lane heard once their command returns
+        self._lane_told.connect(self._flush, Qt.ConnectionType.QueuedConnection)
         self.blinder: Blinder | None = None  # the open logbook's, while it is reviewed blind
         self.workspace: ReviewWorkspace | None = None  # the window's, which holds the open logbook's review state
         self.logbook_id: str | None = None
@@ -106,12 +109,16 @@ class ReviewController(QObject):
 
     def deliver(self, told: Callable[[], None]) -> None:
         """Call `told` on the GUI thread: now when this is the GUI thread, else once the lane's action returns
-        (history listeners run where the action runs; widgets must only hear of it on the GUI thread)."""
+        (history listeners run where the action runs; widgets must only hear of it on the GUI thread). A command
+        another window ran on the lane (a pair rating) is told through the GUI thread's event queue."""
         if QThread.currentThread() is self.thread():
             told()
             return
         with self._pending_lock:
             self._pending.append(told)
+            acting = self._acting > 0
+        if not acting:  # no `act` will flush it when it returns
+            self._lane_told.emit()
 
     def _flush(self) -> None:
         while True:
@@ -253,6 +260,8 @@ class ReviewController(QObject):
         review = self.logbook_review
         if review is None:
             raise ActionFailed(self.reason or "Nobody is reviewing: set your name first (Review > Reviewer Name).")
+        with self._pending_lock:
+            self._acting += 1
         try:
             return self.lane.run(lambda: do(review))
         except SecretInRecord as exc:
@@ -265,6 +274,8 @@ class ReviewController(QObject):
         except (AnnotationError, TargetError) as exc:
             raise ActionFailed(_sentence(str(exc))) from exc
         finally:
+            with self._pending_lock:
+                self._acting -= 1
             self._flush()
 
     def undo(self) -> str | None:
