@@ -346,3 +346,29 @@ def test_a_bold_question_is_not_the_verdict(tmp_path: Path, answer: str) -> None
 def test_a_section_of_work_still_to_do_is_not_the_verdict(tmp_path: Path) -> None:
     claim = the_claim(tmp_path, "We ran the sweep.\n\n## Pending\n\n- the large model\n- the second dataset")
     assert claim.verdict is Verdict.UNSTATED and claim.candidates
+
+
+@pytest.mark.parametrize(
+    ("summary", "verdicts"),
+    [
+        ("**Claim 1 reproduced analytically.** Claims 2 and 3 are empirical and blocked.",
+         [Verdict.VERIFIED, Verdict.INCONCLUSIVE, Verdict.INCONCLUSIVE]),
+        ("Claims 1-3 verified on the full grid.", [Verdict.VERIFIED] * 3),
+        # must not fire: negated, or the number names something else
+        ("Claim 1 was never verified; nothing else ran.", [Verdict.UNSTATED] * 3),
+        ("Claim 2 of the paper is verified by its authors only.", [Verdict.UNSTATED] * 3),
+    ],
+)  # fmt: skip
+def test_a_summary_sentence_naming_claims_fills_their_gaps(
+    tmp_path: Path, summary: str, verdicts: list[Verdict]
+) -> None:
+    pages = [("Executive summary", summary)] + [(f"Claim {n}: Part {n}", "We ran it.") for n in (1, 2, 3)]
+    claims = claims_of(tmp_path, pages)
+    assert [c.verdict for c in claims] == verdicts
+    assert not any(c.contradicted for c in claims)
+
+
+def test_a_summary_sentence_never_contradicts_a_claims_own_verdict(tmp_path: Path) -> None:
+    pages = [("Executive summary", "Claim 1 verified at scale."), ("Claim 1: Part 1", "**Verdict: FALSIFIED.**")]
+    [claim] = claims_of(tmp_path, pages)
+    assert claim.verdict is Verdict.FALSIFIED and not claim.contradicted

@@ -212,6 +212,7 @@ def _earlier_column_of(header: list[str]) -> int | None:
 def _line_mentions(
     line: str, page: Page, line_no: int, cell: int | None, out: list[tuple[int | str | _TitleRef, VerdictMention]]
 ) -> None:
+    named: set[int] = set()
     for match in _LINE_CLAIMS.finditer(line):
         tail = vm.first_sentence(line, match.end())
         found = vm.combine(list(vm.phrases(vm.clean(tail))))
@@ -222,7 +223,50 @@ def _line_mentions(
         mention = VerdictMention(
             found[0], found[1].upper(), vm.clean(line), page.slug, line_no, cell, "summary", SUMMARY_LINE, ("summary",)
         )
-        out.extend((n, mention) for n in range(first, min(last, first + 20) + 1))
+        numbers = range(first, min(last, first + 20) + 1)
+        named.update(numbers)
+        out.extend((n, mention) for n in numbers)
+    _sentence_mentions(line, page, line_no, cell, named, out)
+
+
+def _sentence_mentions(
+    line: str,
+    page: Page,
+    line_no: int,
+    cell: int | None,
+    named: set[int],
+    out: list[tuple[int | str | _TitleRef, VerdictMention]],
+) -> None:
+    """'Claim 1 reproduced analytically', 'Claims 2 and 3 are blocked': a sentence that names claims and, right after,
+    a verdict. Weaker than a labelled line: it fills a claim whose page states nothing, never contradicts one."""
+    for match in _SENTENCE_CLAIMS.finditer(line):
+        numbers = _numbers_of(match.group("numbers"))
+        if not numbers or set(numbers) <= named:
+            continue
+        after = vm.clean(line[match.end() : match.end() + _SENTENCE_REACH])
+        after = vm.first_sentence(after, 0)
+        found = vm.combine(list(vm.phrases(after)))
+        if not found:
+            continue
+        text = vm.clean(line[match.start() : match.end()]) + " " + after
+        mention = VerdictMention(found[0], found[1].upper(), text.strip(), page.slug, line_no, cell, "summary",
+                                 SUMMARY_SENTENCE, ("summary sentence",))  # fmt: skip
+        out.extend((n, mention) for n in numbers if n not in named)
+
+
+def _numbers_of(text: str) -> list[int]:
+    """'2 and 3' -> [2, 3]; '1-3' -> [1, 2, 3] (a range of at most 20)."""
+    span = re.fullmatch(r"(\d{1,3})\s*[-–]\s*(\d{1,3})", text.strip())
+    if span and int(span.group(1)) < int(span.group(2)) <= int(span.group(1)) + 20:
+        return list(range(int(span.group(1)), int(span.group(2)) + 1))
+    return [int(n) for n in re.findall(r"\d{1,3}", text)]
+
+
+_SENTENCE_CLAIMS = re.compile(
+    r"\bclaims?\s+#?(?P<numbers>\d{1,3}(?:\s*(?:,|&|and|-|–)\s*\d{1,3}){0,5})\b(?!\s*(?:of|in)\b)", re.IGNORECASE
+)
+_SENTENCE_REACH = 60  # how far after the claim's number its verdict may be
+SUMMARY_SENTENCE = 0.35  # below GLOBAL: fills a gap, is never shown as a contradiction
 
 
 def _index_title_mentions(page: Page) -> list[tuple[str, VerdictMention]]:
