@@ -217,13 +217,15 @@ class TraceFeature(QObject):
             if index.problems:
                 where = ", ".join(f"{p.file}:{p.line}" for p in index.problems[:3])
                 problems = f"; {len(index.problems)} unreadable ({where}{', …' if len(index.problems) > 3 else ''})"
-            self.host.say(f"Attached {chosen.name}: {index.format}, {index.count:,} events, {how}{problems}", 10_000)
+            self.host.say(f"Attached {chosen.name}: {index.format}, {index.readable:,} events, {how}{problems}", 10_000)
             self.refresh_sessions(keep=attached.record.payload.session)
             self.host.show_tab(self.timeline)
 
         def failed(exc: BaseException) -> None:
             if alive(self):
-                self.host.show_error("Transcript not attached", f"{chosen}: {exc}")
+                said = str(exc)  # a TranscriptError names the file already
+                named = said if said.startswith(str(chosen)) else f"{chosen}: {said}"
+                self.host.show_error("Transcript not attached", named)
 
         self.runner.submit(lambda _p: prepare_transcript(chosen), done, failed)
 
