@@ -48,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--confidence", type=int, choices=(1, 2, 3), help="1 unsure, 2 fairly sure, 3 certain")
     parser.add_argument("--tag", action="append", default=[], metavar="TAG", help="a tag (repeatable)")
     parser.add_argument("--role", choices=ROLES, help="your role (default: from preferences, else judge)")
+    parser.add_argument("--blind", action="store_true", help="say in the record that it was given in blind review")
     add_annotator_options(parser)
     add_exit_codes(
         parser,
@@ -72,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
         identity = identity_or_exit(args.annotator, logbook.root, remember=args.remember)
         role = args.role or load_preferences().role
         review = LogbookReview.open(logbook, identity, role)
+        review.blind = args.blind
         warn_about(review.loaded)
         record = review.set_verdict(args.claim, args.verdict, args.rationale, args.confidence, args.tag)
     except CommandError as error:

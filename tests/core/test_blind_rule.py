@@ -65,3 +65,16 @@ def test_a_verdict_given_blind_says_so(tmp_path: Path) -> None:
     blind = review.set_verdict(2, "toy", "blind")
     assert not seen.payload.blind and blind.payload.blind  # type: ignore[attr-defined]
     assert open_review(small_logbook(tmp_path)).state.verdict(review.claims()[1].key, ME).payload.blind
+
+
+def test_annotate_blind_says_so_in_the_record(tmp_path: Path) -> None:
+    from reviewapp.cli import main
+
+    workspace = small_logbook(tmp_path)
+    args = ["annotate", str(workspace), "--claim", "1", "--verdict", "toy", "--rationale", "small", "--annotator", ME]
+    assert main([*args, "--blind"]) == 0
+    assert main([*args[:3], "2", *args[4:]]) == 0
+    state = open_review(workspace).state
+    claims = open_review(workspace).claims()
+    assert state.verdict(claims[0].key, ME).payload.blind is True
+    assert state.verdict(claims[1].key, ME).payload.blind is None  # not blind: the field is absent, as before
