@@ -299,3 +299,19 @@ def test_a_pair_set_naming_thousands_of_folders_is_matched_in_linear_time() -> N
     named, error, _ = run_bounded(lambda: pair_named_files("samples/x-pairs.json", manifest, listing), within=BOUND)
 
     assert error is None and len(named) == 40_000  # a scan of the listing per folder took minutes
+
+
+def test_a_file_offered_through_xet_still_comes_over_the_guarded_http(
+    hub: HostileHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_DISABLE_XET", False)  # as for a user with hf_xet installed
+    _publish(hub, tmp_path)
+    xet = {"X-Xet-Hash": "a" * 64, "X-Xet-Refresh-Route": f"{hub.endpoint}/api/spaces/{SPACE}/xet-read-token/main"}
+    hub.misbehave("pages/index.md", Misbehaviour(headers=xet, method="HEAD"))
+    hub.misbehave("pages/index.md", Misbehaviour(pace=0.3, method="GET"))  # and then trickles: the guard sees it
+
+    error = _open()
+
+    assert isinstance(error, SourceTimedOut) and "pages/index.md" in str(error)

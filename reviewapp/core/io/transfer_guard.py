@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     import httpx2
 
 WATCH_POLL_S = 0.1  # how often the watchdog looks at the cancel token
+XET_HASH = "X-Xet-Hash"  # what makes huggingface_hub download a file through hf_xet instead of HTTP
 _COMMIT_ID = re.compile(r"[0-9a-f]{40}")
 _BLOB_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 _local = threading.local()
@@ -317,9 +318,16 @@ def install_guarded_client() -> None:
 
 
 def check_answer(response: httpx2.Response) -> None:
-    """Refuse a file answer whose commit id or ETag huggingface_hub would turn into a path but is not an id."""
+    """Refuse a file answer whose commit id or ETag huggingface_hub would turn into a path but is not an id.
+
+    Inside a guarded transfer the answer's Xet hash is dropped too, so that huggingface_hub fetches the file over
+    HTTP (the Hub serves every file that way) on the guarded sockets rather than through hf_xet's own threads,
+    which no deadline, cancel or byte cap here could reach.
+    """
     if "/resolve/" not in response.request.url.path:
         return
+    if active_guard() is not None and XET_HASH in response.headers:
+        del response.headers[XET_HASH]
     commit = response.headers.get("X-Repo-Commit")
     if commit is not None and not _COMMIT_ID.fullmatch(commit):
         raise _refused("a commit id", commit, response)
