@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from enum import StrEnum
 
 
@@ -156,6 +157,20 @@ def find_phrases(text: str) -> list[re.Match[str]]:
             found.append(match)
             end = match.end()
     return found
+
+
+def iter_phrases(text: str, window: int = 8192) -> Iterator[tuple[int, int, re.Match[str]]]:
+    """(start, end, match) of every phrase, left to right, found a window at a time so that a caller who stops early
+    pays only for what it read. Windows end at a sentence end ('. '), which no phrase spans."""
+    start = 0
+    while start < len(text):
+        end = min(len(text), start + window)
+        if end < len(text):
+            cut = text.rfind(". ", start, end)
+            end = cut + 1 if cut > start else end
+        for match in find_phrases(text[start:end]):
+            yield start + match.start(), start + match.end(), match
+        start = end
 
 
 def _word_start(text: str, at: int) -> int:

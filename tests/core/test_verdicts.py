@@ -84,3 +84,13 @@ WORDS = st.sampled_from(
 def test_fast_phrase_finder_agrees_with_the_regex(parts) -> None:
     text = "".join(word + sep for word, sep in parts)
     assert [m.span() for m in find_phrases(text)] == [m.span() for m in PHRASE_RE.finditer(text)]
+
+
+def test_phrases_found_a_window_at_a_time_are_the_phrases_of_the_whole_text() -> None:
+    from reviewapp.core.verdicts import find_phrases, iter_phrases
+
+    sentence = "Claim {n} was not reproduced. The bound holds at reduced scale. Verdict: PARTIALLY VERIFIED. "
+    text = "".join(sentence.format(n=n) for n in range(300))  # many windows, each ending at a sentence end
+    whole = [(m.start(), m.end(), m.group(0)) for m in find_phrases(text)]
+    windowed = [(start, end, match.group(0)) for start, end, match in iter_phrases(text, window=500)]
+    assert windowed == whole and len(whole) == 4 * 300

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from reviewapp.core.logbook import verdict_mentions as vm
-from reviewapp.core.verdicts import Verdict, find_phrases, may_state_verdict, phrase_verdict
+from reviewapp.core.verdicts import Verdict, iter_phrases, may_state_verdict, phrase_verdict
 
 MENTION_CONFIDENCE = 0.3  # a verdict word in running text: a candidate, below what the decision takes
 OUTPUT_LINE_CONFIDENCE = 0.3  # "verdict: x" printed in a run's output, not its top-level JSON
@@ -57,16 +57,15 @@ class Mention:
 
 def mentions(text: str) -> Iterator[Mention]:
     """Every verdict word in `text`, left to right: phrases of the vocabulary first, then the weaker forms."""
-    taken: list[tuple[int, int]] = []
-    for match in find_phrases(text):
-        taken.append(match.span())
-        yield Mention(
-            phrase_verdict(match), match.group(0).upper(), *match.span(), vm.void_features(text, *match.span())
-        )
+    for start, end, match in iter_phrases(text):
+        yield Mention(phrase_verdict(match), match.group(0).upper(), start, end, vm.void_features(text, start, end))
     lowered = text.lower()
     if not any(stem in lowered for stem in _WEAK_STEMS):
         return
+    taken: list[tuple[int, int]] | None = None
     for match in _WEAK.finditer(text):
+        if taken is None:  # the vocabulary's phrases, so that a weak form inside one is not counted twice
+            taken = [(s, e) for s, e, _ in iter_phrases(text)]
         if any(start <= match.start() < end for start, end in taken):
             continue
         verdict = Verdict(match.lastgroup or "verified")

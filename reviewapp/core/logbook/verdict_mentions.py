@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from reviewapp.core.verdicts import PHRASE_RE, Verdict, find_phrases, may_state_verdict, phrase_verdict
+from reviewapp.core.verdicts import PHRASE_RE, Verdict, find_phrases, iter_phrases, may_state_verdict, phrase_verdict
 
 LABELLED = 0.9
 FINAL_LABELLED = 0.95
@@ -130,6 +130,17 @@ def phrases(text: str) -> Iterator[re.Match[str]]:
     for match in find_phrases(text):
         if not _voided(text, match) and not hedged(text, match):
             yield match
+
+
+def _voided_at(text: str, start: int, end: int) -> bool:
+    """Negated, conditional, quoted from someone else or hedged, for the phrase at text[start:end]."""
+    before = text[max(0, start - 40) : start]
+    return bool(
+        _NEGATION.search(before)
+        or _CONDITION_AFTER.match(text[end : end + 20])
+        or attributed(text, start)
+        or _HEDGE.search(_unemphasized(text[max(0, start - 30) : start]))
+    )
 
 
 def _voided(text: str, match: re.Match[str]) -> bool:
@@ -317,8 +328,8 @@ def emphasized(line: str) -> Iterator[Found]:
             confidence = BOLD if lead else UPPER
             yield Found(phrase_verdict(match), match.group(0).upper(), clean(line), 0, confidence, "bold")
             return
-    for match in find_phrases(line):  # the cheap test first: most words in running text are not upper-case
+    for start, _, match in iter_phrases(line):  # the cheap test first: most words in running text are not upper-case
         word = match.group(0)
-        if word.isupper() and len(word) > 3 and not _voided(line, match) and not hedged(line, match):
+        if word.isupper() and len(word) > 3 and not _voided_at(line, start, start + len(word)):
             yield Found(phrase_verdict(match), word, clean(line), 0, UPPER, "upper-case")
             return
