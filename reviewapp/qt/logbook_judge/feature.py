@@ -31,7 +31,8 @@ from reviewapp.qt.logbook_judge.details import JudgeDetails
 from reviewapp.qt.logbook_judge.disagreement_panel import DisagreementPanel
 from reviewapp.qt.logbook_judge.import_dialog import ImportChoice, ImportVerdictsDialog
 from reviewapp.qt.logbook_judge.rematch_dialog import NONE, RematchDialog
-from reviewapp.qt.workers import TaskRunner
+from reviewapp.qt.workers import TaskRunner, alive
+from reviewapp.qt.write_lane import WriteLane
 
 if TYPE_CHECKING:
     from reviewapp.qt.controller import LogbookController
@@ -168,18 +169,23 @@ class LogbookJudgeFeature(QObject):
     def import_file(
         self, path: Path, space: str | None = None, *, registry: Path | None = None, paper_index: Path | None = None
     ) -> None:
-        """Import in the background; the result (or why nothing was stored) is shown when it is done."""
+        """Import on the application's write lane (it writes the stored import); the result (or why nothing was
+        stored) is shown when it is done."""
         logbook = self.controller.logbook
         if logbook is None:
             return
         self.host.say(f"Importing {path.name}…")
         choice = ImportChoice(path, registry, paper_index)
-        self._runner.submit(
-            lambda _progress: import_verdicts(
-                path, [logbook], registry_file=registry, paper_index_file=paper_index, space=space
-            ),
-            lambda result: self._imported(choice, result),
-            lambda exc: self.host.show_error("Logbook Judge verdicts not imported", f"{path.name}: {exc}"),
+
+        def failed(exc: BaseException) -> None:
+            if alive(self):
+                self.host.show_error("Logbook Judge verdicts not imported", f"{path.name}: {exc}")
+
+        WriteLane.shared().submit(
+            lambda: import_verdicts(path, [logbook], registry_file=registry, paper_index_file=paper_index, space=space),
+            lambda result: self._imported(choice, result) if alive(self) else None,
+            failed,
+            initiator=self,
         )
 
     def _imported(self, choice: ImportChoice, result: ImportResult) -> None:
