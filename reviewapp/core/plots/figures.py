@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import io
 import math
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from reviewapp.core.io.durable import atomic_write
+from reviewapp.core.io.paths import user_cache_dir
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -52,6 +54,8 @@ class FiguresUnavailable(RuntimeError):
 
 
 def _figure(width: float, height: float, theme: Theme) -> tuple[Figure, Palette]:
+    # matplotlib keeps its font list in a folder of its own; ours, unless the user chose one
+    os.environ.setdefault("MPLCONFIGDIR", str(user_cache_dir() / "matplotlib"))
     try:
         from matplotlib.figure import Figure
     except (ImportError, OSError) as exc:  # a build without it, or a library of numpy's that does not load
