@@ -159,3 +159,15 @@ def test_malformed_markers_are_recovered_and_reported(corpus: Path) -> None:
         assert any("comes after its body" in m for m in messages)
         assert any("not closed by a line of its own" in m for m in messages)
     assert sum("duplicate cell id" in p.message for p in logbook.problems) == len(logbook.pages) - 2
+
+
+@pytest.mark.parametrize("entry", corpus_params(), indirect=True)
+def test_every_unstated_claim_says_why_and_lists_what_it_read(entry: tuple[Path, LogbookExpectation]) -> None:
+    folder, expected = entry
+    for claim in read_logbook(folder / expected.root).claims:
+        if claim.verdict is Verdict.UNSTATED:
+            assert claim.unstated_reason, claim.key
+            assert claim.candidates or claim.unstated_reason.startswith("no verdict word"), claim.key
+        else:
+            assert claim.unstated_reason is None and not claim.candidates, claim.key
+            assert claim.verdict_mention is not None and claim.verdict_mention.score > 0, claim.key
