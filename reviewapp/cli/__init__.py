@@ -69,7 +69,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         description="Review a coding agent's Trackio logbook claim by claim. With no command, opens the demo.",
     )
     parser.add_argument("--version", action="version", version=f"reviewapp {__version__}")
-    add_window_options(parser)
+    add_window_options(parser, top=True)
     add_exit_codes(parser, WINDOW_EXIT_CODES + "\nEvery command's --help lists the exit codes it returns.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     owner = COMMAND_OWNERS.get(argv[0]) if argv else None
@@ -79,8 +79,13 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from reviewapp.cli.gui_cmd import screenshot_problem
+
     parser = build_parser(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
+    if (problem := screenshot_problem(args)) is not None:
+        print(problem, file=sys.stderr)
+        return 2
     configure = getattr(args, "configure_downloads", None)
     if configure is not None:
         configure(args)

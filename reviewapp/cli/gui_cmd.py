@@ -6,6 +6,7 @@ import argparse
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from reviewapp.cli.common import add_exit_codes, add_source_argument, exit_codes_epilog
 
@@ -18,6 +19,10 @@ WINDOW_EXIT_CODES = exit_codes_epilog(
 )
 
 
+if TYPE_CHECKING:
+    from reviewapp.qt.app import Look
+
+
 def _size(text: str) -> tuple[int, int]:
     match = re.fullmatch(r"(\d{2,5})x(\d{2,5})", text.strip())
     if not match:
@@ -25,14 +30,58 @@ def _size(text: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
-def add_window_options(parser: argparse.ArgumentParser) -> None:
+def add_look_options(parser: argparse.ArgumentParser, *, top: bool = False) -> None:
+    """--screenshot, --size and --theme, given before the command (`top`) or after it: on a command they keep
+    what was given before it unless given again (a suppressed default sets nothing)."""
     group = parser.add_argument_group("window")
     group.add_argument(
-        "--screenshot", metavar="OUT.png", type=Path, help="render the window offscreen, save a PNG, exit"
+        "--screenshot",
+        metavar="OUT.png",
+        type=Path,
+        default=None if top else argparse.SUPPRESS,
+        help="render the window offscreen, save a PNG, exit",
     )
-    group.add_argument("--claim", metavar="N|KEY", help="select this claim (its number or key)")
     group.add_argument(
-        "--size", metavar="WxH", type=_size, default=(1600, 1000), help="window size (default 1600x1000)"
+        "--size",
+        metavar="WxH",
+        type=_size,
+        default=DEFAULT_SIZE if top else argparse.SUPPRESS,
+        help="window size (default 1600x1000)",
+    )
+    group.add_argument(
+        "--theme",
+        choices=("light", "dark"),
+        default=None if top else argparse.SUPPRESS,
+        help="colours for this window (default: REVIEWAPP_THEME, else View > Theme's setting, else the system's)",
+    )
+    if not top:
+        parser.set_defaults(has_window=True)
+
+
+def add_window_options(parser: argparse.ArgumentParser, *, top: bool = False) -> None:
+    add_look_options(parser, top=top)
+    parser.add_argument(
+        "--claim",
+        metavar="N|KEY",
+        default=None if top else argparse.SUPPRESS,
+        help="select this claim (its number or key)",
+    )
+
+
+def look_of(args: argparse.Namespace) -> Look:
+    from reviewapp.qt.app import Look
+
+    return Look(args.screenshot, args.size, args.theme)
+
+
+def screenshot_problem(args: argparse.Namespace) -> str | None:
+    """--screenshot, --size or --theme given to a command that has no window."""
+    given = [f"--{name}" for name in ("screenshot", "theme") if getattr(args, name, None) is not None]
+    if args.command is None or getattr(args, "has_window", False) or not given:
+        return None
+    return (
+        f"error: {' and '.join(given)}: `{args.command}` has no window; the windows are opened by `open`, "
+        "`queue --window`, `paper --window` and `pairs rate`"
     )
 
 
@@ -45,6 +94,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 EXIT_NO_WINDOW = 1
+DEFAULT_SIZE = (1600, 1000)
 
 
 def window_problem_or_none() -> int | None:
@@ -59,14 +109,20 @@ def window_problem_or_none() -> int | None:
 
 
 def run_window(args: argparse.Namespace, source: str | None) -> int:
+    return open_window(args, "review", source=source, claim=args.claim)
+
+
+def open_window(args: argparse.Namespace, name: str, **request: Any) -> int:
+    """Open (or with --screenshot, render) the registered window `name` on what the command asked for (the
+    fields of a WindowRequest): exit 1 when no window can be opened here. The one way commands reach Qt."""
     if args.screenshot is None and (code := window_problem_or_none()) is not None:
         return code
     try:
-        from reviewapp.qt.app import run
+        from reviewapp.qt.app import run_window as run_named
     except ImportError as exc:  # a broken Qt install should say so, not dump a traceback
-        print(f"error: the review window needs PySide6: {exc}", file=sys.stderr)
+        print(f"error: the window needs PySide6: {exc}", file=sys.stderr)
         return 1
     from reviewapp.cli.common import download_limits_given
+    from reviewapp.qt.window_registry import WindowRequest
 
-    limits = download_limits_given()
-    return run(source=source, screenshot=args.screenshot, claim=args.claim, size=args.size, limits=limits)
+    return run_named(name, WindowRequest(**request), look_of(args), download_limits_given())

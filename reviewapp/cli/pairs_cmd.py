@@ -30,6 +30,7 @@ from reviewapp.cli.common import (
     print_json,
     say_who,
 )
+from reviewapp.cli.gui_cmd import add_look_options
 
 EXIT_INVALID = 1
 EXIT_USAGE = 2
@@ -60,6 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_source_argument(rate)
     rate.add_argument("--set", dest="set_name", metavar="NAME", help="the pair set (needed when there are several)")
     add_annotator_options(rate)
+    add_look_options(rate)
     add_exit_codes(
         rate,
         exit_codes_epilog(
@@ -216,7 +218,6 @@ def run_study(args: argparse.Namespace) -> int:
 
 def run_rate(args: argparse.Namespace) -> int:
     from reviewapp.cli.annotate_cmd import identity_or_exit, warn_about
-    from reviewapp.core.pairs.rating import RatingError
     from reviewapp.core.pairs.sets import PairSetError, load_set
     from reviewapp.core.review.logbook_review import LogbookReview
 
@@ -234,25 +235,9 @@ def run_rate(args: argparse.Namespace) -> int:
         print(f"warning: {len({p.pair_id for p in pair_set.problems})} pairs are left out:", file=sys.stderr)
         for problem in pair_set.problems:
             print(f"  {problem}", file=sys.stderr)
-    from reviewapp.cli.gui_cmd import window_problem_or_none
+    from reviewapp.cli.gui_cmd import open_window
 
-    if (code := window_problem_or_none()) is not None:
-        return code
-    try:
-        from PySide6.QtWidgets import QApplication
-
-        from reviewapp.qt.pairs import PairRatingWindow
-    except ImportError as exc:
-        print(f"error: the rating window needs PySide6: {exc}", file=sys.stderr)
-        return 1
-    app = QApplication.instance() or QApplication(sys.argv[:1])
     review = LogbookReview.open(logbook, identity, "participant")
     say_who("rating", identity.name, "participant")
     warn_about(review.loaded)
-    try:
-        window = PairRatingWindow.for_set(review, pair_set=pair_set)
-    except RatingError as exc:
-        return fail(CommandError(f"error: {exc}", EXIT_USAGE))
-    window.show()
-    app.exec()
-    return 0
+    return open_window(args, "pairs", pairs=(review, pair_set))

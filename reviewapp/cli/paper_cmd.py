@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reviewapp.cli.common import CommandError, add_annotator_options, fail, open_for_command, open_or_exit, say_who
+from reviewapp.cli.gui_cmd import add_look_options
 
 if TYPE_CHECKING:
-    from reviewapp.core.paper.gather import GatheredPaper
+    from reviewapp.core.paper.gather import GatheredPaper, PaperRequest
     from reviewapp.core.paper.view import PaperView
     from reviewapp.core.verdicts import Verdict
 
@@ -61,12 +62,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="a URL (kept as text), or SOURCE#PAGE[/CELL] pointing into one of the logbooks (repeatable)",
     )  # fmt: skip
     add_annotator_options(parser)
+    parser.add_argument("--window", action="store_true", help="open the paper window instead of printing")
+    parser.add_argument("--dialog", choices=("respond",), help="with --window: answer the first claim's finding")
+    add_look_options(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from reviewapp.core.paper.gather import rebuild
 
+    if args.window or args.screenshot is not None or args.dialog:
+        return _window(args)
     try:
         gathered = _build(args)
         if args.respond:
@@ -80,11 +86,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _build(args: argparse.Namespace) -> GatheredPaper:
-    from reviewapp.core.io.source_errors import EXIT_CANCELLED, SourceUnavailable
-    from reviewapp.core.logbook.locate import NotALogbookError
-    from reviewapp.core.paper.gather import PaperGatherError, PaperRequest, find_on_hub, gather_paper
-    from reviewapp.core.progress import Cancelled
+def _window(args: argparse.Namespace) -> int:
+    """The paper window, which gathers the logbooks itself (off the GUI thread, with progress and cancel)."""
+    from reviewapp.cli.gui_cmd import open_window
+
+    try:
+        request = _request(args)
+    except CommandError as error:
+        return fail(error)
+    return open_window(args, args.dialog or "paper", paper=request, annotator=args.annotator)
+
+
+def _request(args: argparse.Namespace) -> PaperRequest:
+    from reviewapp.core.paper.gather import PaperRequest
     from reviewapp.core.queue.queue_file import QueueError, read_queue
 
     sources = list(args.sources)
@@ -101,7 +115,16 @@ def _build(args: argparse.Namespace) -> GatheredPaper:
         raise CommandError(f"error: --orid {args.orid!r} is not an OpenReview id")
     if not sources and not orid:
         raise CommandError("error: name the logbooks on the paper (SOURCE ..., --list FILE, or --orid ORID)")
-    request = PaperRequest(sources, orid, args.registry, args.paper_index)
+    return PaperRequest(sources, orid, args.registry, args.paper_index)
+
+
+def _build(args: argparse.Namespace) -> GatheredPaper:
+    from reviewapp.core.io.source_errors import EXIT_CANCELLED, SourceUnavailable
+    from reviewapp.core.logbook.locate import NotALogbookError
+    from reviewapp.core.paper.gather import PaperGatherError, find_on_hub, gather_paper
+    from reviewapp.core.progress import Cancelled
+
+    request = _request(args)
     try:
         # with several logbooks, one that cannot be opened is named and left out; a lone one stops with its code
         several = len(sources) > 1 or (not sources and orid is not None)

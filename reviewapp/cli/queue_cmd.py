@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reviewapp.cli.common import CommandError, fail
+from reviewapp.cli.gui_cmd import add_look_options
 from reviewapp.cli.output import add_format_option, write_table
 
 if TYPE_CHECKING:
@@ -59,12 +60,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--blind", action="store_true", help="with --disagreements: hide names until a dispute is adjudicated"
     )
+    parser.add_argument(
+        "--dialog", choices=("ranking", "score"), help="with --window: open the ranking, or the first logbook's score"
+    )
+    add_look_options(parser)
     add_format_option(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from reviewapp.core.queue.status import download_entry, next_unreviewed, queue_status
+    from reviewapp.core.queue.status import download_entry, next_unreviewed, points_text, queue_status
     from reviewapp.core.review.identity import resolve_identity
 
     try:
@@ -79,17 +84,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"saved the queue of {len(queue.entries)} logbooks to {args.save}", file=sys.stderr)
     except CommandError as error:
         return fail(error)
-    if args.window:
-        from reviewapp.cli.gui_cmd import window_problem_or_none
-        from reviewapp.qt.app import run as run_app
+    if args.window or args.screenshot is not None or args.dialog:
+        from reviewapp.cli.gui_cmd import open_window
 
-        problem = window_problem_or_none()
-        if problem is not None:
-            return problem
         shown = args.save or args.queue
         if shown is None:
             return fail(CommandError("error: --window with --orid or --from-verdicts needs --save FILE"))
-        return run_app(source=None, queue=shown, rubric=args.rubric)
+        name = args.dialog or "queue"
+        return open_window(args, name, queue=shown, rubric=args.rubric, annotator=args.annotator)
     identity = None if args.annotator else resolve_identity(cwd=Path.cwd())
     me = args.annotator or (identity.name if identity else "")
     if not me:
@@ -119,8 +121,8 @@ def run(args: argparse.Namespace) -> int:
     columns = ["#", "source", "title", "paper", "claims", "reviewed", "my score", "judge points", "status", "disputed"]
     table = []
     for number, row in enumerate(rows, start=1):
-        points = f"{row.points[0]}/{row.points[1]}" if row.points else ""
-        status = row.status if not row.problem else f"unreadable: {row.problem}"
+        points = points_text(row)
+        status = row.status if not row.problem else f"{'broken' if row.logbook else 'unreadable'}: {row.problem}"
         reviewed = f"{row.reviewed_by_me}/{row.claims}" if not row.problem else ""
         table.append(
             [number, row.entry.source, row.title, row.paper, row.claims, reviewed, row.my_score, points, status,
@@ -239,6 +241,7 @@ def _json_row(row: QueueRow) -> dict[str, object]:
         "my_score": row.my_score,
         "logbook_judge_points": row.points[0] if row.points else None,
         "logbook_judge_max": row.points[1] if row.points else None,
+        "logbook_judge_unmatched": row.unmatched_judged,
         "status": row.status,
         "flag_reason": row.flag_reason,
         "disagreements": row.disagreements,

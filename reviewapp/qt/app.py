@@ -1,10 +1,12 @@
-"""Composition root: the QApplication, theme, crash handling, the window, and the offscreen screenshot mode."""
+"""Composition root: the QApplication, theme, crash handling, a window from the registry, and the offscreen
+screenshot mode."""
 
 from __future__ import annotations
 
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,11 +14,21 @@ from reviewapp.core.io.hub_download import DownloadLimits
 from reviewapp.core.logbook.locate import NotALogbookError, locate
 
 if TYPE_CHECKING:  # PySide6 is imported only once a window is really wanted
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QApplication, QWidget
 
     from reviewapp.qt.main_window import MainWindow
+    from reviewapp.qt.window_registry import ShownWindow, WindowRequest
 
 SCREENSHOT_TIMEOUT_S = 120
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a window is shown: offscreen into a PNG (`screenshot`), at a size, in a theme (None: the setting)."""
+
+    screenshot: Path | None = None
+    size: tuple[int, int] = (1600, 1000)
+    theme: str | None = None
 
 
 def run(
@@ -28,21 +40,52 @@ def run(
     limits: DownloadLimits | None = None,
     rubric: Path | None = None,
 ) -> int:
-    """Open the window on `source` (the demo when None). With `screenshot`, render offscreen, save, exit 0."""
+    """Open the review window on `source` (the demo when None), or the queue window on `queue`."""
+    from reviewapp.qt.window_registry import WindowRequest
+
+    request = WindowRequest(source=source, claim=claim, queue=queue, rubric=rubric)
+    return run_window("queue" if queue is not None else "review", request, Look(screenshot, size), limits)
+
+
+def run_window(name: str, request: WindowRequest, look: Look, limits: DownloadLimits | None = None) -> int:
+    """Open the registered window `name` on `request`; with a screenshot, render offscreen, save it, exit 0."""
+    source = request.source
     if source is not None and not _remote(source):
         try:
             locate(Path(source))  # a wrong path is a one-line error, not a window
         except NotALogbookError as exc:
             _say(f"error: {exc}")
             return 2
-    if screenshot is not None:
+    if look.screenshot is not None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from reviewapp.qt.window_registry import WindowProblem, WindowSession, window_named
+
+    app = _application(look)
+    interactive = look.screenshot is None
+
+    def make_main() -> MainWindow:
+        return _main_window(limits, look)
+
+    deadline = None if interactive else time.monotonic() + SCREENSHOT_TIMEOUT_S
+    session = WindowSession(app, make_main, deadline)
+    try:
+        shown = window_named(name).factory(session, request)
+        _place(shown, look)
+        if interactive:
+            return app.exec()
+        session.wait(shown.ready, shown.problem)
+    except WindowProblem as exc:
+        if exc.exit_code:
+            _say(f"error: {exc}")
+        return exc.exit_code
+    return _save(app, shown.widget, look.screenshot) if look.screenshot is not None else 0
+
+
+def _application(look: Look) -> QApplication:
     from PySide6.QtWidgets import QApplication
 
     from reviewapp.about import DESKTOP_ID
     from reviewapp.qt import crash, theme
-    from reviewapp.qt.controller import LogbookController
-    from reviewapp.qt.main_window import MainWindow
     from reviewapp.qt.resources import app_icon
     from reviewapp.qt.workers import share_interpreter_with_gui
 
@@ -53,27 +96,40 @@ def run(
     app.setOrganizationName("reviewapp")
     app.setWindowIcon(app_icon())
     app.setDesktopFileName(DESKTOP_ID)
-    theme.manager().apply()
+    theme.manager().apply(theme.ThemeChoice(look.theme) if look.theme else None)
     theme.manager().follow_system()
-    if screenshot is None:
+    if look.screenshot is None:
         crash.setup_logging()
         crash.install_excepthook()
+    return app
+
+
+def _main_window(limits: DownloadLimits | None, look: Look) -> MainWindow:
+    from reviewapp.qt.controller import LogbookController
+    from reviewapp.qt.main_window import MainWindow
+
     controller = LogbookController()
     controller.download_limits = limits
-    window = MainWindow(controller, remember_state=screenshot is None)
-    window.review.ask_on_load = screenshot is None  # a screenshot never waits for someone to type a name
-    if screenshot is not None:
-        window.resize(*size)
+    interactive = look.screenshot is None
+    window = MainWindow(controller, remember_state=interactive)
+    window.review.ask_on_load = interactive  # a screenshot never waits for someone to type a name
+    if not interactive:
+        window.resize(*look.size)
     window.show()
-    if queue is not None:
-        window.queue.open_queue(queue, rubric)
-    elif source is None:
-        controller.open_demo()
-    else:
-        controller.open(source)
-    if screenshot is None:
-        return app.exec()
-    return _screenshot(app, window, screenshot, claim)
+    return window
+
+
+def _place(shown: ShownWindow, look: Look) -> None:
+    """A screenshot is taken at the size asked for; a dialog keeps its own size, within that size."""
+    widget = shown.widget
+    if look.screenshot is not None:
+        width, height = look.size
+        if shown.dialog:
+            hint = widget.size().expandedTo(widget.minimumSizeHint())
+            widget.resize(min(hint.width(), width), min(hint.height(), height))
+        else:
+            widget.resize(width, height)
+    widget.show()
 
 
 def _remote(source: str) -> bool:
@@ -90,33 +146,13 @@ def _say(message: str) -> None:
     sys.stderr.write(message + "\n")
 
 
-def _screenshot(app: QApplication, window: MainWindow, out: Path, claim: str | None) -> int:
-    errors: list[str] = []
-    window.error_shown.connect(errors.append)
-    deadline = time.monotonic() + SCREENSHOT_TIMEOUT_S
-    while window.context is None and not errors:
-        if time.monotonic() > deadline:
-            _say("error: timed out waiting for the logbook to load")
-            return 1
-        app.processEvents()
-        time.sleep(0.01)
-    if errors:
-        _say(f"error: {errors[0]}")
-        return 2
-    if claim is not None and not window.select_claim(claim):
-        _say(f"error: no claim {claim!r} in this logbook")
-        return 2
-    while not window.is_idle():
-        if time.monotonic() > deadline:
-            break
-        app.processEvents()
-        time.sleep(0.01)
+def _save(app: QApplication, widget: QWidget, out: Path) -> int:
     for _ in range(10):  # layout requests cascade up one widget level per event-loop turn
         app.processEvents()
     out.parent.mkdir(parents=True, exist_ok=True)
-    if not window.grab().save(str(out)):
+    if not widget.grab().save(str(out)):
         _say(f"error: could not write {out}")
         return 3
-    window.close()
+    widget.close()
     sys.stdout.write(f"wrote {out}\n")
     return 0

@@ -87,12 +87,15 @@ def test_from_verdicts_queues_every_judged_space_filtered_by_verdict_or_points(
     assert main(["queue", "--from-verdicts", "--min-points", "2", "--save", str(saved)]) == 0
     assert [e.source for e in read_queue(saved).entries] == ["ada/repro-a", "bob/repro-b"]
     capsys.readouterr()
-    # the same logbooks opened from a folder queue show the Logbook Judge's points from the stored imports
+    # the same logbooks opened from a folder queue: their claims match none of the imported verdicts (which carry
+    # no claim text), so the points count nothing and say how many verdicts were left out, as the J badges do
     (tmp_path / "local.txt").write_text("ws0\nws1\nws2\n")
     assert main(["queue", str(tmp_path / "local.txt"), "--annotator", "Ada", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    points = [(r["logbook_judge_points"], r["logbook_judge_max"]) for r in rows]
-    assert points == [(5, 6), (2, 4), (1, 6)]
+    points = [(r["logbook_judge_points"], r["logbook_judge_unmatched"]) for r in rows]
+    assert points == [(None, 3), (None, 2), (None, 3)]
+    assert main(["queue", str(tmp_path / "local.txt"), "--annotator", "Ada"]) == 0
+    assert "3 unmatched" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

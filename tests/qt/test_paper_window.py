@@ -131,7 +131,12 @@ def test_author_response_with_evidence_export_and_undo(
     window.table.setCurrentIndex(window.model.index(1, FIRST_LOGBOOK + 1))
 
     def fill(dialog: ResponseDialog) -> None:
+        assert dialog.who.text() == "You respond as Ann Author, in the role of an author."
         dialog.answers["partly"].setChecked(True)
+        dialog.accept()  # Ann's role is judge (the default): she is asked to confirm she is an author
+        assert dialog.isVisible() and "Only an author of the paper responds" in dialog.error.text()
+        assert dialog.author_check.isVisible()
+        dialog.author_check.setChecked(True)
         dialog.comment.setPlainText("bob ran one epoch; the paper trains for 200.")
         dialog.cell_choice.setCurrentIndex(dialog.cell_choice.count() - 1)  # bob's last cell on the claim
         dialog._add_cell()

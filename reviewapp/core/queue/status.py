@@ -1,20 +1,21 @@
 """Where a judge stands on every logbook of a queue: claims reviewed, rubric score, status, disagreements.
 
 Status, in this order: **flagged** (the latest flag record raises the flag), **done** (every claim has this judge's
-verdict and their rubric score is saved), **in progress** (some of it), **not started**.
+verdict and their rubric score is saved), **in progress** (some of it), **not started**. A logbook read with
+problems and no claims is **broken**, with its first problem on the row.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from reviewapp.core.io.source_errors import SourceUnavailable
 from reviewapp.core.io.source_ref import SourceError
 from reviewapp.core.logbook.locate import NotALogbookError
-from reviewapp.core.logbook.model import Logbook
+from reviewapp.core.logbook.model import Logbook, Problem
 from reviewapp.core.logbook.parse_cache import is_cached, read_logbook_cached
 from reviewapp.core.logbook_judge.stored import StoredImport
 from reviewapp.core.progress import CancelToken, ProgressCallback
@@ -25,6 +26,7 @@ from reviewapp.core.review.workspace import ReviewWorkspace
 from reviewapp.core.verdicts import Verdict
 
 NOT_STARTED, IN_PROGRESS, DONE, FLAGGED = "not started", "in progress", "done", "flagged"
+BROKEN = "broken"  # read, but with problems and no claims: never "not started"
 
 #: The challenge's points per Logbook Judge verdict; a logbook's maximum is 2 x its judged claims.
 POINTS = {Verdict.VERIFIED: 2, Verdict.FALSIFIED: 2, Verdict.TOY: 1, Verdict.INCONCLUSIVE: 0}
@@ -51,12 +53,9 @@ def logbook_judge_points(verdicts: Mapping[str, Verdict]) -> tuple[int, int] | N
     return sum(POINTS[v] for v in judged), 2 * len(judged)
 
 
-def stored_logbook_judge_points(stored: StoredImport | None) -> tuple[int, int] | None:
-    """(points, maximum) of a stored Logbook Judge import: every judged claim scores, matched to a claim of the
-    reader's or not; None without an import (or with a damaged one)."""
-    if stored is None:
-        return None
-    return logbook_judge_points({str(c.index): c.verdict for c in stored.entry.claims if c.verdict is not None})
+def stored_logbook_judge_count(stored: StoredImport | None) -> int:
+    """How many claims a stored Logbook Judge import gives a verdict (0 without one, or with a damaged one)."""
+    return 0 if stored is None else sum(1 for c in stored.entry.claims if c.verdict is not None)
 
 
 @dataclass(slots=True)
@@ -70,10 +69,11 @@ class QueueRow:
     status: str = NOT_STARTED
     flag_reason: str | None = None
     disagreements: int = 0
-    points: tuple[int, int] | None = None
+    points: tuple[int, int] | None = None  # over the Logbook Judge's verdicts matched to this logbook's claims
+    unmatched_judged: int = 0  # Logbook Judge verdicts on claims no claim here matched: not in the points
     judges: list[str] = field(default_factory=list)  # who scored it (hidden in blind mode until I have)
     scores: dict[str, RubricScoreRecord] = field(default_factory=dict)  # every judge's current rubric score
-    problem: str | None = None  # why the logbook could not be read
+    problem: str | None = None  # why the logbook could not be read, or why it is broken (read, but no claims)
     logbook: Logbook | None = None
     logbook_id: str = ""
     claim_keys: list[str] = field(default_factory=list)  # in claim order
@@ -146,8 +146,16 @@ def _row(entry: QueueEntry, me: str, logbook_judge: bool, open_remote: OpenRemot
     state = workspace.state(logbook_id)
     assert state is not None  # a read-only opening always replays the files
     claims = workspace.rows(logbook_id)
-    row.points = stored_logbook_judge_points(workspace.logbook_judge_import(logbook_id))
+    # points count the claims the judge's verdicts matched, as the review window's J badges show them
+    matched = {c.key: c.slots.judge for c in claims if c.slots.judge is not None}
+    row.points = logbook_judge_points(matched)
+    stored = stored_logbook_judge_count(workspace.logbook_judge_import(logbook_id))
+    row.unmatched_judged = max(0, stored - sum(1 for v in matched.values() if v in POINTS))
     row.claims = len(claims)
+    if not claims and logbook.problems:
+        row.status = BROKEN
+        row.problem = broken_problem(logbook.problems)
+        return row
     mine = {c.key for c in claims if c.slots.human is not None}
     row.reviewed_by_me = len(mine)
     row.claim_keys = [c.key for c in claims]
@@ -166,6 +174,20 @@ def _row(entry: QueueEntry, me: str, logbook_judge: bool, open_remote: OpenRemot
     elif mine or row.my_score is not None:
         row.status = IN_PROGRESS
     return row
+
+
+def broken_problem(problems: Sequence[Problem]) -> str:
+    """A logbook read with problems and no claims: broken, not empty. The first problem names its file."""
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return f"no claims could be read: {problems[0]}{more}"
+
+
+def points_text(row: QueueRow) -> str:
+    """The Logbook Judge points as the queue shows them everywhere: "3/4", and what was left out."""
+    shown = f"{row.points[0]}/{row.points[1]}" if row.points else ""
+    if row.unmatched_judged:
+        shown += f"{' · ' if shown else ''}{row.unmatched_judged} unmatched"
+    return shown
 
 
 def next_unreviewed(rows: list[QueueRow], after: tuple[int, str] | None = None) -> tuple[int, str] | None:

@@ -44,10 +44,12 @@ class PaperFeature(QObject):
                 QMessageBox.information(self.host.widget(), "Some rows of the list are left out", "\n".join(problems))
         self.open_paper(request)
 
-    def open_paper(self, request: PaperRequest) -> PaperWindow:
+    def open_paper(self, request: PaperRequest, who: str | None = None) -> PaperWindow:
+        """The paper window on `request`; responses are written under `who` (default: the reviewer's identity)."""
         if self.paper_window is not None:
             self.paper_window.close()
-        self.paper_window = PaperWindow(request, self.open_evidence, identity=self._me)
+        me = (lambda: Identity(who, "command line")) if who else self._me
+        self.paper_window = PaperWindow(request, self.open_evidence, identity=me)
         self.paper_window.show()
         return self.paper_window
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -39,6 +40,9 @@ from reviewapp.core.review.identity import Identity
 from reviewapp.core.sources.opened import OpenedSource
 from reviewapp.qt.paper.matrix_model import CLAIM, CLASS, FIRST_LOGBOOK, PaperMatrixModel, cell_lines, cell_tooltip
 from reviewapp.qt.plain import PlainLabel
+
+if TYPE_CHECKING:
+    from reviewapp.qt.paper.response_dialog import ResponseDialog
 from reviewapp.qt.workers import TaskRunner, alive
 from reviewapp.qt.write_lane import WriteLane
 
@@ -85,6 +89,7 @@ class PaperWindow(QMainWindow):
         self.table = QTableView()
         self.table.setObjectName("paperMatrix")
         self.table.setAccessibleName("The paper's claims by logbook")
+        self.table.setProperty("keyColumns", [CLAIM, CLASS, FIRST_LOGBOOK])
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -375,15 +380,26 @@ class PaperWindow(QMainWindow):
         self._show_dialog(window)
         return window
 
-    def respond(self) -> None:
+    def response_dialog(self) -> ResponseDialog | None:
+        """The dialog answering the selected claim's finding, saying who responds (None: no paper id or name)."""
         from reviewapp.qt.paper.response_dialog import ResponseDialog
 
         row_id = self.current_row_id()
         review = self._paper_review() if row_id is not None else None
         if row_id is None or review is None:
+            return None
+        return ResponseDialog(
+            self._view(), row_id, review.response(row_id), self, who=review.identity.name, role=review.role
+        )
+
+    def respond(self) -> None:
+        row_id = self.current_row_id()
+        dialog = self.response_dialog()
+        if row_id is None or dialog is None:
             return
-        dialog = ResponseDialog(self._view(), row_id, review.response(row_id), self)
-        if dialog.exec() != ResponseDialog.DialogCode.Accepted:
+        review = self.review
+        assert review is not None
+        if dialog.exec() != dialog.DialogCode.Accepted:
             return
         response = dialog.response()
         assert response is not None
@@ -445,6 +461,10 @@ class PaperWindow(QMainWindow):
 
     # -- writing ---------------------------------------------------------------------------------------------
 
+    def identity(self) -> Identity | None:
+        """Who responds and aligns here, when known without asking."""
+        return self._identity() if self._identity is not None else None
+
     def _paper_review(self) -> PaperReview | None:
         view = self._view()
         if not view.orid:
@@ -454,7 +474,7 @@ class PaperWindow(QMainWindow):
             return None
         if self.review is not None and self.review.orid == view.orid:
             return self.review
-        identity = self._identity() if self._identity is not None else None
+        identity = self.identity()
         if identity is None:
             name, ok = QInputDialog.getText(self, "Who is responding?", "Your name, as written into your records:")
             if not ok or not name.strip():

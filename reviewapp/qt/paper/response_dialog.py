@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -34,8 +35,17 @@ ANSWERS = (("agree", "&Agree"), ("disagree", "&Disagree"), ("partly", "&Partly a
 
 class ResponseDialog(QDialog):
     def __init__(
-        self, view: PaperView, row: str, current: AuthorResponseRecord | None, parent: QWidget | None = None
+        self,
+        view: PaperView,
+        row: str,
+        current: AuthorResponseRecord | None,
+        parent: QWidget | None = None,
+        *,
+        who: str = "",
+        role: str = "author",
     ) -> None:
+        """`who` responds; a response is always an author's, so someone whose role is another (a judge) is asked
+        to confirm being an author of the paper before it is saved."""
         super().__init__(parent)
         self.setObjectName("authorResponse")
         paper_claim = next(r for r in view.rows if r.id == row)
@@ -50,6 +60,15 @@ class ResponseDialog(QDialog):
         )
         finding.setWordWrap(True)
         layout.addWidget(finding)
+        self.who = PlainLabel(f"You respond as {who or 'an unnamed person'}, in the role of an author.", self)
+        self.who.setObjectName("responder")
+        self.who.setWordWrap(True)
+        layout.addWidget(self.who)
+        self.author_check = QCheckBox(f"I am an author of this paper (your role is set to {role})", self)
+        self.author_check.setObjectName("confirmAuthor")
+        self.author_check.setVisible(role != "author")
+        layout.addWidget(self.author_check)
+        self._needs_author = role != "author"
         answers = QHBoxLayout()
         self.answer_group = QButtonGroup(self)
         self.answers: dict[str, QRadioButton] = {}
@@ -150,6 +169,9 @@ class ResponseDialog(QDialog):
         self.error.hide()
         if self.response() is None:
             self._say("Choose agree, disagree or partly.")
+            return
+        if self._needs_author and not self.author_check.isChecked():
+            self._say("Only an author of the paper responds to its findings: confirm that you are one, or cancel.")
             return
         super().accept()
 

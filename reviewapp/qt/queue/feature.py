@@ -58,16 +58,23 @@ class QueueFeature(QObject):
         if path:
             self.open_queue(Path(path))
 
-    def open_queue(self, path: Path, rubric_file: Path | None = None) -> QueueWindow:
+    def open_queue(self, path: Path, rubric_file: Path | None = None, me: str | None = None) -> QueueWindow:
+        """The queue window on `path`, showing the progress of `me` (default: the reviewer's identity)."""
         if self.queue_window is not None:
             self.queue_window.close()
         rubric = self._rubric(rubric_file or rubric_beside(path))
-        self.queue_window = QueueWindow(path, self._me(), self.open_claim, rubric=rubric)
+        self.queue_window = QueueWindow(path, me or self._me(), self.open_claim, rubric=rubric)
+        self.queue_window.first_row_read.connect(self._open_first)
         self.queue_window.blind_changed.connect(self._set_blind)
         if self.controller.blind:
             self.queue_window.blind_box.setChecked(True)
         self.queue_window.show()
         return self.queue_window
+
+    def _open_first(self, folder: Path, key: str, blind: bool) -> None:
+        """A queue opened with an empty review window shows its first readable logbook there at once."""
+        if self.controller.logbook is None and not self.controller.loading:
+            self.open_claim(folder, key or None, blind)
 
     def _rubric(self, path: Path | None) -> Rubric:
         if path is None:

@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
 from reviewapp.core.queue.blind import Blinder, blinder_for
-from reviewapp.core.queue.status import FLAGGED, QueueRow
+from reviewapp.core.queue.status import FLAGGED, QueueRow, points_text
 
 COLUMNS = (
     "#",
@@ -21,7 +21,7 @@ COLUMNS = (
     "Status",
     "Disputed",
 )
-LOGBOOK, PAPER, STATUS, DISPUTED = 1, 2, 7, 8
+LOGBOOK, PAPER, POINTS_COLUMN, STATUS, DISPUTED = 1, 2, 6, 7, 8
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 READING = "reading…"  # a row whose logbook is still being read
 _Index = QModelIndex | QPersistentModelIndex
@@ -124,6 +124,13 @@ class QueueTableModel(QAbstractTableModel):
             return f"Flagged: {self.shown(index.row(), row.flag_reason)}"
         if role == Qt.ItemDataRole.ToolTipRole and row.problem:
             return self.shown(index.row(), row.problem)
+        if role == Qt.ItemDataRole.ToolTipRole and column == LOGBOOK:
+            return self.label(index.row())  # elided in its column
+        if role == Qt.ItemDataRole.ToolTipRole and column == POINTS_COLUMN and row.unmatched_judged:
+            return (
+                f"{row.unmatched_judged} of the Logbook Judge's verdicts are on claims that match no claim of this "
+                "logbook: they are not in the points (align them in the review window)"
+            )
         if role == Qt.ItemDataRole.TextAlignmentRole and column not in (LOGBOOK, STATUS, PAPER):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -134,7 +141,10 @@ class QueueTableModel(QAbstractTableModel):
         if column == LOGBOOK:
             return self.label(number)
         if row.problem:
-            return "cannot be read" if column == STATUS else ""
+            broken = row.logbook is not None  # read, but no claims
+            if column == STATUS:
+                return f"broken: {self.shown(number, row.problem)}" if broken else "cannot be read"
+            return ""
         if row.status == READING:
             return READING if column == STATUS else row.paper if column == PAPER else ""
         values = (
@@ -144,7 +154,7 @@ class QueueTableModel(QAbstractTableModel):
             str(row.claims),
             f"{row.reviewed_by_me} of {row.claims}",
             "" if row.my_score is None else f"{row.my_score:.2f}",
-            "" if row.points is None else f"{row.points[0]} / {row.points[1]}",
+            points_text(row),
             row.status + (" ⚑" if row.status == FLAGGED else ""),
             str(row.disagreements) if row.disagreements else "",
         )

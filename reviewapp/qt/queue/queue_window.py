@@ -56,7 +56,15 @@ from reviewapp.core.queue.status import (
 )
 from reviewapp.core.review.identity import Identity
 from reviewapp.core.review.logbook_review import LogbookReview
-from reviewapp.qt.queue.queue_model import COLUMNS, DISPUTED, LOGBOOK, READING, QueueFilter, QueueTableModel
+from reviewapp.qt.queue.queue_model import (
+    COLUMNS,
+    DISPUTED,
+    LOGBOOK,
+    READING,
+    STATUS,
+    QueueFilter,
+    QueueTableModel,
+)
 from reviewapp.qt.queue.score_dialog import ScoreDialog
 from reviewapp.qt.workers import TaskRunner, alive
 from reviewapp.qt.write_lane import WriteLane
@@ -103,10 +111,12 @@ class _ReadAhead:
 
 
 FIT_ROWS = 24
+STATUS_WIDTH = 220
 
 
 class QueueWindow(QMainWindow):
     blind_changed = Signal(bool)
+    first_row_read = Signal(object, str, bool)  # folder, first claim to review ("" none), blind: once per reading
 
     def __init__(
         self,
@@ -147,6 +157,8 @@ class QueueWindow(QMainWindow):
             self.table.horizontalHeader().setSectionResizeMode(column, mode)
         self.table.doubleClicked.connect(lambda _index: self.open_selected())
         self.table.setAccessibleName("Logbooks in the queue")
+        self.table.setObjectName("queue")
+        self.table.setProperty("keyColumns", [LOGBOOK, STATUS])
         self.setCentralWidget(self.table)
         self._build_toolbar()
         self.progress = QProgressBar()
@@ -238,6 +250,7 @@ class QueueWindow(QMainWindow):
 
     def _listed(self, queue: Queue, token: CancelToken) -> None:
         self.queue = queue
+        self._announced = False
         selected = self.selected_row()
         placeholders = [QueueRow(entry=entry, paper=entry.paper, status=READING) for entry in queue.entries]
         self.model.set_rows(placeholders, [Blinder.for_logbook(e.location, ()) for e in queue.entries])
@@ -272,6 +285,7 @@ class QueueWindow(QMainWindow):
             def done(result: _Chunk, first: int = number * CHUNK) -> None:
                 if token is self._token and alive(self) and self.model.rows is rows:
                     self.model.replace_rows(first, *result, complete=blind)
+                    self._announce_first()
                     # The rows' logbooks are kept for as long as the queue is open: moved out of the collector's
                     # reach, a full collection no longer walks every logbook read so far (half a second by the
                     # end of a thousand, on whichever thread allocated, while the window waited).
@@ -283,11 +297,24 @@ class QueueWindow(QMainWindow):
 
             self.runner.submit(work, done, lambda exc: self._failed(exc, token))
 
+    def _announce_first(self) -> None:
+        """Once the queue's first row is read: where its review starts (a broken first row names no folder)."""
+        if self._announced or not self.model.rows or self.model.rows[0].status == READING:
+            return
+        self._announced = True
+        row = next((r for r in self.model.rows if r.logbook is not None and r.status != READING), None)
+        if row is not None and row.logbook is not None:
+            number = self.model.rows.index(row)
+            key = row.unreviewed[0] if row.unreviewed else (row.claim_keys[0] if row.claim_keys else "")
+            self.first_row_read.emit(row.logbook.root, key, self.model.hides(number))
+
     def _filled(self, token: CancelToken) -> None:
         self._token = None
         for column in range(len(COLUMNS)):
             if column != LOGBOOK:
                 self.table.resizeColumnToContents(column)
+        # a broken row's status carries its problem: elided (the tool tip has it whole), the logbook keeps its room
+        self.table.setColumnWidth(STATUS, min(self.table.columnWidth(STATUS), STATUS_WIDTH))
         self.progress.hide()
         self._summarize()
         self._complete_blinders()  # blind mode was switched on while the rows were read
@@ -366,6 +393,14 @@ class QueueWindow(QMainWindow):
     def disagreements_first(self) -> None:
         self.table.sortByColumn(DISPUTED, Qt.SortOrder.DescendingOrder)
 
+    def score_dialog(self) -> ScoreDialog | None:
+        """The rubric dialog for the selected logbook, with this judge's score so far (None: it cannot be read)."""
+        number = self.selected_row()
+        if number is None or self.model.rows[number].logbook is None:
+            return None
+        current = self.model.rows[number].scores.get(self.me) if self.me else None
+        return ScoreDialog(self.rubric, self.model.label(number), current, self)
+
     def score_selected(self) -> None:
         number = self.selected_row()
         if number is None or self.model.rows[number].logbook is None:
@@ -373,10 +408,8 @@ class QueueWindow(QMainWindow):
         if not self.me:
             QMessageBox.information(self, "Who is scoring?", "Set your name first (open a logbook to be asked).")
             return
-        row = self.model.rows[number]
-        current = row.scores.get(self.me)
-        dialog = ScoreDialog(self.rubric, self.model.label(number), current, self)
-        if dialog.exec() != ScoreDialog.DialogCode.Accepted:
+        dialog = self.score_dialog()
+        if dialog is None or dialog.exec() != ScoreDialog.DialogCode.Accepted:
             return
         values, comments = dialog.scores(), dialog.criterion_comments()
         comment = dialog.comment.toPlainText()

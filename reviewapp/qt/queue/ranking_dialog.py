@@ -28,6 +28,10 @@ def queue_ranking(model: QueueTableModel) -> tuple[Ranking, dict[str, int], int]
     return rank_logbooks(scores), rows_of, held_back
 
 
+LOGBOOK = 1
+LOGBOOK_WIDTH = 320
+
+
 class RankingDialog(QDialog):
     def __init__(self, model: QueueTableModel, me: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -63,10 +67,16 @@ class RankingDialog(QDialog):
             ]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                if c != 1:
+                if c == LOGBOOK:
+                    item.setToolTip(text)  # a long label is elided in its column
+                if c != LOGBOOK:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
+        # a long logbook label is elided, so that the score, the judges and each judge's column stay on screen
+        self.table.setColumnWidth(LOGBOOK, min(self.table.columnWidth(LOGBOOK), LOGBOOK_WIDTH))
+        self.table.setProperty("keyColumns", [0, LOGBOOK, 2, 3])  # rank, logbook, score, judges: always visible
+        self.table.setObjectName("ranking")
         self.table.horizontalHeader().setStretchLastSection(True)
         layout.addWidget(self.table, 1)
         if not ranking.rows:

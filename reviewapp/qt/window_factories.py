@@ -1,0 +1,120 @@
+"""The app's own windows in the window registry: review, queue, ranking, score, paper, respond, pair rating."""
+
+from __future__ import annotations
+
+from reviewapp.qt.window_registry import (
+    ShownWindow,
+    WindowProblem,
+    WindowRequest,
+    WindowSession,
+    register_window,
+)
+
+
+def register_all() -> None:
+    register_window("review", "reviewapp open SOURCE", review_window)
+    register_window("queue", "reviewapp queue LIST --window", queue_window)
+    register_window("ranking", "reviewapp queue LIST --window --dialog ranking", ranking_dialog)
+    register_window("score", "reviewapp queue LIST --window --dialog score", score_dialog)
+    register_window("paper", "reviewapp paper SOURCE... --window", paper_window)
+    register_window("respond", "reviewapp paper SOURCE... --window --dialog respond", respond_dialog)
+    register_window("pairs", "reviewapp pairs rate SOURCE", pair_window)
+
+
+def review_window(session: WindowSession, request: WindowRequest) -> ShownWindow:
+    window = session.main
+    errors: list[str] = []
+    window.error_shown.connect(errors.append)
+    if request.source is None:
+        window.controller.open_demo()
+    else:
+        window.controller.open(request.source)
+    first_error = lambda: errors[0] if errors else None  # noqa: E731
+    if session.interactive:  # the window says itself what went wrong
+        return ShownWindow(window)
+    session.wait(lambda: window.context is not None, first_error)
+    if request.claim is not None and not window.select_claim(request.claim):
+        raise WindowProblem(f"no claim {request.claim!r} in this logbook")
+    return ShownWindow(window, window.is_idle, first_error)
+
+
+def _queue(session: WindowSession, request: WindowRequest, *, loaded: bool) -> ShownWindow:
+    if request.queue is None:
+        raise WindowProblem("the queue window needs a queue file")
+    window = session.main.queue.open_queue(request.queue, request.rubric, me=request.annotator)
+    if loaded:
+        session.wait(lambda: not window.loading)
+    return ShownWindow(window, lambda: not window.loading and session.main.is_idle())
+
+
+def queue_window(session: WindowSession, request: WindowRequest) -> ShownWindow:
+    return _queue(session, request, loaded=False)
+
+
+def ranking_dialog(session: WindowSession, request: WindowRequest) -> ShownWindow:
+    queue = _queue(session, request, loaded=True).widget
+    from reviewapp.qt.queue.queue_window import QueueWindow
+
+    assert isinstance(queue, QueueWindow)
+    queue.show_ranking()
+    return ShownWindow(queue.ranking_dialog, dialog=True)
+
+
+def score_dialog(session: WindowSession, request: WindowRequest) -> ShownWindow:
+    queue = _queue(session, request, loaded=True).widget
+    from reviewapp.qt.queue.queue_window import QueueWindow
+
+    assert isinstance(queue, QueueWindow)
+    queue.table.selectRow(request.row)
+    dialog = queue.score_dialog()
+    if dialog is None:
+        raise WindowProblem(f"row {request.row + 1} of the queue cannot be scored (it cannot be read)")
+    return ShownWindow(dialog, dialog=True)
+
+
+def _paper(session: WindowSession, request: WindowRequest) -> ShownWindow:
+    if request.paper is None:
+        raise WindowProblem("the paper window needs the logbooks on the paper")
+    window = session.main.paper.open_paper(request.paper, who=request.annotator)
+    failures: list[str] = []
+    window.failed.connect(failures.append)
+    failure = lambda: failures[0] if failures else None  # noqa: E731
+    return ShownWindow(window, lambda: window.gathered is not None and not window.busy, failure)
+
+
+def paper_window(session: WindowSession, request: WindowRequest) -> ShownWindow:
+    return _paper(session, request)
+
+
+def respond_dialog(session: WindowSession, request: WindowRequest) -> ShownWindow:
+    shown = _paper(session, request)
+    session.wait(shown.ready, shown.problem)
+    from reviewapp.qt.paper.matrix_model import FIRST_LOGBOOK
+    from reviewapp.qt.paper.paper_window import PaperWindow
+
+    window = shown.widget
+    assert isinstance(window, PaperWindow)
+    if not session.interactive and window.identity() is None:  # a screenshot never asks for a name
+        raise WindowProblem("who responds? give --annotator NAME (or remember a name)")
+    rows = window.model.rowCount()
+    if rows == 0:
+        raise WindowProblem("the paper has no claims to respond to")
+    window.table.setCurrentIndex(window.model.index(min(request.row, rows - 1), FIRST_LOGBOOK))
+    dialog = window.response_dialog()
+    if dialog is None:
+        raise WindowProblem("no response can be written here (the logbooks name no paper, or no name was given)")
+    return ShownWindow(dialog, dialog=True)
+
+
+def pair_window(session: WindowSession, request: WindowRequest) -> ShownWindow:
+    if request.pairs is None:
+        raise WindowProblem("the pair rating window needs a pair set")
+    from reviewapp.core.pairs.rating import RatingError
+    from reviewapp.qt.pairs import PairRatingWindow
+
+    review, pair_set = request.pairs
+    try:
+        window = PairRatingWindow.for_set(review, pair_set=pair_set)
+    except RatingError as exc:
+        raise WindowProblem(str(exc)) from None
+    return ShownWindow(window, lambda: window.can_answer or window.rating.current is None)

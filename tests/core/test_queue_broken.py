@@ -1,0 +1,38 @@
+"""A logbook read with problems and no claims is broken on its queue row, never "not started"."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reviewapp.cli import main
+from reviewapp.core.queue.queue_file import read_queue
+from reviewapp.core.queue.status import BROKEN, NOT_STARTED, queue_status
+from tests.support.look_fixtures import write_broken_logbook
+from tests.support.paper_fixtures import write_team_logbook
+
+
+@pytest.fixture
+def queue(tmp_path: Path) -> Path:
+    write_team_logbook(tmp_path / "kestrel", "kestrel", [(0, "verified")])
+    write_broken_logbook(tmp_path / "lost")
+    (tmp_path / "queue.txt").write_text("kestrel\nlost\n", encoding="utf-8")
+    return tmp_path / "queue.txt"
+
+
+def test_a_logbook_with_problems_and_no_claims_is_a_broken_row_naming_its_problem(queue: Path) -> None:
+    good, lost = queue_status(read_queue(queue), "Ada")
+    assert good.status == NOT_STARTED and good.problem is None
+    assert lost.status == BROKEN and lost.logbook is not None  # it was read: it can be opened to see why
+    assert lost.problem is not None and lost.problem.startswith("no claims could be read: ")
+    assert "pages/index.md" in lost.problem and "(and 3 more)" in lost.problem
+
+
+def test_the_queue_command_says_broken_with_the_problem(queue: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["queue", str(queue), "--annotator", "Ada", "--json"]) == 0
+    rows = {r["source"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["lost"]["status"] == BROKEN and "no claims could be read" in rows["lost"]["problem"]
+    assert main(["queue", str(queue), "--annotator", "Ada"]) == 0
+    assert "broken: no claims could be read: pages/index.md" in capsys.readouterr().out

@@ -1,0 +1,67 @@
+"""A real-looking lab for looking at every window: a queue of team logbooks on one paper with long names and two
+judges' scores, one broken logbook (its pages are missing), and a logbook with an image pair set."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.writer import LogbookDraft
+from reviewapp.core.queue.rubric import DEFAULT_RUBRIC
+from reviewapp.core.queue.scoring import record_rubric_score, score_payload
+from reviewapp.core.review.identity import Identity
+from reviewapp.core.review.logbook_review import LogbookReview
+from tests.support.pair_fixtures import write_pair_logbook
+from tests.support.paper_fixtures import ORID, write_team_logbook
+
+TEAMS = (
+    ("vision-and-optimisation-lab-of-the-northern-university", [(0, "verified"), (1, "falsified"), (2, "toy")]),
+    ("kestrel", [(0, "verified"), (1, "verified"), (3, "partial"), (4, "inconclusive")]),
+    ("a-team-with-an-unusually-long-handle-for-a-space", [(0, "falsified"), (2, "verified"), (5, "toy")]),
+)
+JUDGES = ("Grace Hopper", "Edsger Dijkstra")
+
+
+@dataclass(frozen=True)
+class Lab:
+    root: Path
+    queue: Path
+    teams: list[Path]
+    broken: Path
+    pairs: Path
+
+
+def write_broken_logbook(folder: Path) -> Path:
+    """A logbook whose manifest lists claim pages that are all missing: it opens with problems and no claims."""
+    draft = LogbookDraft(
+        "Reproduction of flat minima, pages lost in an upload", metadata={"paper": {"openreview_id": ORID}}
+    )
+    for number in (1, 2):
+        draft.page(f"Claim {number}: sharpness predicts the gap").markdown("**Verdict: VERIFIED.**")
+    root = draft.write(folder)
+    for page in (root / "pages").iterdir():
+        if page.is_dir():
+            shutil.rmtree(page)
+    return folder
+
+
+def write_lab(root: Path) -> Lab:
+    teams = []
+    for number, (team, verdicts) in enumerate(TEAMS):
+        folder = write_team_logbook(root / f"{team}-flat-minima", team, verdicts, wording=number % 2, runs=2)
+        teams.append(folder)
+    for judge_number, judge in enumerate(JUDGES):
+        for team_number, folder in enumerate(teams[:2]):
+            review = LogbookReview.open(read_logbook(folder), Identity(judge, "command line"), "judge")
+            value = 2 + (judge_number + team_number) % 3
+            record_rubric_score(
+                review, score_payload(DEFAULT_RUBRIC, dict.fromkeys(("rigor", "scale", "honesty", "clarity"), value))
+            )
+    broken = write_broken_logbook(root / "lost-pages-flat-minima")
+    lines = ["source,paper", *(f"{f.name},{ORID}" for f in teams), f"{broken.name},{ORID}"]
+    queue = root / "queue.csv"
+    queue.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    pairs = write_pair_logbook(root / "pair-widgets", 4, size=160)
+    return Lab(root, queue, teams, broken, pairs)
