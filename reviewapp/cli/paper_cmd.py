@@ -127,7 +127,7 @@ def _build(args: argparse.Namespace) -> GatheredPaper:
     request = _request(args)
     try:
         # with several logbooks, one that cannot be opened is named and left out; a lone one stops with its code
-        several = len(sources) > 1 or (not sources and orid is not None)
+        several = len(request.sources) > 1 or (not request.sources and request.orid is not None)
         opener = open_for_command if several else open_or_exit
         gathered = gather_paper(request, opener, strict=not several, find=find_on_hub)
     except NotALogbookError as exc:
