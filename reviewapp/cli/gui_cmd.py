@@ -50,6 +50,7 @@ def add_look_options(parser: argparse.ArgumentParser, *, top: bool = False) -> N
     )
     group.add_argument(
         "--theme",
+        dest="window_theme",  # apart from a command's own --theme (the colours of a figure it writes)
         choices=("light", "dark"),
         default=None if top else argparse.SUPPRESS,
         help="colours for this window (default: REVIEWAPP_THEME, else View > Theme's setting, else the system's)",
@@ -71,12 +72,13 @@ def add_window_options(parser: argparse.ArgumentParser, *, top: bool = False) ->
 def look_of(args: argparse.Namespace) -> Look:
     from reviewapp.qt.app import Look
 
-    return Look(args.screenshot, args.size, args.theme)
+    return Look(args.screenshot, args.size, args.window_theme)
 
 
 def screenshot_problem(args: argparse.Namespace) -> str | None:
     """--screenshot, --size or --theme given to a command that has no window."""
-    given = [f"--{name}" for name in ("screenshot", "theme") if getattr(args, name, None) is not None]
+    given = [option for option, name in (("--screenshot", "screenshot"), ("--theme", "window_theme"))
+             if getattr(args, name, None) is not None]  # fmt: skip
     if args.command is None or getattr(args, "has_window", False) or not given:
         return None
     return (
