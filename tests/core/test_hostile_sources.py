@@ -315,3 +315,25 @@ def test_a_file_offered_through_xet_still_comes_over_the_guarded_http(
     error = _open()
 
     assert isinstance(error, SourceTimedOut) and "pages/index.md" in str(error)
+
+
+def test_an_open_cut_off_at_its_deadline_leaves_another_threads_open_alone(hub: HostileHub, tmp_path: Path) -> None:
+    other = "alice/repro-honest"
+    hub.create_repo(other, repo_type="space", files=dict(published_files(tmp_path / "honest", other)))
+    _publish(hub, tmp_path)
+    hub.misbehave(f"/spaces/{SPACE}/resolve/", Misbehaviour(pace=0.3, method="GET"))
+    results: dict[str, BaseException | None] = {}
+
+    def honest() -> None:
+        for _ in range(5):  # open again and again over the same pooled connections while the other is cut off
+            _, results["honest"], _ = run_bounded(lambda: open_source(other), within=BOUND)
+            if results["honest"] is not None:
+                return
+
+    worker = threading.Thread(target=honest)
+    worker.start()
+    hostile = _open()
+    worker.join(BOUND)
+
+    assert isinstance(hostile, SourceTimedOut)
+    assert results["honest"] is None, repr(results["honest"])

@@ -28,6 +28,7 @@ import re
 import socket
 import threading
 import time
+import weakref
 from collections.abc import Iterable, Iterator
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -43,6 +44,8 @@ XET_HASH = "X-Xet-Hash"  # what makes huggingface_hub download a file through hf
 _COMMIT_ID = re.compile(r"[0-9a-f]{40}")
 _BLOB_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 _local = threading.local()
+_owners: weakref.WeakKeyDictionary[socket.socket, TransferGuard] = weakref.WeakKeyDictionary()
+_owners_lock = threading.Lock()
 _install_lock = threading.Lock()
 _installed = False
 
@@ -145,13 +148,20 @@ class TransferGuard:
             raise self.stopped
 
     def watch(self, sock: socket.socket | None) -> None:
+        """`sock` carries this guard's transfer now (a pooled connection may carry another thread's later)."""
         if sock is not None:
             with self._lock:
                 self._sockets.add(sock)
+            with _owners_lock:
+                _owners[sock] = self
 
     def forget(self, sock: socket.socket | None) -> None:
+        if sock is None:
+            return
         with self._lock:
             self._sockets.discard(sock)
+        with _owners_lock:
+            _owners.pop(sock, None)
 
     # -- the watchdog ---------------------------------------------------------------------------------------------
 
@@ -173,7 +183,9 @@ class TransferGuard:
         """Shut the guard's sockets down: a read blocked on one returns now (closing alone would not wake it)."""
         with self._lock:
             sockets = list(self._sockets)
-        for sock in sockets:
+        with _owners_lock:
+            mine = [sock for sock in sockets if _owners.get(sock) is self]  # not one another open reuses now
+        for sock in mine:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
 
