@@ -26,7 +26,7 @@ from reviewapp.core.logbook.model import Claim, Logbook, Problem
 from reviewapp.core.logbook.parse_cache import read_logbook_cached
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook.recent import recent_logbooks, remember_logbook
-from reviewapp.core.logbook.search import SearchIndex
+from reviewapp.core.logbook.search import SearchIndex, query_terms
 from reviewapp.core.logbook_judge.judged import JudgedLogbook
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.queue.blind import Blinder
@@ -60,7 +60,6 @@ _Load = Callable[[ProgressCallback, CancelToken], Logbook]
 @dataclass(frozen=True)
 class _Loaded:
     logbook: Logbook
-    search: SearchIndex
     artifacts: list[ArtifactEntry]
     review: ReviewOpening
     blinder: Blinder | None = None
@@ -191,8 +190,8 @@ class LogbookController(QObject):
 
                 blinder = blinder_of(logbook, judge)
                 logbook = blind_logbook(logbook, blinder)
-            search = SearchIndex(logbook, token)
-            return _Loaded(logbook, search, list_artifacts(logbook), prepare_review(logbook), blinder)
+            # the search index reads every cell: built once the first claim is shown (_index_search)
+            return _Loaded(logbook, list_artifacts(logbook), prepare_review(logbook), blinder)
 
         self.loading_started.emit(label)
         self.busy_changed.emit(True)
@@ -218,7 +217,7 @@ class LogbookController(QObject):
         self.blinder = result.blinder
         self.review.blinder = result.blinder
         self.logbook = result.logbook
-        self._search = result.search
+        self._search = None
         self.artifacts = result.artifacts
         self.excerpt_index = None
         self.review.attach(result.logbook, result.review)
@@ -238,6 +237,7 @@ class LogbookController(QObject):
         # window waited, a third of a second at a time on a 200-claim logbook.
         gc.freeze()
         self.loaded.emit(result.logbook)
+        self._index_search(result.logbook)
         # The window starts the trace index once the first claim is on screen (index_traces); this is the fallback.
         QTimer.singleShot(INDEX_FALLBACK_MS, self.index_traces)
         self.busy_changed.emit(self.busy)
@@ -324,8 +324,20 @@ class LogbookController(QObject):
         """What could not be read: the logbook's problems, then the review files'."""
         return [*(self.logbook.problems if self.logbook else []), *self.review.problems()]
 
+    def _index_search(self, logbook: Logbook) -> None:
+        """Build the claim search after the first claim is on screen; a search typed before it is ready builds it
+        there and then (see search)."""
+
+        def done(index: SearchIndex) -> None:
+            if self.logbook is logbook and self._search is None:
+                self._search = index
+
+        self._runner.submit(lambda _progress: SearchIndex(logbook), done, lambda exc: log.warning("search: %s", exc))
+
     def search(self, query: str) -> set[str] | None:
         """Claim keys matching the query in title or evidence; None when the query is empty."""
+        if self._search is None and self.logbook is not None and query_terms(query):
+            self._search = SearchIndex(self.logbook)  # asked for before the background build was done
         matching = self._search.matching(query) if self._search is not None else None
         if matching is None or self.logbook_id is None:
             return matching
