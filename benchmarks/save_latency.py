@@ -242,7 +242,7 @@ def main() -> int:
         worked = [(b - a) * 1000 for a, b in itertools.pairwise(cpu)]
         written = len(review_file.read_bytes().splitlines()) - lines_before
         logbook_id = controller.logbook_id or ""
-        filled = sum(1 for row in controller.workspace.rows(logbook_id) if row.slots.judge is not None)
+        filled = sum(1 for row in controller.workspace.rows(logbook_id) if row.slots.logbook_judge is not None)
         matched = controller.workspace.logbook_judge_matches_made(logbook_id)
         window.close()
         if problems or len(latencies) < args.saves:

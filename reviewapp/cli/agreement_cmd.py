@@ -67,8 +67,8 @@ def collect_ratings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
             }
             if args.agent:
                 unit[AGENT] = row.slots.agent
-            if row.slots.judge is not None:
-                unit[LOGBOOK_JUDGE] = row.slots.judge
+            if row.slots.logbook_judge is not None:
+                unit[LOGBOOK_JUDGE] = row.slots.logbook_judge
             ratings[f"{logbook_id}#{row.key}"] = unit
     return ratings
 

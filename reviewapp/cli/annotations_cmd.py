@@ -73,10 +73,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"{'error' if issue.severity == 'error' else 'warning'}: {issue}", file=sys.stderr)
     for problem in [*state.problems, *state.claim_problems()]:
         print(f"warning: {problem}", file=sys.stderr)
-    judge = _logbook_judge(logbook, replayed)
+    logbook_judge = _logbook_judge(logbook, replayed)
     if args.export:
         buffer = io.StringIO()
-        rows = export_rows(state, args.annotator, judge)
+        rows = export_rows(state, args.annotator, logbook_judge)
         (write_csv if args.export == "csv" else write_jsonl)(rows, buffer)
         if args.out is None:
             sys.stdout.write(buffer.getvalue())
@@ -86,9 +86,9 @@ def run(args: argparse.Namespace) -> int:
             except OSError as exc:
                 return fail(CommandError(f"error: cannot write {args.out}: {exc.strerror or exc}", EXIT_CANNOT_WRITE))
     elif args.json:
-        print_json(summary(logbook, replayed, args.annotator, judge))
+        print_json(summary(logbook, replayed, args.annotator, logbook_judge))
     else:
-        print(render_text(logbook, replayed, args.annotator, judge))
+        print(render_text(logbook, replayed, args.annotator, logbook_judge))
     return EXIT_INVALID if loaded.errors else 0
 
 
@@ -101,11 +101,16 @@ def _logbook_judge(logbook: Logbook, replayed: ReplayedReview) -> dict[str, Verd
     problem = workspace.logbook_judge_problem(logbook_id)
     if problem:
         print(f"warning: Logbook Judge verdicts not shown: {problem}", file=sys.stderr)
-    return {row.key: row.slots.judge for row in workspace.rows(logbook_id) if row.slots.judge is not None}
+    return {
+        row.key: row.slots.logbook_judge for row in workspace.rows(logbook_id) if row.slots.logbook_judge is not None
+    }
 
 
 def summary(
-    logbook: Logbook, replayed: ReplayedReview, annotator: str | None, judge: Mapping[str, Verdict] | None = None
+    logbook: Logbook,
+    replayed: ReplayedReview,
+    annotator: str | None,
+    logbook_judge: Mapping[str, Verdict] | None = None,
 ) -> dict[str, Any]:
     from reviewapp.core.review.export import export_rows
     from reviewapp.core.review.targets import describe_target
@@ -118,7 +123,7 @@ def summary(
         "files": [str(f) for f in loaded.files],
         "records": len(loaded.records),
         "valid": not loaded.errors,
-        "claims": export_rows(state, annotator, judge),
+        "claims": export_rows(state, annotator, logbook_judge),
         "notes": [
             {
                 "id": note.id,
@@ -158,7 +163,10 @@ def _line(where: str) -> int | None:
 
 
 def render_text(
-    logbook: Logbook, replayed: ReplayedReview, annotator: str | None, judge: Mapping[str, Verdict] | None = None
+    logbook: Logbook,
+    replayed: ReplayedReview,
+    annotator: str | None,
+    logbook_judge: Mapping[str, Verdict] | None = None,
 ) -> str:
     from reviewapp.core.review.export import export_rows
     from reviewapp.core.review.targets import describe_target
@@ -173,7 +181,7 @@ def render_text(
     lines.append("")
     claims = state.effective_claims()
     lines.append(f"Claims ({len(claims)}):")
-    for row in export_rows(state, annotator, judge):
+    for row in export_rows(state, annotator, logbook_judge):
         human = row["human_verdict"] or "—"
         if row["annotator"]:
             confidence = f", confidence {row['confidence']}" if row["confidence"] else ""

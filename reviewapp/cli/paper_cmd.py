@@ -145,7 +145,7 @@ def _build(args: argparse.Namespace) -> GatheredPaper:
 
 def _respond(args: argparse.Namespace, view: PaperView, labels: dict[str, str]) -> None:
     from reviewapp.cli.annotate_cmd import identity_or_exit
-    from reviewapp.core.paper.paper_review import PaperActionError, PaperReview
+    from reviewapp.core.paper.paper_review import PaperCommandError, PaperReview
     from reviewapp.core.review.records import EvidenceLink
     from reviewapp.core.review.write_errors import SecretInRecord, StoreError
 
@@ -173,7 +173,7 @@ def _respond(args: argparse.Namespace, view: PaperView, labels: dict[str, str]) 
     try:
         review = PaperReview.open(view.orid, identity, "author")
         record = review.respond(row, args.response, args.comment, links)
-    except (PaperActionError, SecretInRecord) as exc:
+    except (PaperCommandError, SecretInRecord) as exc:
         raise CommandError(f"error: nothing saved: {exc}") from None
     except StoreError as exc:
         raise CommandError(f"error: nothing saved: {exc}", 3) from None

@@ -39,7 +39,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("export_reviews", "&Export Reviews…", "File", ("Ctrl+Shift+E",), "Save the review as CSV or JSON Lines"),
     ActionSpec("commit_reviews", "Co&mmit Reviews…", "File", ("Ctrl+Shift+S",), "Commit the review files (git or Hub)"),
     ActionSpec("quit", "&Quit", "File", ("Ctrl+Q",), "Quit reviewapp"),
-    ActionSpec("undo", "&Undo", "Edit", ("Ctrl+Z",), "Undo the last review action"),
+    ActionSpec("undo", "&Undo", "Edit", ("Ctrl+Z",), "Undo the last review command"),
     ActionSpec("redo", "&Redo", "Edit", ("Ctrl+Shift+Z", "Ctrl+Y"), "Redo what was undone"),
     ActionSpec("edit_verdict", "&Record Verdict…", "Review", ("V",), "Open your verdict on the claim shown"),
     ActionSpec("save_verdict", "&Save Verdict", "Review", ("Ctrl+Return", "Ctrl+Enter"), "Save the verdict you edit"),

@@ -26,7 +26,7 @@ from reviewapp.core.review.trace_links import (
 )
 from reviewapp.core.trace.excerpts import MAX_PER_CLAIM, Excerpt
 from reviewapp.core.trace.sessions import TraceSession, list_sessions, traces_ref
-from reviewapp.qt.annotations.review_controller import ActionFailed
+from reviewapp.qt.annotations.review_controller import CommandFailed
 from reviewapp.qt.workers import TaskRunner, alive
 
 if TYPE_CHECKING:
@@ -209,7 +209,7 @@ class TraceFeature(QObject):
             index, stored = result
             try:
                 attached = self.review.act(lambda s: link_transcript(s, chosen.name, index, stored, session_id))
-            except ActionFailed as exc:
+            except CommandFailed as exc:
                 self.host.show_error("Transcript not attached", str(exc))
                 return
             how = "fills the listed session" if attached.fills_listed else "added as a new session"
@@ -240,7 +240,7 @@ class TraceFeature(QObject):
             return
         try:
             record = self.review.act(lambda s: pin_excerpt(s, claim.key, session.id, index, first, last))
-        except ActionFailed as exc:
+        except CommandFailed as exc:
             self.host.show_error("Excerpt not pinned", str(exc))
             return
         self.host.say(f"Pinned to {claim.label}: {excerpt_label(record)}", 10_000)

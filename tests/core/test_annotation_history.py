@@ -35,7 +35,7 @@ def test_override_undo_redo_append_records_and_the_state_follows(workspace: Path
     assert not history.can_undo and history.undo_label is None
 
     review.set_verdict(3, "partial", "Only a proxy was run.", confidence=2)
-    assert history.undo_label == "Undo override of claim 3"
+    assert history.undo_label == "Undo verdict on claim 3"
     assert my_verdict(review, 3) is Verdict.PARTIAL
 
     review.set_verdict(3, "falsified", "The proxy disagrees too.")
@@ -43,7 +43,7 @@ def test_override_undo_redo_append_records_and_the_state_follows(workspace: Path
 
     assert history.undo() is not None
     assert my_verdict(review, 3) is Verdict.PARTIAL
-    assert history.redo_label == "Redo override of claim 3"
+    assert history.redo_label == "Redo verdict on claim 3"
     history.undo()
     assert my_verdict(review, 3) is None
     assert not history.can_undo and history.can_redo
@@ -68,7 +68,7 @@ def test_a_new_action_clears_redo(workspace: Path) -> None:
     assert review.history.can_redo
     review.set_verdict(2, "toy", "small")
     assert not review.history.can_redo
-    assert review.history.undo_label == "Undo override of claim 2"
+    assert review.history.undo_label == "Undo verdict on claim 2"
 
 
 def test_note_add_edit_delete_and_their_labels(workspace: Path) -> None:
@@ -146,14 +146,14 @@ def test_clear_verdict_and_delete_of_a_verdict(workspace: Path) -> None:
     review = open_review(workspace)
     record = review.set_verdict(1, "toy", "tiny run")
     review.clear_verdict(1)
-    assert review.history.undo_label == "Undo removal of override of claim 1"
+    assert review.history.undo_label == "Undo removal of the verdict on claim 1"
     assert my_verdict(review, 1) is None
     review.history.undo()
     assert my_verdict(review, 1) is Verdict.TOY
     with pytest.raises(AnnotationError, match="no verdict"):
         review.clear_verdict(2)
     review.delete(review.state.current(record.id).id)  # type: ignore[union-attr]
-    assert review.history.undo_label == "Undo removal of override of claim 1"
+    assert review.history.undo_label == "Undo removal of the verdict on claim 1"
 
 
 def test_undo_refuses_when_another_process_changed_the_annotation(workspace: Path) -> None:
@@ -213,7 +213,7 @@ def test_listeners_hear_every_change(workspace: Path) -> None:
     review.set_verdict(1, "toy", "x")
     review.history.undo()
     review.history.redo()
-    assert heard == ["Undo override of claim 1", None, "Undo override of claim 1"]
+    assert heard == ["Undo verdict on claim 1", None, "Undo verdict on claim 1"]
 
 
 def test_new_tags_join_the_users_choices(workspace: Path) -> None:

@@ -36,7 +36,7 @@ def test_a_verdict_names_its_command_claim_and_record(review: LogbookReview) -> 
     record = review.set_verdict(2, "partial", "only one seed")
     (change,) = changes
     assert change.kind == "set_verdict"
-    assert change.label == "override of claim 2"
+    assert change.label == "verdict on claim 2"
     assert change.logbook_id == review.logbook.logbook_id
     assert change.claim_keys == (claim_key(review, 2),)
     assert change.record_ids == (record.id,)

@@ -88,7 +88,7 @@ def test_git_commit_and_push_prints_the_commit_id(
 ) -> None:
     work, remote = checkout
     code, out, err = _run(capsys, str(work), "--dry-run")
-    assert code == 0 and "Review of claim 3 by Ada Lovelace: 1 override" in out
+    assert code == 0 and "Review of claim 3 by Ada Lovelace: 1 verdict" in out
     assert "Claim 3: verdict partial (was toy)" in out
     assert git(work, "status", "--porcelain", "--", REVIEWS) != ""  # nothing was committed
 
@@ -96,7 +96,7 @@ def test_git_commit_and_push_prints_the_commit_id(
 
     assert code == 0, err
     assert out.strip() == git(work, "rev-parse", "HEAD") == git(remote, "rev-parse", "main")
-    assert git(remote, "log", "-1", "--format=%s", "main") == "Review of claim 3 by Ada Lovelace: 1 override"
+    assert git(remote, "log", "-1", "--format=%s", "main") == "Review of claim 3 by Ada Lovelace: 1 verdict"
     code, out, err = _run(capsys, str(work))
     assert (code, out) == (0, "") and "nothing to commit" in err  # nothing to do is not an error
 

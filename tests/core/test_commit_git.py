@@ -81,7 +81,7 @@ def test_commit_holds_only_review_files_and_other_changes_stay_as_they_were(remo
     changed = git(work, "diff-tree", "--no-commit-id", "--name-only", "-r", "HEAD").splitlines()
     assert sorted(changed) == [f"{REVIEWS}/.gitattributes", f"{REVIEWS}/SCHEMA.json", f"{REVIEWS}/ada-lovelace.jsonl"]
     assert git(work, "log", "-1", "--format=%an <%ae>") == "Ada Lovelace <ada@example.invalid>"
-    assert git(work, "log", "-1", "--format=%s") == "Review of claims 1 and 3 by Ada Lovelace: 1 override, 1 note"
+    assert git(work, "log", "-1", "--format=%s") == "Review of claims 1 and 3 by Ada Lovelace: 1 verdict, 1 note"
     committed = git_bytes(work, "show", f"HEAD:{REVIEWS}/ada-lovelace.jsonl")
     assert committed == (work / REVIEWS / "ada-lovelace.jsonl").read_bytes()
     assert git_bytes(work, "show", f"HEAD:{REVIEWS}/.gitattributes") == b"*.jsonl merge=union\n"

@@ -83,7 +83,7 @@ def test_direct_commit_uploads_the_review_files_on_the_downloaded_commit(
     commit = published.server.history(SPACE, repo_type="space")[0]
     assert commit.parent == published.downloaded
     assert commit.author == "alice"
-    assert commit.title == "Review of claims 1 and 3 by Ada Lovelace: 1 override, 1 note"
+    assert commit.title == "Review of claims 1 and 3 by Ada Lovelace: 1 verdict, 1 note"
     assert "Claim 3: verdict partial (was toy)" in commit.description
     assert published.server.pull_requests(SPACE, repo_type="space") == []
     # the token only ever travelled in the Authorization header, and the client always sent it

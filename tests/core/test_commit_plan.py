@@ -113,7 +113,7 @@ def test_message_and_readable_diff_describe_what_changed_since_the_last_commit(t
     review.set_verdict(1, "verified", "first look")
     doomed = review.add_note(review.claim_target(2), "to be removed")
     first = _plan(workspace)
-    assert first.message.splitlines()[0] == "Review of claims 1 and 2 by Ada Lovelace: 1 override, 1 note"
+    assert first.message.splitlines()[0] == "Review of claims 1 and 2 by Ada Lovelace: 1 verdict, 1 note"
 
     review.set_verdict(1, "falsified", "the table does not match")
     review.set_verdict(3, "partial", "draft")
@@ -125,7 +125,7 @@ def test_message_and_readable_diff_describe_what_changed_since_the_last_commit(t
     plan = _plan(workspace, _committed(first))
 
     assert plan.message == (
-        "Review of claims 1–3 by Ada Lovelace: 2 overrides, 1 note, 1 removal\n"
+        "Review of claims 1–3 by Ada Lovelace: 2 verdicts, 1 note, 1 removal\n"
         "\n"
         "- Claim 1: verdict falsified (was verified) — the table does not match\n"
         "- Claim 3: verdict partial (was toy) — Only the small model was run. [scale below paper]\n"
@@ -154,8 +154,8 @@ def test_several_reviewers_are_named_and_listed(tmp_path: Path) -> None:
 
     message = _plan(workspace).message.splitlines()
 
-    assert message[0] == "Review of claims 1–3 by Ada Lovelace and Bob: 2 overrides, 1 note"
-    assert message[2:4] == ["Ada Lovelace: 1 override (claim 1)", "Bob: 1 override, 1 note (claims 2 and 3)"]
+    assert message[0] == "Review of claims 1–3 by Ada Lovelace and Bob: 2 verdicts, 1 note"
+    assert message[2:4] == ["Ada Lovelace: 1 verdict (claim 1)", "Bob: 1 verdict, 1 note (claims 2 and 3)"]
     assert "- Claim 1: verdict verified (agrees with the agent) — agree" in message
 
 

@@ -9,7 +9,7 @@ import pytest
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook_judge.entries import read_verdicts
 from reviewapp.core.logbook_judge.linking import LinkError, SpaceHints, link_entry
-from reviewapp.core.logbook_judge.matching import claim_texts, judge_claims_with_text, match_claims
+from reviewapp.core.logbook_judge.matching import claim_texts, logbook_judge_claims_with_text, match_claims
 from reviewapp.core.logbook_judge.registry import read_registry
 from tests.conftest import CORPUS, corpus_available
 from tests.core.judge_fixtures import ORID, REGISTRY_TEXTS, SPACE, entry, write_logbook, write_registry, write_verdicts
@@ -24,7 +24,7 @@ def _entries(tmp_path: Path, values: dict):
 def _match(tmp_path: Path, logbook_root: Path, texts=None, verdicts=VERDICTS, registry=None, manual=None):
     (judge_entry,) = _entries(tmp_path, {SPACE: entry(verdicts, texts=texts)})
     logbook = read_logbook(logbook_root)
-    claims, notes = judge_claims_with_text(judge_entry, registry)
+    claims, notes = logbook_judge_claims_with_text(judge_entry, registry)
     return logbook, match_claims(claims, claim_texts(logbook), manual, notes)
 
 
@@ -208,14 +208,14 @@ def test_corpus_links_and_matches():
     logbook = _corpus_logbook(flow)
     link = link_entry(entries, SpaceHints.of(logbook), forced="DineshAI/zl3akehFBq")
     assert link.entry is not None
-    claims, notes = judge_claims_with_text(link.entry, None)
+    claims, notes = logbook_judge_claims_with_text(link.entry, None)
     result = match_claims(claims, claim_texts(logbook), notes=notes)
     assert [m.method for m in result.matches] == ["by number"] * 6
     # most entries carry no text: equal counts go by position, unequal stay unmatched with the reason
     s2mnet = _corpus_logbook("k4ru4kai__icml-2026-s2mnet-reproduction")
     link = link_entry(entries, SpaceHints.of(s2mnet))
     assert link.entry is not None
-    claims, notes = judge_claims_with_text(link.entry, None)
+    claims, notes = logbook_judge_claims_with_text(link.entry, None)
     result = match_claims(claims, claim_texts(s2mnet), notes=notes)
     assert {m.method for m in result.matches} == {"unmatched"}
     assert len(result.unmatched_claims) == len(s2mnet.claims)

@@ -105,7 +105,7 @@ def test_the_stored_import_fills_the_j_slot_and_a_verdict_save_does_not_match_it
     workspace = ReviewWorkspace()
     logbook_id, review = opened(workspace, judged_logbook_folder(tmp_path))
     rows = workspace.rows(logbook_id)
-    assert [r.slots.judge for r in rows] == [Verdict.VERIFIED, Verdict.VERIFIED, Verdict.TOY, Verdict.TOY]
+    assert [r.slots.logbook_judge for r in rows] == [Verdict.VERIFIED, Verdict.VERIFIED, Verdict.TOY, Verdict.TOY]
     assert rows[1].disagreement and not rows[0].disagreement  # claim 2: the agent said falsified
     matched = workspace.logbook_judge_matches_made(logbook_id)
     assert matched == 1
@@ -132,10 +132,10 @@ def test_a_re_match_by_hand_matches_again_and_redraws_the_rows_it_moves(tmp_path
     (update,) = heard
     assert workspace.logbook_judge_matches_made(logbook_id) == 2
     assert keys[0] in update.keys and keys[2] in update.keys  # claim 1 now toy, claim 3 lost its match
-    assert workspace.row(logbook_id, keys[0]).slots.judge is Verdict.TOY  # type: ignore[union-attr]
-    assert workspace.row(logbook_id, keys[2]).slots.judge is None  # type: ignore[union-attr]
+    assert workspace.row(logbook_id, keys[0]).slots.logbook_judge is Verdict.TOY  # type: ignore[union-attr]
+    assert workspace.row(logbook_id, keys[2]).slots.logbook_judge is None  # type: ignore[union-attr]
     review.history.undo()
-    assert workspace.row(logbook_id, keys[0]).slots.judge is Verdict.VERIFIED  # type: ignore[union-attr]
+    assert workspace.row(logbook_id, keys[0]).slots.logbook_judge is Verdict.VERIFIED  # type: ignore[union-attr]
 
 
 def test_a_split_matches_the_logbook_judge_against_the_parts(tmp_path: Path) -> None:

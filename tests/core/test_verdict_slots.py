@@ -9,12 +9,12 @@ from reviewapp.core.verdicts import Verdict
 
 def test_unstated_or_missing_verdicts_never_disagree() -> None:
     assert not VerdictSlots(Verdict.VERIFIED).disagreement
-    assert not VerdictSlots(Verdict.UNSTATED, judge=Verdict.FALSIFIED).disagreement
-    assert not VerdictSlots(Verdict.TOY, judge=Verdict.TOY, human=Verdict.TOY).disagreement
+    assert not VerdictSlots(Verdict.UNSTATED, logbook_judge=Verdict.FALSIFIED).disagreement
+    assert not VerdictSlots(Verdict.TOY, logbook_judge=Verdict.TOY, human=Verdict.TOY).disagreement
 
 
 def test_each_clash_is_explained() -> None:
-    slots = VerdictSlots(Verdict.VERIFIED, judge=Verdict.FALSIFIED, human=Verdict.VERIFIED)
+    slots = VerdictSlots(Verdict.VERIFIED, logbook_judge=Verdict.FALSIFIED, human=Verdict.VERIFIED)
     assert slots.disagreements() == [
         "Agent says verified, Logbook Judge says falsified.",
         "Logbook Judge says falsified, Reviewer says verified.",
@@ -32,10 +32,10 @@ def test_the_logbook_contradicting_itself_is_a_disagreement() -> None:
 def test_slots_come_from_the_maps_by_claim_key() -> None:
     claim = Claim("p#1", 1, "T", "p", [], verdict=Verdict.VERIFIED)
     slots = slots_for(claim, {"p#1": Verdict.TOY}, {"other#1": Verdict.FALSIFIED})
-    assert (slots.agent, slots.judge, slots.human) == (Verdict.VERIFIED, Verdict.TOY, None)
+    assert (slots.agent, slots.logbook_judge, slots.human) == (Verdict.VERIFIED, Verdict.TOY, None)
 
 
 def test_verdict_filter_matches_any_slot() -> None:
-    slots = VerdictSlots(Verdict.VERIFIED, judge=Verdict.TOY)
+    slots = VerdictSlots(Verdict.VERIFIED, logbook_judge=Verdict.TOY)
     assert slots.has(Verdict.VERIFIED) and slots.has(Verdict.TOY) and not slots.has(Verdict.FALSIFIED)
     assert VerdictSlots(Verdict.UNSTATED).has(Verdict.UNSTATED) and not slots.has(Verdict.UNSTATED)

@@ -46,7 +46,7 @@ def workspace_view(disputed: Disputed) -> Shown:
     logbook_id = workspace.open(read_logbook(disputed.folder), ME)
     rows = workspace.rows(logbook_id)
     return Shown(
-        {r.key: (r.slots.agent, r.slots.judge, r.slots.human) for r in rows},
+        {r.key: (r.slots.agent, r.slots.logbook_judge, r.slots.human) for r in rows},
         {r.key for r in rows if r.disagreement},
         {r.key: set(workspace.people(logbook_id, r.key)) for r in rows},
     )

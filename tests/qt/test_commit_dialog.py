@@ -79,7 +79,7 @@ def test_commit_and_push_to_a_git_remote(qtbot: QtBot, tmp_path: Path, screensho
     shown = dialog.diff.toPlainText()
     assert "Claim 3: verdict partial (was toy) — Only the small model was run. [scale below paper]" in shown
     assert "Claim 1: note “accuracy table checked against the paper”" in shown
-    assert dialog.message.toPlainText().startswith("Review of claims 1 and 3 by Ada Lovelace: 1 override, 1 note")
+    assert dialog.message.toPlainText().startswith("Review of claims 1 and 3 by Ada Lovelace: 1 verdict, 1 note")
     dialog.raw_toggle.setChecked(True)
     assert f'+{{"schema":{SCHEMA_VERSION}' in dialog.diff.toPlainText()
     dialog.raw_toggle.setChecked(False)

@@ -27,7 +27,7 @@ from tests.qt.review_helpers import records, show_claim
 
 def judge_badges(window) -> list[Verdict | None]:
     model = window.claim_model
-    return [model.index(i).data(ClaimRole.SLOTS).judge for i in range(model.rowCount())]
+    return [model.index(i).data(ClaimRole.SLOTS).logbook_judge for i in range(model.rowCount())]
 
 
 def test_demo_shows_j_badges_evidence_and_disagreements(

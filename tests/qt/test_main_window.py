@@ -85,7 +85,7 @@ def test_rows_carry_three_verdict_slots_and_the_dispute_marker(open_window: Open
     model, controller = window.claim_model, window.controller
     slots = [model.index(r).data(ClaimRole.SLOTS) for r in range(4)]
     assert [s.agent for s in slots] == [Verdict.VERIFIED, Verdict.FALSIFIED, Verdict.TOY, Verdict.INCONCLUSIVE]
-    assert [s.judge for s in slots] == [None] * 4 and [s.human for s in slots] == [None] * 4
+    assert [s.logbook_judge for s in slots] == [None] * 4 and [s.human for s in slots] == [None] * 4
     assert [model.index(r).data(ClaimRole.DISAGREEMENT) for r in range(4)] == [False, False, True, False]
     claims = window.context.logbook.claims
     controller.review.act(lambda review: review.set_verdict(claims[0].key, Verdict.FALSIFIED, "wrong units"))
@@ -97,9 +97,9 @@ def test_rows_carry_three_verdict_slots_and_the_dispute_marker(open_window: Open
             ("Sparse widgets train 2x faster than dense widgets (Section 4.2)", "toy"),
         ],
     )
-    assert [model.index(r).data(ClaimRole.SLOTS).judge for r in range(2)] == [Verdict.VERIFIED, Verdict.TOY]
+    assert [model.index(r).data(ClaimRole.SLOTS).logbook_judge for r in range(2)] == [Verdict.VERIFIED, Verdict.TOY]
     row0 = model.index(0).data(ClaimRole.SLOTS)
-    assert (row0.judge, row0.human) == (Verdict.VERIFIED, Verdict.FALSIFIED)
+    assert (row0.logbook_judge, row0.human) == (Verdict.VERIFIED, Verdict.FALSIFIED)
     assert [model.index(r).data(ClaimRole.DISAGREEMENT) for r in range(4)] == [True, True, True, False]
     assert "Reviewer says falsified" in model.index(0).data(Qt.ItemDataRole.ToolTipRole)
     assert window.evidence.header.badges["human"].verdict is Verdict.FALSIFIED  # claim 1 is on screen

@@ -154,7 +154,7 @@ def test_undo_and_redo_through_the_edit_menu(qtbot: QtBot, open_window: OpenWind
     show_claim(qtbot, window, 2)
     fill_verdict(qtbot, window, Verdict.VERIFIED, "The speed-up holds on my machine.")
     assert window.review.editor.save()
-    assert undo.isEnabled() and undo.text() == "Undo override of claim 2"
+    assert undo.isEnabled() and undo.text() == "Undo verdict on claim 2"
     window.actions_by_name["add_note"].trigger()
     save_note(qtbot, window, "Timing includes warm-up")
     panel = window.review.notes_panel
@@ -167,18 +167,18 @@ def test_undo_and_redo_through_the_edit_menu(qtbot: QtBot, open_window: OpenWind
     assert undo.text() == "Undo note on claim 2" and redo.text() == "Redo deletion of note on claim 2"
     undo.trigger()
     assert panel.cards == []
-    assert undo.text() == "Undo override of claim 2"
+    assert undo.text() == "Undo verdict on claim 2"
     window.activateWindow()  # the note dialog had the focus; without a window manager nobody gives it back
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     window.claim_panel.view.setFocus()
     qtbot.keyClick(window.claim_panel.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # Ctrl+Z
     assert human(window, 2) is None and window.evidence.header.badges["human"].verdict is None
     assert window.review.editor.rationale.toPlainText() == ""
-    assert not undo.isEnabled() and redo.text() == "Redo override of claim 2"
+    assert not undo.isEnabled() and redo.text() == "Redo verdict on claim 2"
     qtbot.keyClick(window.claim_panel.view, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)  # Ctrl+Y
     assert human(window, 2) is Verdict.VERIFIED
     assert window.review.editor.rationale.toPlainText() == "The speed-up holds on my machine."
-    assert "Redid override of claim 2" in window.statusBar().currentMessage()
+    assert "Redid verdict on claim 2" in window.statusBar().currentMessage()
     kinds = [r["kind"] for r in records(window)]
     assert kinds == ["verdict", "note", "retraction", "note", "retraction", "retraction", "verdict"]
 

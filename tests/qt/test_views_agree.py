@@ -35,8 +35,13 @@ def test_the_window_row_gives_the_same_verdicts_disagreement_and_hidden_names(
     for row in range(model.rowCount()):
         index = model.index(row)
         slots = index.data(ClaimRole.SLOTS)
-        shown[index.data(ClaimRole.KEY)] = ((slots.agent, slots.judge, slots.human), index.data(ClaimRole.DISAGREEMENT))
-    expected = {r.key: ((r.slots.agent, r.slots.judge, r.slots.human), r.disagreement) for r in truth.rows(truth_id)}
+        shown[index.data(ClaimRole.KEY)] = (
+            (slots.agent, slots.logbook_judge, slots.human),
+            index.data(ClaimRole.DISAGREEMENT),
+        )
+    expected = {
+        r.key: ((r.slots.agent, r.slots.logbook_judge, r.slots.human), r.disagreement) for r in truth.rows(truth_id)
+    }
     assert shown == expected
     assert shown[disputed.contradicted] == ((Verdict.TOY, None, Verdict.TOY), True)
     assert set(disputed.parts) <= set(shown) and disputed.split not in shown

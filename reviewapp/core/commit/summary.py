@@ -1,8 +1,8 @@
 """What changed in the annotations since the last commit, in words: the commit message and the readable diff.
 
 Records are replayed (`replay`) over everything that is about to be committed; the annotations whose
-records are new since the committed version are then described by their current state, so an override edited
-three times reads as one override, and a note added and undone before committing does not appear at all.
+records are new since the committed version are then described by their current state, so a verdict edited
+three times reads as one verdict, and a note added and undone before committing does not appear at all.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from reviewapp.core.verdicts import Verdict
 
 # kinds of change, in the order the message lists them: (singular, plural)
 KINDS = {
-    "override": ("override", "overrides"),
+    "verdict": ("verdict", "verdicts"),
     "note": ("note", "notes"),
     "correction": ("claim correction", "claim corrections"),
     "rating": ("rating", "ratings"),
@@ -196,7 +196,7 @@ class _Describer:
             verdict = head.payload.verdict.value
             text = f"{where}: verdict {verdict}{self._compared(head, prior)}"
             text += f" — {_short(head.payload.rationale)}{_tags(head.payload.tags)}"
-            return Change(who, "override", text, claims, file)
+            return Change(who, "verdict", text, claims, file)
         if isinstance(head, NoteRecord):
             verb = "note edited" if prior is not None else "note"
             text = f"{where}: {verb} “{_short(head.payload.text)}”{_tags(head.payload.tags)}"
@@ -282,7 +282,7 @@ class _Describer:
 
 
 def commit_message(summary: Summary, changed_files: int) -> str:
-    """Subject ("Review of claims 1–4 by Ada: 1 override, 3 notes") and a body listing the changes."""
+    """Subject ("Review of claims 1–4 by Ada: 1 verdict, 3 notes") and a body listing the changes."""
     annotators = summary.annotators()
     counts = _counts_text(summary.counts())
     if not annotators or not counts:

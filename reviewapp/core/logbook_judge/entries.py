@@ -130,7 +130,7 @@ class VerdictsFile:
     problems: list[ImportProblem]
 
 
-def judge_verdict(raw: Any) -> Verdict | None:
+def logbook_judge_verdict(raw: Any) -> Verdict | None:
     """The Logbook Judge's verdict word, compared case-insensitively; None when it is not one of its four."""
     text = as_name(raw)
     if text is None:
@@ -251,7 +251,7 @@ def _quality(raw: Any, name: str, key: str, problems: list[ImportProblem]) -> st
 
 def _claim(index: int, item: dict[str, Any], name: str, key: str, problems: list[ImportProblem]) -> JudgeClaim:
     raw = as_name(item.get("verdict"))
-    verdict = judge_verdict(raw)
+    verdict = logbook_judge_verdict(raw)
     if verdict is None:
         allowed = ", ".join(v.value for v in JUDGE_VERDICTS)
         shown = repr(raw) if raw else "no verdict"

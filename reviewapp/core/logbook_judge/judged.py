@@ -18,7 +18,7 @@ from reviewapp.core.logbook_judge.matching import (
     ClaimMatch,
     MatchResult,
     claim_texts,
-    judge_claims_with_text,
+    logbook_judge_claims_with_text,
     match_claims,
 )
 from reviewapp.core.logbook_judge.registry import RegistryClaim
@@ -91,7 +91,7 @@ def judge_logbook(
     link: Mapping[str, object] | None = None,
     revision: LogbookRevision | None = None,
 ) -> JudgedLogbook:
-    judge, notes = judge_claims_with_text(entry, registry)
+    judge, notes = logbook_judge_claims_with_text(entry, registry)
     result = match_claims(judge, claim_texts(logbook, claims), manual, notes)
     return JudgedLogbook(entry, result, check_revision(entry, logbook.root, revision), dict(link or {}))
 

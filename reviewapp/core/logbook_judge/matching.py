@@ -35,7 +35,7 @@ __all__ = [
     "MatchResult",
     "Method",
     "claim_texts",
-    "judge_claims_with_text",
+    "logbook_judge_claims_with_text",
     "match_claims",
 ]
 PAGE_TEXT_LIMIT = PAGE_LIMIT
@@ -85,7 +85,7 @@ def claim_texts(logbook: Logbook, claims: Iterable[ClaimLike] | None = None) -> 
     return texts
 
 
-def judge_claims_with_text(
+def logbook_judge_claims_with_text(
     entry: JudgeEntry, registry: Sequence[RegistryClaim] | None
 ) -> tuple[list[JudgeClaim], list[str]]:
     """The entry's claims, with registry text where they carry none, and notes on count drift."""

@@ -2,7 +2,7 @@
 
 Checks, in order: the protocol file is there and well-formed; the CSV's sha256 matches the one the protocol
 recorded; the seed is the one derived from the set's fingerprint and the rater's name (algorithm v2; a v1
-session's seed was chosen, which is a warning); the trials recomputed from the seed, pair ids and control
+pair protocol's seed was chosen, which is a warning); the trials recomputed from the seed, pair ids and control
 settings are the ones the protocol lists; the CSV has the expected columns and exactly one row per trial, each
 matching its trial (pair, control kind, sides), with a valid response mapped correctly to conditions; and every
 row equals the one recomputed from the rater's append-only `pair_session` and `pair_rating` records in their

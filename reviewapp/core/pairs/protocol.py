@@ -1,6 +1,6 @@
 """The trial protocol: order, sides and control trials, all derived from one recorded seed.
 
-Anyone can recompute a session's trials from its protocol file with CPython's `random` module, which is what
+Anyone can recompute a pair protocol's trials from its protocol file with CPython's `random` module, which is what
 `reviewapp pairs check` does. The algorithm ("reviewapp-pairs-v1"), with `rng = random.Random(seed)` and the
 set's rateable pair ids in manifest order:
 
@@ -21,7 +21,7 @@ Algorithm "reviewapp-pairs-v2" builds the trials exactly as above; what changed 
 longer picks: it is `derived_seed(fingerprint, annotator)`, the first 52 bits of sha256 over the algorithm name,
 the set's fingerprint (a hash of its pair ids and image contents) and the rater's name. Blinding guards against
 bias, not against an adversary, so a predictable seed is fine; what matters is that nobody can search for an
-order that suits them. v1 sessions (a seed drawn at random, or given) stay checkable, with a warning.
+order that suits them. v1 pair protocols (a seed drawn at random, or given) stay checkable, with a warning.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class ControlSettings:
 
 @dataclass(frozen=True, slots=True)
 class Trial:
-    index: int  # position in the session, 0-based
+    index: int  # position in the pair protocol, 0-based
     pair_id: str
     left: Condition  # condition shown on the left
     right: Condition
@@ -94,7 +94,7 @@ def derived_seed(fingerprint: str, annotator: str) -> int:
 
 
 def new_seed() -> int:
-    """A fresh seed per rater and session; below 2**53 so that every JSON reader keeps it exact."""
+    """A fresh seed per rater and pair protocol; below 2**53 so that every JSON reader keeps it exact."""
     return secrets.randbelow(2**53)
 
 
@@ -103,7 +103,7 @@ def _other(condition: Condition) -> Condition:
 
 
 def build_trials(pair_ids: Sequence[str], seed: int, controls: ControlSettings) -> list[Trial]:
-    """The session's trials, exactly as the module docstring describes."""
+    """The pair protocol's trials, exactly as the module docstring describes."""
     if len(set(pair_ids)) != len(pair_ids):
         raise ValueError("pair ids must be unique")
     rng = random.Random(seed)
@@ -161,7 +161,7 @@ def build_trials(pair_ids: Sequence[str], seed: int, controls: ControlSettings) 
 
 
 def trials_from_lists(order: Sequence[str], sides: Sequence[str], kinds: Sequence[str]) -> list[Trial]:
-    """Trials as a session record lists them; a repeat repeats the main trial of the same pair."""
+    """Trials as a pair_session record lists them; a repeat repeats the main trial of the same pair."""
     main_index = {pair_id: i for i, (pair_id, kind) in enumerate(zip(order, kinds, strict=True)) if kind == ""}
     trials = []
     for index, (pair_id, left, kind) in enumerate(zip(order, sides, kinds, strict=True)):

@@ -2,7 +2,7 @@
 
 Ratings are annotations. Opening a set appends a `pair_session` record carrying the protocol (seed, trials,
 sides, control settings, set fingerprint, app version) unless this rater already has one for the set, in which
-case the session resumes at the first trial without a rating. Each answer is a `pair_rating` record, on disk
+case the pair protocol resumes at the first trial without a rating. Each answer is a `pair_rating` record, on disk
 (fsync) before `rate` returns; undo appends a retraction of the latest one. When the last trial is rated the
 un-blinded results are written to `reviews/pairs/`.
 """
@@ -27,9 +27,9 @@ from reviewapp.core.pairs.protocol import (
 )
 from reviewapp.core.pairs.results import (
     RESPONSES,
+    ProtocolInfo,
     Rating,
     ResultRow,
-    SessionInfo,
     results_paths,
     row_for,
     write_results,
@@ -100,13 +100,13 @@ class PairRatingRound:
         controls: ControlSettings | None = None,
         restart: bool = False,
     ) -> PairRatingRound:
-        """Resume this rater's session on the set, or start one.
+        """Resume this rater's pair protocol on the set, or start one.
 
         The seed is derived from the set's fingerprint and the rater's name (algorithm v2). A `seed` given here
-        (to reproduce an earlier session) is recorded as algorithm v1, which `pairs check` flags as chosen.
+        (to reproduce an earlier pair protocol) is recorded as algorithm v1, which `pairs check` flags as chosen.
         """
         if not restart:
-            existing = find_session(annotations, pair_set.name)
+            existing = find_protocol(annotations, pair_set.name)
             if existing is not None:
                 return cls(annotations, pair_set, existing)
         pair_ids = [p.id for p in pair_set.rateable]
@@ -175,7 +175,7 @@ class PairRatingRound:
         return pair
 
     def set_changed(self) -> bool:
-        """The images differ from those the session started with (ratings continue on what is there now)."""
+        """The images differ from those the pair protocol started with (ratings continue on what is there now)."""
         return self.pair_set.validated and self.pair_set.fingerprint() != self.start.payload.fingerprint
 
     def ratings(self) -> list[Rating]:
@@ -211,7 +211,7 @@ class PairRatingRound:
         """Record the answer to the current trial (on disk when this returns) and move to the next."""
         trial = self.current
         if trial is None:
-            raise RatingError("every trial of this session is rated")
+            raise RatingError("every trial of this pair protocol is rated")
         if response not in RESPONSES:
             raise RatingError(f"unknown response {response!r}")
         answer = cast(PairResponse, response)  # checked just above
@@ -265,9 +265,9 @@ class PairRatingRound:
         csv_path, _ = results_paths(self.results_folder, self.start.payload.set, self.annotations.identity.slug)
         return csv_path.exists()
 
-    def info(self) -> SessionInfo:
+    def info(self) -> ProtocolInfo:
         payload = self.start.payload
-        return SessionInfo(
+        return ProtocolInfo(
             set_name=payload.set,
             source=payload.source,
             claim=self.start.target.claim,
@@ -281,7 +281,7 @@ class PairRatingRound:
                 payload.controls.model_dump(include={"rate", "identical", "repeats", "min_gap"})
             ),
             annotator=self.start.annotator,
-            session_id=self.start.id,
+            protocol_id=self.start.id,
             started_at=self.start.created_at.isoformat(timespec="seconds"),
             app_version=payload.app_version,
             algorithm=payload.algorithm,
@@ -293,8 +293,8 @@ class PairRatingRound:
         )
 
 
-def find_session(annotations: LogbookReview, set_name: str) -> PairSessionRecord | None:
-    """This rater's latest live session on the set."""
+def find_protocol(annotations: LogbookReview, set_name: str) -> PairSessionRecord | None:
+    """This rater's latest live pair protocol on the set."""
     found = None
     for record in annotations.state.live():
         if (
@@ -326,9 +326,9 @@ def _rating(trial: Trial, record: PairRatingRecord) -> Rating:
 
 
 def recomputed_rows(
-    reviews_folder: Path, annotator: str, session_id: str, trials: list[Trial], conditions: tuple[str, str]
+    reviews_folder: Path, annotator: str, protocol_id: str, trials: list[Trial], conditions: tuple[str, str]
 ) -> list[ResultRow] | str:
-    """The result rows the rater's own records give for a session, or why they cannot be read.
+    """The result rows the rater's own records give for a pair protocol, or why they cannot be read.
 
     Read from `<reviews_folder>/<rater slug>.jsonl`, replayed so that undone ratings are gone and a later
     rating of a trial wins, as in the rating window.
@@ -342,21 +342,21 @@ def recomputed_rows(
         return f"the rater's review file {path.name} is not beside the results, so they cannot be recomputed"
     records, _issues, _torn = read_file(path)
     state = replay((), ((r, w) for r, w in records if r.annotator == annotator))
-    session = state.record(session_id)
-    if not isinstance(session, PairSessionRecord):
-        return f"session {session_id} is not in {path.name}"
-    payload = session.payload
+    start = state.record(protocol_id)
+    if not isinstance(start, PairSessionRecord):
+        return f"pair protocol {protocol_id} is not in {path.name}"
+    payload = start.payload
     if (payload.trial_order, payload.sides, payload.control_kinds) != (
         [t.pair_id for t in trials],
         [t.left for t in trials],
         [t.control for t in trials],
     ):
-        return f"the session in {path.name} lists other trials than the protocol"
+        return f"the pair protocol in {path.name} lists other trials than the protocol file"
     latest: dict[int, PairRatingRecord] = {}
     for record in state.live():
         if (
             isinstance(record, PairRatingRecord)
-            and record.payload.session == session_id
+            and record.payload.session == protocol_id
             and record.payload.trial < len(trials)
         ):
             latest[record.payload.trial] = record

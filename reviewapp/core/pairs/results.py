@@ -1,4 +1,4 @@
-"""Un-blinded results of a pair-rating session: `reviews/pairs/<set>-<annotator>.csv` and its protocol file.
+"""Un-blinded results of a pair protocol: `reviews/pairs/<set>-<annotator>.csv` and its protocol file.
 
 The CSV has one row per trial with the response mapped back to conditions; `<set>-<annotator>.protocol.json`
 beside it holds what is needed to recompute the trials (seed, pair ids, control settings, algorithm), the
@@ -85,8 +85,8 @@ class ResultRow:
 
 
 @dataclass(frozen=True, slots=True)
-class SessionInfo:
-    """What the protocol file says about the session besides its trials."""
+class ProtocolInfo:
+    """What the protocol file says about the pair protocol besides its trials."""
 
     set_name: str
     source: str
@@ -99,10 +99,10 @@ class SessionInfo:
     seed: int
     controls: ControlSettings
     annotator: str
-    session_id: str
+    protocol_id: str  # the pair_session record's id
     started_at: str
     app_version: str
-    algorithm: str = ALGORITHM  # the session's: v1 sessions (a chosen seed) keep saying so
+    algorithm: str = ALGORITHM  # the pair protocol's: v1 ones (a chosen seed) keep saying so
 
 
 def preferred_condition(response: str, left: str, right: str) -> str:
@@ -171,7 +171,7 @@ def _cells(row: ResultRow) -> list[Any]:
     ]
 
 
-def protocol_document(info: SessionInfo, trials: list[Trial], csv_name: str, csv_data: bytes) -> dict[str, Any]:
+def protocol_document(info: ProtocolInfo, trials: list[Trial], csv_name: str, csv_data: bytes) -> dict[str, Any]:
     return {
         "format": PROTOCOL_FORMAT,
         "version": PROTOCOL_VERSION,
@@ -192,7 +192,7 @@ def protocol_document(info: SessionInfo, trials: list[Trial], csv_name: str, csv
         "sides": [t.left for t in trials],
         "control_kinds": [t.control for t in trials],
         "annotator": info.annotator,
-        "session": info.session_id,
+        "session": info.protocol_id,
         "started_at": info.started_at,
         "app_version": info.app_version,
         "csv": {"file": csv_name, "sha256": hashlib.sha256(csv_data).hexdigest(), "rows": len(trials)},
@@ -210,7 +210,7 @@ def protocol_path_for(csv_path: Path) -> Path:
 
 
 def write_results(
-    folder: Path, info: SessionInfo, annotator_slug: str, trials: list[Trial], ratings: list[Rating]
+    folder: Path, info: ProtocolInfo, annotator_slug: str, trials: list[Trial], ratings: list[Rating]
 ) -> tuple[Path, Path]:
     """Write the CSV (one row per rated trial, in trial order) and the protocol; returns both paths."""
     folder.mkdir(parents=True, exist_ok=True)

@@ -121,7 +121,9 @@ def open_column(source: str, opener: Opener) -> PaperLogbook:
     logbook_id = workspace.open(logbook)
     state = workspace.state(logbook_id)
     assert state is not None  # a read-only opening always replays the files
-    verdicts = {row.key: row.slots.judge for row in workspace.rows(logbook_id) if row.slots.judge is not None}
+    verdicts = {
+        row.key: row.slots.logbook_judge for row in workspace.rows(logbook_id) if row.slots.logbook_judge is not None
+    }
     return PaperLogbook(logbook_id, source, logbook, state, workspace.logbook_judge_import(logbook_id), verdicts)
 
 

@@ -31,7 +31,7 @@ from reviewapp.core.review.signing import signed
 from reviewapp.core.review.state import AnnotationState
 
 
-class PaperActionError(ValueError):
+class PaperCommandError(ValueError):
     """An action that cannot be done as asked; the message says why."""
 
 
@@ -75,7 +75,7 @@ class PaperReview:
                 {"paper": self.orid, "response": response, "comment": comment, "evidence": list(evidence)}
             )
         except ValueError as exc:
-            raise PaperActionError(_message(exc)) from None
+            raise PaperCommandError(_message(exc)) from None
         current = self.response(row)
         label = f"response to claim {row.split(':')[-1]}"
         return self._run(
@@ -127,7 +127,7 @@ class PaperReview:
                 supersedes=supersedes,
             )
         except RecordError as exc:
-            raise PaperActionError(str(exc)) from None
+            raise PaperCommandError(str(exc)) from None
         record = signed(record)
         self.store.append(record, self.identity.slug)
         self.state.add(record, "")
@@ -136,7 +136,7 @@ class PaperReview:
     def _run(self, label: str, current: RecordBase | None, draft: RecordDraft, kind: CommandKind) -> RecordBase:
         produced = execute(self, kind, label, current, draft).record
         if produced is None:
-            raise PaperActionError(f"the {label} was not recorded")
+            raise PaperCommandError(f"the {label} was not recorded")
         return produced
 
 

@@ -23,7 +23,7 @@ RESTRUCTURING_KINDS = frozenset({"claim_add", "claim_split", "claim_merge"})
 @dataclass(frozen=True)
 class ChangeRecord:
     kind: str  # the command's name: "set_verdict", "add_note", "split_claim", ... ("reload" after re-reading)
-    label: str  # "override of claim 3", as the Undo menu shows it
+    label: str  # "verdict on claim 3", as the Undo menu shows it
     logbook_id: str
     claim_keys: tuple[str, ...] = ()  # claims whose verdicts, marks or notes changed
     record_ids: tuple[str, ...] = ()  # records written by this change

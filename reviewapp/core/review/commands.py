@@ -5,7 +5,7 @@ a re-match by hand changes the Logbook Judge slot, a split changes the list of c
 strings spelled in six modules, so nothing could ask that of them; here each kind says whether it can be undone,
 whether it restructures claims and whether it can change the Logbook Judge slot.
 
-    done = execute(review, CommandKind.SET_VERDICT, "override of claim 3", current, draft)
+    done = execute(review, CommandKind.SET_VERDICT, "verdict on claim 3", current, draft)
     done.record   # what was appended
     done.change   # the ChangeRecord every listener heard
 """

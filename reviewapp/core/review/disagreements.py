@@ -50,7 +50,7 @@ def disagreements(
         slot = slots.get(key)
         if slot is None:
             continue
-        values = {"agent": slot.agent, "judge": slot.judge, "human": slot.human}
+        values = {"agent": slot.agent, "judge": slot.logbook_judge, "human": slot.human}
         for a, b, name in PAIRS:
             first, second = values[a], values[b]
             if first is None or second is None or not disagree(first, second):

@@ -52,10 +52,10 @@ COLUMNS: tuple[str, ...] = (
 def export_rows(
     state: AnnotationState,
     annotator: str | None = None,
-    judge: Mapping[str, Verdict] | None = None,
+    logbook_judge: Mapping[str, Verdict] | None = None,
     rule: BlindRule = BlindRule.SEEING_ALL,
 ) -> list[dict[str, Any]]:
-    """Rows in claim order; `annotator` limits the human columns to one reviewer; `judge` is the Logbook Judge's
+    """Rows in claim order; `annotator` limits the human columns to one reviewer; `logbook_judge` is the Logbook Judge's
     verdict per claim key (from a stored import); `rule` leaves out what blind review hides (others' records on a
     claim until the reviewer has a verdict on it) and scrubs the text."""
     rows: list[dict[str, Any]] = []
@@ -97,9 +97,9 @@ def export_rows(
             excerpts.setdefault(excerpt.target.claim, []).append(excerpt_label(excerpt))
     for row in rows:
         row["trace_excerpts"] = excerpts.get(row["key"], [])
-    if judge:
+    if logbook_judge:
         for row in rows:
-            found = judge.get(row["key"] or "")
+            found = logbook_judge.get(row["key"] or "")
             row["judge_verdict"] = found.value if found else None
     if rule.blind:
         rows = [{name: _scrubbed(value, rule) for name, value in row.items()} for row in rows]

@@ -63,7 +63,7 @@ class Change:
 
 @dataclass
 class Command:
-    label: str  # "override of claim 3"; shown as "Undo override of claim 3"
+    label: str  # "verdict on claim 3"; shown as "Undo verdict on claim 3"
     changes: list[Change] = field(default_factory=list)
     kind: str = "change"  # the command's name: "set_verdict", "add_note", "split_claim", ...
     undoable: bool = True  # False: done, reported, but not offered by Undo (nothing to go back to)

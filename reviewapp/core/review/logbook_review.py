@@ -159,14 +159,16 @@ class LogbookReview:
         )
         current = self.state.verdict(claim.key, self.identity.name)
         draft = RecordDraft("verdict", targets.claim_target(claim), payload)
-        return self._run(f"override of {targets.claim_label(claim)}", current, draft, kind=CommandKind.SET_VERDICT)
+        return self._run(f"verdict on {targets.claim_label(claim)}", current, draft, kind=CommandKind.SET_VERDICT)
 
     def clear_verdict(self, claim_ref: str | int) -> None:
         claim = self.claim(claim_ref)
         current = self.state.verdict(claim.key, self.identity.name)
         if current is None:
             raise AnnotationError(f"you have no verdict on {targets.claim_label(claim)}")
-        self._run(f"removal of override of {targets.claim_label(claim)}", current, None, kind=CommandKind.CLEAR_VERDICT)
+        self._run(
+            f"removal of the verdict on {targets.claim_label(claim)}", current, None, kind=CommandKind.CLEAR_VERDICT
+        )
 
     def add_note(self, target: Target, text: str, tags: Iterable[str] = ()) -> RecordBase:
         payload = self._payload(NotePayload, text=text, tags=list(tags))
@@ -414,7 +416,7 @@ def _claims_label(claims: Sequence[EffectiveClaim]) -> str:
 
 def _deletion_label(record: RecordBase, where: str) -> str:
     if record.kind == "verdict":
-        return f"removal of override of {where}"
+        return f"removal of the verdict on {where}"
     if record.kind == "note":
         return f"deletion of note on {where}"
     if record.kind == "claim_add":

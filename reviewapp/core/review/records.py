@@ -455,7 +455,7 @@ def _needs_claim(record: RecordBase) -> None:
 
 
 class VerdictRecord(RecordBase):
-    """The reviewer's verdict on a claim; overrides (never erases) the agent's and the judge's."""
+    """The reviewer's verdict on a claim; shown beside, never instead of, the agent's and the Logbook Judge's."""
 
     kind: Literal["verdict"]
     payload: VerdictPayload

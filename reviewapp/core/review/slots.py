@@ -14,12 +14,12 @@ SLOT_NAMES = {"agent": "Agent", "judge": "Logbook Judge", "human": "Reviewer"}
 @dataclass(frozen=True, slots=True)
 class VerdictSlots:
     agent: Verdict
-    judge: Verdict | None = None  # None: not imported yet
+    logbook_judge: Verdict | None = None  # None: not imported yet
     human: Verdict | None = None  # None: the reviewer has not judged this claim
     agent_contradicted: bool = False  # the logbook states another verdict for this claim elsewhere
 
     def stated(self) -> dict[str, Verdict]:
-        values = {"agent": self.agent, "judge": self.judge, "human": self.human}
+        values = {"agent": self.agent, "judge": self.logbook_judge, "human": self.human}
         return {k: v for k, v in values.items() if v is not None and v is not Verdict.UNSTATED}
 
     def disagreements(self) -> list[str]:
@@ -42,8 +42,8 @@ class VerdictSlots:
         """Any slot holds `verdict` (UNSTATED matches a claim nobody has judged yet)."""
         if verdict is Verdict.UNSTATED:
             return not self.stated()
-        return verdict in (self.agent, self.judge, self.human)
+        return verdict in (self.agent, self.logbook_judge, self.human)
 
 
-def slots_for(claim: Claim, judge: Mapping[str, Verdict], human: Mapping[str, Verdict]) -> VerdictSlots:
-    return VerdictSlots(claim.verdict, judge.get(claim.key), human.get(claim.key), claim.contradicted)
+def slots_for(claim: Claim, logbook_judge: Mapping[str, Verdict], human: Mapping[str, Verdict]) -> VerdictSlots:
+    return VerdictSlots(claim.verdict, logbook_judge.get(claim.key), human.get(claim.key), claim.contradicted)

@@ -17,7 +17,7 @@ from reviewapp.qt.annotations.claim_dialogs import (
     MergeClaimsDialog,
     SplitClaimDialog,
 )
-from reviewapp.qt.annotations.review_controller import ActionFailed
+from reviewapp.qt.annotations.review_controller import CommandFailed
 from reviewapp.qt.models.claim_table import ClaimRole, short_title
 from reviewapp.qt.plain import button_text
 
@@ -109,7 +109,7 @@ class ClaimCorrections(QObject):
         """Record one correction; None when done, else why not (shown in the form)."""
         try:
             self.review.act(action)
-        except ActionFailed as exc:
+        except CommandFailed as exc:
             return str(exc)
         return None
 

@@ -20,7 +20,7 @@ from reviewapp.qt import theme
 from reviewapp.qt.annotations.corrections import ClaimCorrections
 from reviewapp.qt.annotations.note_actions import NoteActions
 from reviewapp.qt.annotations.notes_panel import NotesPanel
-from reviewapp.qt.annotations.review_controller import ActionFailed
+from reviewapp.qt.annotations.review_controller import CommandFailed
 from reviewapp.qt.annotations.tools import ReviewTools
 from reviewapp.qt.annotations.verdict_editor import VerdictEditor
 from reviewapp.qt.links import display_path
@@ -247,7 +247,7 @@ class ReviewFeature(QObject):
     def _step(self, step: Callable[[], str | None], done: str, failed: str) -> None:
         try:
             label = step()
-        except ActionFailed as exc:
+        except CommandFailed as exc:
             self.window.show_error(failed, str(exc))
             return
         if label:

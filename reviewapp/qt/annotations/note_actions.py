@@ -18,7 +18,7 @@ from reviewapp.core.review.records import NoteRecord
 from reviewapp.qt.annotations.anchors import NoteAnchor
 from reviewapp.qt.annotations.note_dialog import NoteDialog
 from reviewapp.qt.annotations.notes_panel import ShownNote
-from reviewapp.qt.annotations.review_controller import ActionFailed
+from reviewapp.qt.annotations.review_controller import CommandFailed
 from reviewapp.qt.models.trace_events import EventRole, event_summary
 from reviewapp.qt.plain import button_text
 from reviewapp.qt.widgets.card import Card
@@ -217,7 +217,7 @@ class NoteActions(QObject):
         """Open the note editor for `anchor`; the note is recorded when the reviewer saves it."""
         try:
             target = self.review.act(anchor.target)
-        except (ActionFailed, ValueError) as exc:
+        except (CommandFailed, ValueError) as exc:
             self.feature.say(f"Cannot add a note there: {exc}")
             return None
         label = self.review.act(lambda s: s.label(target))
@@ -225,7 +225,7 @@ class NoteActions(QObject):
         def submit(text: str, tags: list[str]) -> str | None:
             try:
                 self.review.act(lambda s: s.add_note(target, text, tags))
-            except ActionFailed as exc:
+            except CommandFailed as exc:
                 return str(exc)
             self.feature.say(f"Saved note on {label}.")
             return None
@@ -240,7 +240,7 @@ class NoteActions(QObject):
         def submit(text: str, tags: list[str]) -> str | None:
             try:
                 self.review.act(lambda s: s.edit_note(record.id, text, tags))
-            except ActionFailed as exc:
+            except CommandFailed as exc:
                 return str(exc)
             self.feature.say(f"Saved the edit of the note on {label}.")
             return None
@@ -256,7 +256,7 @@ class NoteActions(QObject):
         label = self.review.label(record)
         try:
             self.review.act(lambda s: s.delete(record.id))
-        except ActionFailed as exc:
+        except CommandFailed as exc:
             self.window.show_error("Cannot delete the note", str(exc))
             return False
         self.feature.say(f"Deleted the note on {label}; Ctrl+Z brings it back.")

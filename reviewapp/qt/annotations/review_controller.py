@@ -1,7 +1,7 @@
 """ReviewController: the open LogbookReview of the loaded logbook, as the window sees it.
 
 Every action goes through `act`, which turns the core's refusals (a secret in the text, a disk that cannot be
-written, an annotation changed elsewhere) into ActionFailed with a message for the user. `changed` fires after
+written, an annotation changed elsewhere) into CommandFailed with a message for the user. `changed` fires after
 anything that can change what is shown: an action, an undo or redo, a reload, a rating.
 """
 
@@ -33,7 +33,7 @@ from reviewapp.qt.write_lane import WriteLane
 T = TypeVar("T")
 
 
-class ActionFailed(Exception):
+class CommandFailed(Exception):
     """An annotation action that did not happen; the message says why, for the user."""
 
 
@@ -76,11 +76,11 @@ class ReviewController(QObject):
     def open_as(self, identity: Identity, role: str) -> None:
         """Open the logbook_review for `identity` (the first time, or after the reviewer changed their name)."""
         if self.logbook is None:
-            raise ActionFailed("Open a logbook first.")
+            raise CommandFailed("Open a logbook first.")
         try:
             logbook_review = open_review(self.logbook, identity, role)
         except Exception as exc:  # unreadable folder: say so, keep the window usable
-            raise ActionFailed(f"The review files could not be read ({type(exc).__name__}: {exc})") from exc
+            raise CommandFailed(f"The review files could not be read ({type(exc).__name__}: {exc})") from exc
         self._detach()
         self.logbook_review = logbook_review
         self.reason, self.ask = None, False
@@ -256,23 +256,23 @@ class ReviewController(QObject):
     # -- acting -----------------------------------------------------------------------------------------------
 
     def act(self, do: Callable[[LogbookReview], T]) -> T:
-        """Run one logbook_review action on the write lane; ActionFailed (nothing saved) when it cannot be done."""
+        """Run one logbook_review action on the write lane; CommandFailed (nothing saved) when it cannot be done."""
         review = self.logbook_review
         if review is None:
-            raise ActionFailed(self.reason or "Nobody is reviewing: set your name first (Review > Reviewer Name).")
+            raise CommandFailed(self.reason or "Nobody is reviewing: set your name first (Review > Reviewer Name).")
         with self._pending_lock:
             self._acting += 1
         try:
             return self.lane.run(lambda: do(review))
         except SecretInRecord as exc:
-            raise ActionFailed(f"Not saved: {exc}") from exc
+            raise CommandFailed(f"Not saved: {exc}") from exc
         except StoreError as exc:
-            raise ActionFailed(f"Not saved: {exc}") from exc
+            raise CommandFailed(f"Not saved: {exc}") from exc
         except HistoryConflict as exc:
             self.reload()
-            raise ActionFailed(f"{_sentence(str(exc))} The review was reloaded.") from exc
+            raise CommandFailed(f"{_sentence(str(exc))} The review was reloaded.") from exc
         except (AnnotationError, TargetError) as exc:
-            raise ActionFailed(_sentence(str(exc))) from exc
+            raise CommandFailed(_sentence(str(exc))) from exc
         finally:
             with self._pending_lock:
                 self._acting -= 1

@@ -16,7 +16,7 @@ from reviewapp.core.review.export import default_export_path, export_rows, write
 from reviewapp.core.review.identity import Identity, resolve_identity
 from reviewapp.core.review.preferences import load_preferences, update_preferences
 from reviewapp.qt.annotations.identity_dialog import IdentityDialog
-from reviewapp.qt.annotations.review_controller import ActionFailed
+from reviewapp.qt.annotations.review_controller import CommandFailed
 from reviewapp.qt.dialogs.commit_dialog import CommitDialog
 from reviewapp.qt.links import display_path
 from reviewapp.qt.pairs import PairRatingWindow
@@ -61,7 +61,7 @@ class ReviewTools(QObject):
             return
         try:
             self.review.open_as(identity, role)
-        except ActionFailed as exc:
+        except CommandFailed as exc:
             self.window.show_error("Cannot review this logbook", str(exc))
             return
         self.feature.say(f"Reviewing as {identity.name} ({role}).")

@@ -1,7 +1,8 @@
 """The reviewer's verdict on the claim shown: one of the five verdicts, a required rationale, a confidence from 1 to
-3 and tags. It overrides, never erases, the agent's and the judge's verdicts (the badges above keep all three).
+3 and tags. It stands beside, never erases, the agent's and the Logbook Judge's verdicts (the badges above keep
+all three).
 
-"Saved" appears only once the session returned, which is after the record was flushed to disk. Unsaved edits are
+"Saved" appears only once the command returned, which is after the record was flushed to disk. Unsaved edits are
 kept per claim while the reviewer looks at other claims, and a refusal (a token pasted into the rationale, a disk
 that cannot be written) is shown in place, with nothing saved.
 
@@ -36,7 +37,7 @@ from reviewapp.core.review.rationale import is_bare_template, rationale_template
 from reviewapp.core.review.records import VerdictRecord
 from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
 from reviewapp.qt import theme, window_state
-from reviewapp.qt.annotations.review_controller import ActionFailed, ReviewController
+from reviewapp.qt.annotations.review_controller import CommandFailed, ReviewController
 from reviewapp.qt.annotations.tag_chips import FlowWidget, TagChips
 from reviewapp.qt.plain import PlainLabel, plain_tooltip
 
@@ -496,7 +497,7 @@ class VerdictEditor(QFrame):
 
         try:
             self.review.act(save_and_remember)
-        except ActionFailed as exc:
+        except CommandFailed as exc:
             self._set_error(str(exc))
             self.state.setText("Not saved.")
             return False
@@ -516,7 +517,7 @@ class VerdictEditor(QFrame):
             return False
         try:
             self.review.act(lambda s: s.clear_verdict(key))
-        except ActionFailed as exc:
+        except CommandFailed as exc:
             self._set_error(str(exc))
             return False
         self._fill(Draft())

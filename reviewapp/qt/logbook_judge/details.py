@@ -27,7 +27,7 @@ def _plain(parent: QWidget, name: str) -> PlainLabel:
     return label
 
 
-class JudgeDetails(QFrame):
+class LogbookJudgeDetails(QFrame):
     rematch_requested = Signal(str)  # claim key
 
     def __init__(self, parent: QWidget | None = None) -> None:

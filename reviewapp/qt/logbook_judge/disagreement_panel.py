@@ -156,15 +156,15 @@ class DisagreementPanel(QFrame):
             text += " · no Logbook Judge verdicts imported (File > Import Logbook Judge Verdicts…)"
         self.summary.setText(text)
 
-    def set_unmatched(self, judge_claims: list[tuple[str, str]], claims_without: list[str]) -> None:
-        """`judge_claims`: (the Logbook Judge's claim as one line, why it is unmatched) for each of its claims that
-        matched no claim here; `claims_without`: labels of the claims here that no claim of its was matched to."""
+    def set_unmatched(self, logbook_judge_claims: list[tuple[str, str]], claims_without: list[str]) -> None:
+        """`logbook_judge_claims`: (the Logbook Judge's claim as one line, why it is unmatched) for each of its claims
+        that matched no claim here; `claims_without`: labels of the claims here that no claim of its was matched to."""
         lines: list[str] = []
-        if judge_claims:
-            reasons = {why for _, why in judge_claims}
+        if logbook_judge_claims:
+            reasons = {why for _, why in logbook_judge_claims}
             shared = f" ({next(iter(reasons))})" if len(reasons) == 1 else ""
             lines.append(f"Logbook Judge claims matched to no claim here{shared}:")
-            lines.extend(f"• {claim}" + ("" if shared else f" — {why}") for claim, why in judge_claims)
+            lines.extend(f"• {claim}" + ("" if shared else f" — {why}") for claim, why in logbook_judge_claims)
         if claims_without:
             lines.append(f"No Logbook Judge claim for: {', '.join(claims_without)} (their J stays empty).")
         if lines:

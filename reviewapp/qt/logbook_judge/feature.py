@@ -25,9 +25,9 @@ from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.commands import changes_logbook_judge
 from reviewapp.core.review.logbook_judge_matches import rematch
 from reviewapp.qt import theme
-from reviewapp.qt.annotations.review_controller import ActionFailed
+from reviewapp.qt.annotations.review_controller import CommandFailed
 from reviewapp.qt.logbook_judge.agreement_dialog import AgreementDialog
-from reviewapp.qt.logbook_judge.details import JudgeDetails
+from reviewapp.qt.logbook_judge.details import LogbookJudgeDetails
 from reviewapp.qt.logbook_judge.disagreement_panel import DisagreementPanel
 from reviewapp.qt.logbook_judge.import_dialog import ImportChoice, ImportVerdictsDialog
 from reviewapp.qt.logbook_judge.rematch_dialog import NONE, RematchDialog
@@ -51,7 +51,7 @@ class LogbookJudgeFeature(QObject):
         self.judged: JudgedLogbook | None = None
         self.dialog: QDialog | None = None
         self._runner = TaskRunner(1, self)
-        self.details = JudgeDetails()
+        self.details = LogbookJudgeDetails()
         self.details.scrub = controller.shown
         host.claim_header.set_logbook_judge_widget(self.details)
         self.panel = DisagreementPanel()
@@ -153,7 +153,7 @@ class LogbookJudgeFeature(QObject):
                     self.review.act(lambda s: rematch(s, space, current.judge.index, None))
             else:
                 self.review.act(lambda s: rematch(s, space, registry_index, claim_key))
-        except ActionFailed as exc:
+        except CommandFailed as exc:
             self.host.show_error("Not re-matched", str(exc))
             return
         self.host.say("Re-matched by hand (Ctrl+Z undoes it).", STATUS_MS)

@@ -124,7 +124,7 @@ class ClaimTableModel(QAbstractListModel):
 def _row(claim: Claim, slots: VerdictSlots, mark: str = "", notes: list[str] | None = None) -> ClaimRow:
     lines = [f"{claim.label}: {claim.title}" if claim.n is not None else claim.title]
     lines.append(f"Agent: {slots.agent.value}" + (f" (“{claim.verdict_raw}”)" if claim.verdict_raw else ""))
-    lines.append(f"Logbook Judge: {slots.judge.value if slots.judge else 'not imported'}")
+    lines.append(f"Logbook Judge: {slots.logbook_judge.value if slots.logbook_judge else 'not imported'}")
     lines.append(f"Reviewer: {slots.human.value if slots.human else 'not judged yet'}")
     lines.extend(slots.disagreements())
     lines.extend(notes or [])

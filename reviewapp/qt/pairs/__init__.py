@@ -1,4 +1,4 @@
-"""Blinded image-pair rating: `PairRatingWindow.for_set(annotation_session, set_name, parent)` opens it."""
+"""Blinded image-pair rating: `PairRatingWindow.for_set(review, set_name, parent)` opens it."""
 
 from reviewapp.qt.pairs.window import PairRatingWindow
 

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from reviewapp.core.io.durable import atomic_write
 from reviewapp.core.paper.export import link_text, response_markdown, view_json
 from reviewapp.core.paper.gather import GatheredPaper, PaperRequest, find_on_hub, gather_paper, rebuild
-from reviewapp.core.paper.paper_review import PaperActionError, PaperReview
+from reviewapp.core.paper.paper_review import PaperCommandError, PaperReview
 from reviewapp.core.paper.view import MatrixCell, PaperLogbook, PaperView
 from reviewapp.core.progress import CancelToken, ProgressCallback
 from reviewapp.core.review.identity import Identity
@@ -494,7 +494,7 @@ class PaperWindow(QMainWindow):
         assert self.gathered is not None
         try:
             WriteLane.shared().run(action)  # the application's write lane, like every write
-        except (PaperActionError, OSError, ValueError) as exc:
+        except (PaperCommandError, OSError, ValueError) as exc:
             QMessageBox.warning(self, "Nothing saved", str(exc))
             return
         self.show_gathered(rebuild(self.gathered))

@@ -94,7 +94,7 @@ class ClaimDelegate(QStyledItemDelegate):
         badge_metrics = QFontMetrics(font)
         x = text_left
         top = rect.top() + ROW_HEIGHT - BADGE_HEIGHT - 9
-        for slot, verdict in (("agent", slots.agent), ("judge", slots.judge), ("human", slots.human)):
+        for slot, verdict in (("agent", slots.agent), ("judge", slots.logbook_judge), ("human", slots.human)):
             width = badge_width(badge_metrics, verdict)
             paint_badge(painter, QRectF(x, top, width, BADGE_HEIGHT), slot, verdict, font)
             x += width + 6

@@ -101,9 +101,9 @@ class EvidenceHeader(QFrame):
         self.other_chips: list[PlainLabel] = []
         layout.addWidget(self.others_row)
         # Filled by the Logbook Judge feature with what the Logbook Judge said about the claim.
-        self.judge_slot = QVBoxLayout()
-        self.judge_slot.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(self.judge_slot)
+        self.logbook_judge_slot = QVBoxLayout()
+        self.logbook_judge_slot.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(self.logbook_judge_slot)
         self.disagreement = PlainLabel(self)
         self.disagreement.setObjectName("disagreement")
         self.disagreement.setWordWrap(True)
@@ -136,7 +136,7 @@ class EvidenceHeader(QFrame):
 
     def set_logbook_judge_widget(self, widget: QWidget) -> None:
         """Place the Logbook Judge's details (owned by the Logbook Judge feature) under the verdict badges."""
-        self.judge_slot.addWidget(widget)
+        self.logbook_judge_slot.addWidget(widget)
 
     def set_other_verdicts(self, verdicts: list[tuple[str, Verdict, str]]) -> None:
         """(reviewer, verdict, rationale) of everyone but the reviewer; empty hides the row."""
@@ -200,7 +200,7 @@ class EvidenceHeader(QFrame):
 
     def set_slots(self, slots: VerdictSlots) -> None:
         self.badges["agent"].set_verdict(slots.agent)
-        self.badges["judge"].set_verdict(slots.judge)
+        self.badges["judge"].set_verdict(slots.logbook_judge)
         self.badges["human"].set_verdict(slots.human)
         reasons = slots.disagreements()
         self.disagreement.setText("⚠ Disputed: " + " ".join(reasons) if reasons else "")
