@@ -39,12 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="record your verdict on a claim (headless; prints the record id once it is saved)",
         description="Append one verdict record to the logbook's annotations and print its id once it is on disk.",
     )
-    add_source_argument(parser)
-    parser.add_argument("--claim", required=True, metavar="N|KEY", help="the claim's number or key")
-    parser.add_argument(
-        "--verdict", required=True, metavar="VERDICT", help=f"one of: {', '.join(v.value for v in HUMAN_VERDICTS)}"
-    )
-    parser.add_argument("--rationale", required=True, metavar="TEXT", help="why (required)")
+    add_claim_verdict_arguments(parser)
     parser.add_argument("--confidence", type=int, choices=(1, 2, 3), help="1 unsure, 2 fairly sure, 3 certain")
     parser.add_argument("--tag", action="append", default=[], metavar="TAG", help="a tag (repeatable)")
     parser.add_argument("--role", choices=ROLES, help="your role (default: from preferences, else judge)")
@@ -60,6 +55,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     parser.set_defaults(handler=run)
+
+
+def add_claim_verdict_arguments(parser: argparse.ArgumentParser) -> None:
+    """SOURCE, --claim, --verdict and --rationale: what a verdict of any kind on one claim needs."""
+    add_source_argument(parser)
+    parser.add_argument("--claim", required=True, metavar="N|KEY", help="the claim's number or key")
+    parser.add_argument(
+        "--verdict", required=True, metavar="VERDICT", help=f"one of: {', '.join(v.value for v in HUMAN_VERDICTS)}"
+    )
+    parser.add_argument("--rationale", required=True, metavar="TEXT", help="why (required)")
 
 
 def run(args: argparse.Namespace) -> int:

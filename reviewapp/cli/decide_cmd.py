@@ -11,19 +11,18 @@ import argparse
 import sys
 from pathlib import Path
 
+from reviewapp.cli.annotate_cmd import add_claim_verdict_arguments
 from reviewapp.cli.common import (
     CommandError,
     add_annotator_options,
     add_exit_codes,
-    add_source_argument,
     exit_codes_epilog,
     fail,
     load_or_exit,
     print_json,
     say_who,
 )
-from reviewapp.cli.rank_cmd import add_download_option
-from reviewapp.core.verdicts import HUMAN_VERDICTS
+from reviewapp.cli.rank_cmd import add_ranking_arguments
 
 EXIT_USAGE = 2
 EXIT_WRITE_FAILED = 3
@@ -37,12 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Record the adjudicated verdict of a claim whose reviewers' verdicts conflict; it names every "
         "verdict it settles. `reviewapp queue LIST --disagreements` lists such claims.",
     )
-    add_source_argument(adjudicate)
-    adjudicate.add_argument("--claim", required=True, metavar="N|KEY", help="the claim's number or key")
-    adjudicate.add_argument(
-        "--verdict", required=True, metavar="VERDICT", help=f"one of: {', '.join(v.value for v in HUMAN_VERDICTS)}"
-    )
-    adjudicate.add_argument("--rationale", required=True, metavar="TEXT", help="why (required)")
+    add_claim_verdict_arguments(adjudicate)
     adjudicate.add_argument("--blind", action="store_true", help="say in the record that names were hidden")
     add_annotator_options(adjudicate)
     add_exit_codes(
@@ -64,10 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "rationales; append a decision record to <queue folder>/decisions/<you>.jsonl and write "
         "<queue>-decision.md and .csv beside the queue.",
     )
-    decide.add_argument("queue", metavar="QUEUE", type=Path, help="a queue file (text or CSV) or a folder of logbooks")
-    decide.add_argument("--method", choices=("z", "rank"), default="z", help="per-judge normalization (default z)")
-    decide.add_argument("--rubric", type=Path, metavar="FILE", help="rank only scores made on this rubric")
-    add_download_option(decide)
+    add_ranking_arguments(decide)
     decide.add_argument("--commit", action="store_true", help="commit the decision and its report with git")
     decide.add_argument("--push", action="store_true", help="with --commit: push the commit to the branch's remote")
     decide.add_argument(

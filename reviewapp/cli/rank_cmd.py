@@ -32,10 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "download (nothing is downloaded unless --download is given); one that cannot be read is reported and left "
         "out. Exit codes: 0 printed; 2 bad usage or a queue that cannot be read.",
     )
-    parser.add_argument("queue", metavar="QUEUE", type=Path, help="a queue file (text or CSV) or a folder of logbooks")
-    parser.add_argument("--method", choices=("z", "rank"), default="z", help="per-judge normalization (default z)")
-    parser.add_argument("--rubric", type=Path, metavar="FILE", help="rank only scores made on this rubric")
-    add_download_option(parser)
+    add_ranking_arguments(parser)
     add_format_option(parser)
     parser.set_defaults(handler=run)
 
@@ -148,6 +145,14 @@ def _verdicts_and_marks(result: QueueRanking, source: str) -> dict[str, object]:
     if found is None:
         return {"verdicts": {}, "marks": []}
     return {"verdicts": found.summary.to_dict(), "adjudicated": found.summary.adjudicated, "marks": found.marks}
+
+
+def add_ranking_arguments(parser: argparse.ArgumentParser) -> None:
+    """QUEUE, --method, --rubric and --download: what ranking a queue needs (`rank`, `decide`)."""
+    parser.add_argument("queue", metavar="QUEUE", type=Path, help="a queue file (text or CSV) or a folder of logbooks")
+    parser.add_argument("--method", choices=("z", "rank"), default="z", help="per-judge normalization (default z)")
+    parser.add_argument("--rubric", type=Path, metavar="FILE", help="rank only scores made on this rubric")
+    add_download_option(parser)
 
 
 def add_download_option(parser: argparse.ArgumentParser) -> None:
