@@ -147,7 +147,7 @@ def _row(entry: QueueEntry, me: str, logbook_judge: bool, open_remote: OpenRemot
     assert state is not None  # a read-only opening always replays the files
     claims = workspace.rows(logbook_id)
     # points count the claims the judge's verdicts matched, as the review window's J badges show them
-    matched = {c.key: c.slots.judge for c in claims if c.slots.judge is not None}
+    matched = {c.key: c.slots.logbook_judge for c in claims if c.slots.logbook_judge is not None}
     row.points = logbook_judge_points(matched)
     stored = stored_logbook_judge_count(workspace.logbook_judge_import(logbook_id))
     row.unmatched_judged = max(0, stored - sum(1 for v in matched.values() if v in POINTS))
