@@ -183,15 +183,24 @@ class LogbookController(QObject):
         blind, judge = self._blind_next, self._judge_name()
 
         def work(progress: ProgressCallback) -> _Loaded:
-            logbook = load(progress, token)
-            blinder = None
-            if blind:
-                from reviewapp.core.queue.blind_logbook import blind_logbook, blinder_of
+            # While a logbook is read the heap only grows, and each full pass of the cyclic collector walked all of
+            # it, holding the interpreter (and the window) for up to half a second; what is read stays until the
+            # next logbook is opened (freed then by reference counts: the reader's objects hold no cycles), so it
+            # is moved out of the collector's reach instead.
+            gc.disable()
+            try:
+                logbook = load(progress, token)
+                blinder = None
+                if blind:
+                    from reviewapp.core.queue.blind_logbook import blind_logbook, blinder_of
 
-                blinder = blinder_of(logbook, judge)
-                logbook = blind_logbook(logbook, blinder)
-            # the search index reads every cell: built once the first claim is shown (_index_search)
-            return _Loaded(logbook, list_artifacts(logbook), prepare_review(logbook), blinder)
+                    blinder = blinder_of(logbook, judge)
+                    logbook = blind_logbook(logbook, blinder)
+                # the search index reads every cell: built once the first claim is shown (_index_search)
+                return _Loaded(logbook, list_artifacts(logbook), prepare_review(logbook), blinder)
+            finally:
+                gc.freeze()
+                gc.enable()
 
         self.loading_started.emit(label)
         self.busy_changed.emit(True)
@@ -232,10 +241,7 @@ class LogbookController(QObject):
             except OSError as exc:
                 log.warning("could not update the recent logbooks list: %s", exc)
         self._index_pending = True
-        # What was read stays until another logbook is opened (freed then by reference counts: the reader's
-        # objects hold no cycles): out of the cyclic collector's full passes, which walked all of it while the
-        # window waited, a third of a second at a time on a 200-claim logbook.
-        gc.freeze()
+        gc.freeze()  # what attaching it made, too (see work in _start)
         self.loaded.emit(result.logbook)
         self._index_search(result.logbook)
         # The window starts the trace index once the first claim is on screen (index_traces); this is the fallback.
