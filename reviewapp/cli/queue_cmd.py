@@ -61,7 +61,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--blind", action="store_true", help="with --disagreements: hide names until a dispute is adjudicated"
     )
     parser.add_argument(
-        "--dialog", choices=("ranking", "score"), help="with --window: open the ranking, or the first logbook's score"
+        "--dialog",
+        choices=("ranking", "score", "disagreements"),
+        help="with --window: open the ranking, the first logbook's score, or the disagreements between people",
     )
     add_look_options(parser)
     add_format_option(parser)

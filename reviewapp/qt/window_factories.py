@@ -1,4 +1,5 @@
-"""The app's own windows in the window registry: review, queue, ranking, score, paper, respond, pair rating."""
+"""The app's own windows in the window registry: review, queue, ranking, score, disagreements, paper, respond,
+pair rating."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ def register_all() -> None:
     register_window("queue", "reviewapp queue LIST --window", queue_window)
     register_window("ranking", "reviewapp queue LIST --window --dialog ranking", ranking_dialog)
     register_window("score", "reviewapp queue LIST --window --dialog score", score_dialog)
+    register_window("disagreements", "reviewapp queue LIST --window --dialog disagreements", disagreements_dialog)
     register_window("paper", "reviewapp paper SOURCE... --window", paper_window)
     register_window("respond", "reviewapp paper SOURCE... --window --dialog respond", respond_dialog)
     register_window("pairs", "reviewapp pairs rate SOURCE", pair_window)
@@ -70,6 +72,16 @@ def score_dialog(session: WindowSession, request: WindowRequest) -> ShownWindow:
     if dialog is None:
         raise WindowProblem(f"row {request.row + 1} of the queue cannot be scored (it cannot be read)")
     return ShownWindow(dialog, dialog=True)
+
+
+def disagreements_dialog(session: WindowSession, request: WindowRequest) -> ShownWindow:
+    queue = _queue(session, request, loaded=True).widget
+    from reviewapp.qt.queue.queue_window import QueueWindow
+
+    assert isinstance(queue, QueueWindow)
+    queue.show_disagreements()  # listed off the GUI thread
+    session.wait(lambda: getattr(queue, "disagreements_dialog", None) is not None)
+    return ShownWindow(queue.disagreements_dialog, dialog=True)
 
 
 def _paper(session: WindowSession, request: WindowRequest) -> ShownWindow:

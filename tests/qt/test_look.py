@@ -40,7 +40,7 @@ def request_for(window: str, lab: Lab) -> WindowRequest:
     """What the command line would ask for each window (a new window adds its request here)."""
     if window == "review":
         return WindowRequest(source=str(lab.teams[0]), claim="2")
-    if window in ("queue", "ranking", "score"):
+    if window in ("queue", "ranking", "score", "disagreements"):
         return WindowRequest(queue=lab.queue, annotator="Grace Hopper")
     if window in ("paper", "respond"):
         return WindowRequest(paper=PaperRequest([str(t) for t in lab.teams], None), annotator="Ann Author")

@@ -42,6 +42,7 @@ def command_for(window: str, lab: Lab) -> list[str | Path]:
         "queue": ["queue", lab.queue, "--window"],
         "ranking": ["queue", lab.queue, "--window", "--dialog", "ranking"],
         "score": ["queue", lab.queue, "--window", "--dialog", "score"],
+        "disagreements": ["queue", lab.queue, "--window", "--dialog", "disagreements"],
         "paper": ["paper", *lab.teams, "--window"],
         "respond": ["paper", *lab.teams, "--window", "--dialog", "respond", "--annotator", "Ann Author"],
         "pairs": ["pairs", "rate", lab.pairs, "--annotator", "Rita Rater"],
