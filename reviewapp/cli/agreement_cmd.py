@@ -24,7 +24,7 @@ EXIT_CODES = """exit codes:
   3  the --figure files could not be written"""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "agreement",
         help="agreement between reviewers (and the Logbook Judge, the agent) on the same claims",

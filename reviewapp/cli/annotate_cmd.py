@@ -33,7 +33,7 @@ EXIT_USAGE = 2
 EXIT_WRITE_FAILED = 3
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "annotate",
         help="record your verdict on a claim (headless; prints the record id once it is saved)",

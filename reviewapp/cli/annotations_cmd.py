@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 EXIT_INVALID = 1
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "annotations",
         help="show the current review state of a logbook and validate its annotation files",

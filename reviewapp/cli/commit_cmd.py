@@ -36,7 +36,7 @@ EXIT_CODES = exit_codes_epilog(
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "commit",
         help="commit the review files to the logbook's git repository or to the Hugging Face Hub",

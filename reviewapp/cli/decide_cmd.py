@@ -29,7 +29,7 @@ EXIT_WRITE_FAILED = 3
 EXIT_REFUSED = 4
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     adjudicate = subparsers.add_parser(
         "adjudicate",
         help="settle a claim where people disagree with an adjudicated verdict (role adjudicator)",

@@ -21,7 +21,7 @@ EXIT_CODES = """exit codes:
 MARKS = {"ok": "ok     ", "problem": "PROBLEM", "note": "note   "}
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "doctor",
         help="check that this machine can run reviewapp, and how to fix what it lacks",

@@ -19,7 +19,7 @@ exit codes:
 COLUMNS = ("space", "owner", "name", "last_modified", "claims")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "find",
         help="list every published logbook (Space) on a paper",

@@ -87,7 +87,7 @@ def screenshot_problem(args: argparse.Namespace) -> str | None:
     )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("open", help="open a logbook in the review window")
     add_source_argument(parser)
     add_window_options(parser)

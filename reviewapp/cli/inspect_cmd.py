@@ -18,7 +18,7 @@ from reviewapp.cli.common import (
 from reviewapp.core.logbook.model import Claim, Logbook, VerdictMention
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("inspect", help="summarize a logbook: pages, cells, claims, verdicts, problems")
     add_source_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")

@@ -15,7 +15,7 @@ from reviewapp.cli.common import add_exit_codes
 EXIT_USAGE = 2
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "key",
         help="your signing key and the roster of reviewers' public keys",

@@ -47,7 +47,7 @@ def _fraction(text: str) -> float:
     return value
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("pairs", help="rate image pairs blind, and check committed ratings")
     commands = parser.add_subparsers(dest="pairs_command", metavar="SUBCOMMAND", required=True)
 

@@ -32,7 +32,7 @@ CLASS_RULE = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "paper",
         help="every logbook on one paper: claims by logbook, classes, and authors' responses",

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from reviewapp.core.queue.status import QueueRow
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "queue",
         help="show a queue of logbooks: claims reviewed by you, your rubric score, status, disagreements",

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from reviewapp.core.queue.queue_file import Queue, QueueEntry
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "rank",
         help="print the leaderboard of a queue from every judge's rubric scores",

@@ -25,7 +25,7 @@ EXIT_CODES = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     score = subparsers.add_parser(
         "score",
         help="record your rubric score of a whole logbook (prints the record id once it is saved)",

@@ -18,7 +18,7 @@ exit codes:
 COLUMNS = ("logbook", "claim", "verdict", "title", "snippet")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "search",
         help="search every claim of every logbook read on this machine",

@@ -30,7 +30,7 @@ EXIT_CODES = """exit codes:
   3  the transcript or its link record could not be written"""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "trace",
         help="agent traces: attach a raw transcript (Claude Code, Codex, Pi, opencode) to a logbook",

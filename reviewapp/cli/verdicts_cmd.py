@@ -28,7 +28,7 @@ EXIT_CODES = """exit codes:
   3  the data folder could not be written"""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "verdicts",
         help="import the Logbook Judge's verdicts for logbooks",

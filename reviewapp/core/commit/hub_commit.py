@@ -21,7 +21,7 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from reviewapp import __version__
 from reviewapp.core.commit.errors import CommitError, NetworkUnavailable
@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 MAX_ATTEMPTS = 4
 BRANCH = "main"
 HOW_TO_LOG_IN = "log in with `hf auth login` (or set HF_TOKEN) and try again"
+
+_Result = TypeVar("_Result")
 
 
 class NoWriteAccess(CommitError):
@@ -229,7 +231,7 @@ class HubCommitter:
             "lost: your review files are unchanged, commit again later"
         )
 
-    def _call(self, action: Callable[[], Any]) -> Any:
+    def _call(self, action: Callable[[], _Result]) -> _Result:
         """Run a read request, turning failures into CommitError with a plain message."""
         from huggingface_hub.errors import HfHubHTTPError
 

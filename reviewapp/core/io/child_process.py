@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar, cast
 
 from reviewapp.core.progress import Cancelled, CancelToken
 
@@ -100,7 +100,7 @@ def _in_child(
             if kind == "message":
                 on_message(value)
             elif kind == "result":
-                return value
+                return cast(T, value)
             else:  # the target's own error, raised here as if it had run here
                 raise value
     finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from reviewapp.core.io.coerce import as_int, as_name
 from reviewapp.core.io.safepath import UnsafeReference, is_contained, open_regular, resolve_inside
@@ -60,7 +60,7 @@ def read_logbook(
     where = locate(source)
     root = where.root
     problems: list[Problem] = []
-    metadata: dict = {}
+    metadata: dict[str, Any] = {}
     if where.metadata_file is not None:
         metadata = (
             read_json_object(where.metadata_file, "../metadata.json", problems, root=where.metadata_file.parent) or {}

@@ -93,7 +93,7 @@ def binomial_two_sided(successes: int, trials: int) -> float | None:
     total = sum(math.comb(trials, k) for k in range(tail + 1))
     if 2 * tail == trials:
         return 1.0
-    return min(1.0, 2 * total / 2**trials)
+    return min(1.0, 2 * total / (1 << trials))  # a shift stays an int (2**n is typed Any)
 
 
 def summarize(rows: Sequence[ResultRow], conditions: tuple[str, str]) -> Summary:

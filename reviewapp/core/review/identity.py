@@ -127,10 +127,11 @@ def resolve_identity(
     preferences = load_preferences()
     if preferences.annotator:
         return Identity(preferences.annotator, "preferences")
-    for source, lookup in (
+    lookups: tuple[tuple[str, Callable[[], str | None]], ...] = (
         ("huggingface", lambda: hf_user_name(hf_endpoint, hf_timeout)),
         ("git", lambda: git_user_name(cwd)),
-    ):
+    )
+    for source, lookup in lookups:
         found = lookup()
         if found:
             return _remember(found, source)

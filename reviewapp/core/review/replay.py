@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from reviewapp.core.logbook.model import Claim, Logbook
 from reviewapp.core.review.records import RecordBase
 from reviewapp.core.review.state import AnnotationState
-from reviewapp.core.review.store import AnnotationStore, LoadResult
+from reviewapp.core.review.store import AnnotationStore
+from reviewapp.core.review.store import LoadResult as LoadResult  # what callers get back, named here for them
 
 
 @dataclass

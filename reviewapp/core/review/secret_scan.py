@@ -180,7 +180,7 @@ def _usable(known: Iterable[str]) -> list[str]:
     return [s for s in dict.fromkeys(known) if s and len(s) >= _KNOWN_MIN_LENGTH]
 
 
-def _finding(rule: _Rule, match: re.Match) -> str | None:
+def _finding(rule: _Rule, match: re.Match[str] | re.Match[bytes]) -> str | None:
     """The redacted preview of a match, or None when it is clearly not a secret."""
     groups = match.groupdict()
     secret = groups.get("secret")

@@ -266,7 +266,7 @@ class _Fetcher:
         if (there.scheme, there.hostname, there.port) != (here.scheme, here.hostname, here.port):
             shown = there.hostname or _elided(target)
             raise SourceRefused(self.base, f"{path} redirects to another host ({shown}); not followed")
-        return target
+        return str(target)
 
     def _check_status(self, status: int, headers: Any, path: str) -> None:
         if status < 400:

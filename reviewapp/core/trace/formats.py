@@ -94,7 +94,7 @@ def _text(value: Any) -> str:
                     parts.append(_text(block["content"]))
         return "\n".join(parts)
     if isinstance(value, dict) and isinstance(value.get("text"), str):
-        return value["text"]
+        return str(value["text"])
     return "" if value is None else compact_json(value, EXTRA_LIMIT)
 
 

@@ -79,7 +79,7 @@ def traces_ref(logbook: Logbook) -> str | None:
     """The Hub dataset a published logbook keeps its traces in (`owner/<space>-traces`), if it names one."""
     ref: Any = (logbook.manifest or {}).get("traces_ref")
     if isinstance(ref, dict) and isinstance(ref.get("repo_id"), str) and ref.get("repo_type", "dataset") == "dataset":
-        return ref["repo_id"]
+        return str(ref["repo_id"])
     return None
 
 

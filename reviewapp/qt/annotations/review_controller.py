@@ -23,9 +23,10 @@ from reviewapp.core.review.identity import Identity
 from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
 from reviewapp.core.review.records import NoteRecord, VerdictRecord
 from reviewapp.core.review.state import EffectiveClaim
-from reviewapp.core.review.store import ReviewsLocation, SecretInRecord, StoreError, TailRepair
+from reviewapp.core.review.store import ReviewsLocation, SecretInRecord, TailRepair
 from reviewapp.core.review.targets import TargetError
 from reviewapp.core.review.workspace import ReviewWorkspace
+from reviewapp.core.review.write_errors import StoreError
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.annotations.opening import ReviewOpening, open_review
 from reviewapp.qt.write_lane import WriteLane

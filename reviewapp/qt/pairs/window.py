@@ -29,7 +29,7 @@ from reviewapp.core.pairs.rating import PairRatingRound, RatingError
 from reviewapp.core.pairs.results import Rating
 from reviewapp.core.pairs.sets import PairSet, load_set
 from reviewapp.core.review.logbook_review import LogbookReview
-from reviewapp.core.review.store import StoreError
+from reviewapp.core.review.write_errors import StoreError
 from reviewapp.qt.pairs.canvas import CompareCanvas, CompareMode
 from reviewapp.qt.pairs.loader import PairImageCache
 from reviewapp.qt.plain import PlainLabel
