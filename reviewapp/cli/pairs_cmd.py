@@ -177,9 +177,10 @@ def run_check(args: argparse.Namespace) -> int:
         if report.valid:
             print(f"{args.results}: valid ({pair_set.get('name')}, rated by {protocol.get('annotator')})")
         else:
-            print(f"{args.results}: INVALID", file=sys.stderr)
+            # the verdict is the result: on stdout with the summary, so that a reader of stdout alone sees it
+            print(f"{args.results}: INVALID")
             for error in report.errors:
-                print(f"  {error}", file=sys.stderr)
+                print(f"  {error}")
         for warning in report.warnings:
             print(f"warning: {warning}", file=sys.stderr)
         if report.summary is not None:

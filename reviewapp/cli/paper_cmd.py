@@ -193,31 +193,42 @@ def _print(view: PaperView, fmt: str) -> None:
         return
     out = sys.stdout
     out.write(f"{view.title or view.orid}  [{view.orid or 'no paper id'}]\n")
+    for note in view.notes:  # mixing papers, claims left unaligned: said before the matrix, not after it
+        out.write(f"note: {note}\n")
     out.write(f"class: {view.paper_class}{' (every claim falsified)' if view.all_falsified else ''}\n\n")
     heads = [f"L{i + 1}" for i in range(len(view.logbooks))]
     for i, lb in enumerate(view.logbooks):
         out.write(f"  {heads[i]} = {lb.label}\n")
-    out.write("\n" + "claim".ljust(44) + "class".ljust(21) + "".join(h.ljust(26) for h in heads) + "\n")
+    table = [["claim", "class", *heads]]
     for row in view.rows:
         text = f"{row.number}. {' '.join(row.text.split())}"
-        cells = []
-        for lb in view.logbooks:
-            cell = view.cell(row.id, lb.logbook_id)
-            if cell.claim is None and cell.logbook_judge is None:
-                cells.append("—")
-                continue
-            people = "|".join(sorted({v.value[:4] for v in cell.people.values()})) or "-"
-            slots = f"{_short(cell.agent)}/{_short(cell.logbook_judge)}/{people}"
-            decided = cell.decision.verdict.value if cell.decision.verdict else "?"
-            mark = {"person": "H", "Logbook Judge": "J", "agent": "A"}.get(cell.decision.decided_by or "", "")
-            cells.append(f"{slots} → {decided}{'*' if cell.decision.disputed else ''} ({mark})")
-        out.write(text[:42].ljust(44) + view.claim_classes[row.id].ljust(21) + "".join(c.ljust(26) for c in cells))
-        out.write("\n")
-        for response in view.responses.get(row.id, []):
+        table.append([_cut(text, CLAIM_WIDTH), view.claim_classes[row.id], *(_cell_text(view, row.id, lb.logbook_id)
+                      for lb in view.logbooks)])  # fmt: skip
+    widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
+    responses = [view.responses.get(row.id, []) for row in view.rows]
+    for number, line in enumerate(table):
+        out.write("  ".join(text.ljust(width) for text, width in zip(line, widths, strict=True)).rstrip() + "\n")
+        for response in responses[number - 1] if number else []:
             out.write(f"    {response.annotator} (author): {response.payload.response} — {response.payload.comment}\n")
     out.write("\nCells: agent/Logbook Judge/people → deciding verdict (A, J or H decided; * people disagree).\n")
-    for note in view.notes:
-        out.write(f"note: {note}\n")
+
+
+CLAIM_WIDTH = 42
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _cell_text(view: PaperView, row: str, logbook_id: str) -> str:
+    cell = view.cell(row, logbook_id)
+    if cell.claim is None and cell.logbook_judge is None:
+        return "—"
+    people = "|".join(sorted({v.value[:4] for v in cell.people.values()})) or "-"
+    slots = f"{_short(cell.agent)}/{_short(cell.logbook_judge)}/{people}"
+    decided = cell.decision.verdict.value if cell.decision.verdict else "?"
+    mark = {"person": "H", "Logbook Judge": "J", "agent": "A"}.get(cell.decision.decided_by or "", "")
+    return f"{slots} → {decided}{'*' if cell.decision.disputed else ''} ({mark})"
 
 
 def _short(verdict: Verdict | None) -> str:

@@ -187,7 +187,8 @@ def test_check_command_exit_codes_json_and_threshold(
     assert "below the required 50.0%" in capsys.readouterr().err
     tamper(results, ",left,baseline,", ",right,quantized,", fix_hash=False)
     assert main(["pairs", "check", str(results)]) == 1
-    assert "INVALID" in capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert f"{results}: INVALID" in out.splitlines()  # on stdout, where the summary is
 
 
 def test_check_runs_without_qt(results: Path, tmp_path: Path) -> None:

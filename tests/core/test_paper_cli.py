@@ -41,7 +41,7 @@ def test_paper_matrix_response_and_markdown(tmp_path: Path) -> None:
     assert "**Paper class: contested**" in markdown
     assert "**Ann Author (author) partly agrees.**\n\n> bob ran 1 epoch" in markdown
     assert (
-        f"evidence: {markdown_inline(str(bob))}, page {page}, cell 2" in markdown
+        f"evidence: {markdown_inline('bob/flat-minima-repro')}, page {page}, cell 2" in markdown
         and "`https://example.org/appendix`" in markdown
     )
     again = json.loads(cli(home, "paper", str(ada), str(bob), "--json").stdout)
@@ -59,3 +59,18 @@ def test_paper_errors_are_one_line(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "no claim '9'" in missing.stderr
     bad = cli(home, "paper", str(tmp_path / "nowhere"))
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+
+
+def test_the_text_matrix_keeps_its_columns_apart(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    long_team = "a-team-with-a-handle-longer-than-any-column"
+    ada = write_team_logbook(tmp_path / "ada", long_team, [(0, "verified"), (1, "falsified")])
+    bob = write_team_logbook(tmp_path / "bob", "bob", [(0, "falsified"), (1, "partial")], wording=1)
+    out = cli(home, "paper", str(ada), str(bob)).stdout.splitlines()
+    header = next(i for i, line in enumerate(out) if line.startswith("claim "))
+    rows = out[header + 1 : header + 3]
+    for line in rows:
+        cells = [c for c in line.split("  ") if c.strip()]
+        assert len(cells) == 4, line  # claim, class and one cell per logbook, never run together
+        assert cells[2].strip().endswith(")") and cells[3].strip().endswith(")")

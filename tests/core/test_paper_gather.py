@@ -179,7 +179,8 @@ def test_response_export_names_every_kind_of_evidence_link_and_keeps_urls_as_tex
     markdown = response_markdown(view)
     claim = markdown[markdown.index("## Claim 2") :]
     assert "Finding: **falsified**." in claim
-    label = markdown_inline(str(ada))  # the folder's name, its markup escaped
+    label = markdown_inline("ada/flat-minima-repro")  # the Space its metadata names, never the local path
+    assert str(ada) not in markdown and str(ada) not in json.dumps(view_json(view))
     assert f"- {label}: **falsified** (decided by the agent), evidence: page {page}" in claim
     assert "**Ann Author (author) disagrees.**\n\n> The noise scale differs." in claim
     assert f"- evidence: {label}, page {page}, cell 3, figure 1" in claim
@@ -188,6 +189,33 @@ def test_response_export_names_every_kind_of_evidence_link_and_keeps_urls_as_tex
     assert view.paper_class == "falsified"  # answering changes nothing
     exported = view_json(view)["claims"][1]["responses"][0]
     assert (exported["author"], exported["response"]) == ("Ann Author", "disagree")
-    assert exported["evidence"][1] == {"logbook": ada_id, "trace": {"session": "s1", "sequence": 42}}
+    assert exported["evidence"][1] == {
+        "logbook": "ada/flat-minima-repro",
+        "trace": {"session": "s1", "sequence": 42},
+    }
     review.history.undo()
     assert rebuild(gathered).view.responses == {}
+
+
+def test_exports_name_who_decided_each_cell_with_the_rationale_and_no_local_path(tmp_path: Path) -> None:
+    from reviewapp.core.paper.export import response_markdown, view_json
+
+    ada = write_team_logbook(tmp_path / "ada", "ada", [(0, "verified"), (1, "verified")])
+    bob = write_team_logbook(tmp_path / "bob", "bob", [(0, "verified")], wording=1)
+    open_review(ada, "Rae Reviewer").set_verdict(2, "falsified", "The  gain\nvanishes with three seeds.")
+    view = gather(ada, bob).view
+    markdown = response_markdown(view)
+    claim = markdown[markdown.index("## Claim 2") :]
+    assert (
+        "- ada/flat-minima-repro: **falsified** (decided by Rae Reviewer: “The gain vanishes with three seeds.”)"
+        in (claim)
+    )
+    assert "(decided by the agent)" in markdown[: markdown.index("## Claim 2")]  # the rest, by who decides them
+    exported = view_json(view)
+    [cell] = [c for c in exported["claims"][1]["cells"] if c["decided_by"] == "person"]
+    assert cell["logbook"] == "ada/flat-minima-repro"
+    assert cell["decided_by_people"] == [
+        {"name": "Rae Reviewer", "verdict": "falsified", "rationale": "The gain vanishes with three seeds."}
+    ]
+    for text in (markdown, json.dumps(exported)):
+        assert str(tmp_path) not in text

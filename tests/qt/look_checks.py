@@ -4,6 +4,7 @@ cut with an elision mark and a tool tip. Each check returns the problems it find
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractScrollArea,
@@ -99,10 +100,13 @@ def table_problems(window: QWidget) -> list[str]:
             if table.isColumnHidden(column):
                 continue
             title = str(model.headerData(column, Qt.Orientation.Horizontal) or "")
-            needed = header.fontMetrics().horizontalAdvance(title) + 12
+            font = header.font()
+            font.setBold(True)  # headings are bold in both themes
+            needed = QFontMetrics(font).horizontalAdvance(title) + 12
             tip = model.headerData(column, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
-            if title and needed > header.sectionSize(column) and not tip:
-                problems.append(f"{table.objectName() or 'a table'}: header {title!r} is cut and has no tool tip")
+            if title and needed > header.sectionSize(column) and not (ELLIPSIS in title and tip):
+                problems.append(f"{table.objectName() or 'a table'}: header {title!r} is cut without an elision mark "
+                                "and a tool tip")  # fmt: skip
     return problems
 
 

@@ -148,7 +148,8 @@ def test_rate_with_keys_undo_close_resume_then_check(
     assert main(["pairs", "check", str(csv_path), "--min-consistency", "0.8"]) == 0
     csv_path.write_text(csv_path.read_text().replace(",left,baseline,", ",left,quantized,", 1))
     assert main(["pairs", "check", str(csv_path)]) == 1
-    assert "INVALID" in capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert f"{csv_path}: INVALID" in out.splitlines()  # on stdout, where the summary is
 
 
 def visible_texts(root: QWidget) -> list[str]:
@@ -320,3 +321,23 @@ def test_a_closed_window_shown_again_carries_on(qtbot: QtBot, windows: list, tmp
     window.show()
     wait_shown(qtbot, window)
     assert window.canvas.has_images and window.rating.current is not None and window.rating.current.index == 1
+
+
+def test_buttons_stay_in_place_as_the_bar_changes_and_rest_after_the_last_pair(
+    qtbot: QtBot, windows: list, tmp_path: Path
+) -> None:
+    window = open_rating(qtbot, windows, write_pair_logbook(tmp_path / "ws", 2))
+    where = {
+        b.text(): b.mapTo(window, QPoint(0, 0)) for b in (window.left_unusable_button, window.right_unusable_button)
+    }
+    press(qtbot, window, Qt.Key.Key_2, Qt.KeyboardModifier.ShiftModifier)  # "fairly sure": a longer text
+    press(qtbot, window, Qt.Key.Key_Plus)  # another zoom
+    QApplication.processEvents()
+    moved = {
+        b.text(): b.mapTo(window, QPoint(0, 0)) for b in (window.left_unusable_button, window.right_unusable_button)
+    }
+    assert moved == where
+    while not window.rating.complete:
+        rate_one(qtbot, window)
+    buttons = [*window.answer_buttons.values(), window.left_unusable_button, window.right_unusable_button]
+    assert not any(b.isEnabled() for b in buttons)

@@ -157,7 +157,7 @@ def test_author_response_with_evidence_export_and_undo(
     text = markdown.read_text()
     assert "**Ann Author (author) partly agrees.**\n\n> bob ran one epoch; the paper trains for 200." in text
     assert (
-        f"evidence: {markdown_inline(str(teams['bob']))}, page claim-1-" in text
+        f"evidence: {markdown_inline('bob/flat-minima-repro')}, page claim-1-" in text
         and "`https://example.org/appendix-b`" in text
     )
     exported = json.loads(window.export("json", tmp_path / "findings.json").read_text())  # type: ignore[union-attr]
@@ -211,7 +211,8 @@ def test_side_by_side_pairs_runs_and_scrolls_together(
     qtbot.keyClick(window.table, Qt.Key.Key_C)
     compare = window.dialog
     assert isinstance(compare, ComparisonWindow)
-    assert [side[0].label for side in compare.sides] == [str(teams["ada"]), str(teams["bob"])]
+    assert [side[0].source for side in compare.sides] == [str(teams["ada"]), str(teams["bob"])]
+    assert [side[0].label for side in compare.sides] == ["ada/flat-minima-repro", "bob/flat-minima-repro"]
     compare.resize(1200, 500)
     qtbot.waitUntil(lambda: not compare.busy, timeout=LOAD_TIMEOUT_MS)
     settle()

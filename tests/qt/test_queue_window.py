@@ -163,3 +163,20 @@ def test_a_rubric_file_beside_the_queue_is_used_and_a_bad_one_is_said(
     qtbot.addWidget(queue)
     assert queue.rubric.name == "reviewapp default"
     assert errors and "bad.toml" in errors[0] and "scale" in errors[0]
+
+
+def test_the_score_dialog_shows_whole_numbers_on_an_integer_scale_and_each_criterion_description(
+    qtbot: QtBot,
+) -> None:
+    from PySide6.QtWidgets import QLabel
+
+    from reviewapp.core.queue.rubric import DEFAULT_RUBRIC
+    from reviewapp.qt.queue.score_dialog import ScoreDialog
+
+    dialog = ScoreDialog(DEFAULT_RUBRIC, "kestrel", None, None)
+    qtbot.addWidget(dialog)
+    spins = list(dialog.values.values())
+    assert spins and all(spin.decimals() == 0 for spin in spins)
+    assert spins[0].text() == "3"  # the middle of 1-5, without ".0"
+    shown = {label.text() for label in dialog.findChildren(QLabel)}
+    assert all(c.description in shown for c in DEFAULT_RUBRIC.criteria)

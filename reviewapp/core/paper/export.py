@@ -17,10 +17,15 @@ from reviewapp.core.review.records import AuthorResponseRecord, EvidenceLink
 _RESPONSE = {"agree": "agrees", "disagree": "disagrees", "partly": "partly agrees"}
 
 
-def cell_json(cell: MatrixCell) -> dict[str, Any]:
+def public_id(logbook_id: str, label: str) -> str:
+    """A logbook's id as exports give it: a local folder's id is its absolute path, so its label stands in."""
+    return label if logbook_id.startswith("path:") else logbook_id
+
+
+def cell_json(cell: MatrixCell, label: str = "") -> dict[str, Any]:
     claim = cell.claim
     return {
-        "logbook": cell.logbook_id,
+        "logbook": public_id(cell.logbook_id, label),
         "claim": None if claim is None else {"key": claim.key, "n": claim.n, "title": claim.title, "page": claim.page},
         "alignment": None if cell.placement is None else {"method": cell.placement.method,
                                                            "confidence": cell.placement.confidence},
@@ -29,18 +34,24 @@ def cell_json(cell: MatrixCell) -> dict[str, Any]:
         "people": {name: v.value for name, v in sorted(cell.people.items())},
         "decided": _value(cell.decision.verdict),
         "decided_by": cell.decision.decided_by,
+        "decided_by_people": [{"name": name, "verdict": cell.people[name].value, "rationale": text}
+                              for name, text in sorted(cell.rationales.items())],
         "disputed": cell.decision.disputed,
     }  # fmt: skip
 
 
 def view_json(view: PaperView) -> dict[str, Any]:
+    ids = {lb.logbook_id: public_id(lb.logbook_id, lb.label) for lb in view.logbooks}
     return {
         "paper": view.orid,
         "title": view.title,
         "class": view.paper_class,
         "all_falsified": view.all_falsified,
         "rows_from": "claim registry" if view.registry_used else "claims aligned across logbooks",
-        "logbooks": [{"id": lb.logbook_id, "label": lb.label, "title": lb.logbook.title} for lb in view.logbooks],
+        "logbooks": [
+            {"id": public_id(lb.logbook_id, lb.label), "label": lb.label, "title": lb.logbook.title}
+            for lb in view.logbooks
+        ],
         "claims": [
             {
                 "id": row.id,
@@ -48,8 +59,8 @@ def view_json(view: PaperView) -> dict[str, Any]:
                 "text": row.text,
                 "in_registry": row.in_registry,
                 "class": view.claim_classes[row.id],
-                "cells": [cell_json(view.cell(row.id, lb.logbook_id)) for lb in view.logbooks],
-                "responses": [_response_json(r) for r in view.responses.get(row.id, [])],
+                "cells": [cell_json(view.cell(row.id, lb.logbook_id), lb.label) for lb in view.logbooks],
+                "responses": [_response_json(r, ids) for r in view.responses.get(row.id, [])],
             }
             for row in view.rows
         ],
@@ -82,6 +93,8 @@ def response_markdown(view: PaperView) -> str:
         for cell in attempted:
             decided = cell.decision.verdict.value if cell.decision.verdict else "undecided"
             by = f" (decided by the {cell.decision.decided_by})" if cell.decision.decided_by else ""
+            if cell.decision.decided_by == "person":
+                by = f" (decided by {_who_and_why(cell)})"
             if cell.decision.disputed:
                 people = ", ".join(f"{markdown_inline(k)} {v.value}" for k, v in sorted(cell.people.items()))
                 by = f" (reviewers disagree: {people})"
@@ -126,15 +139,33 @@ def link_text(link: EvidenceLink, labels: dict[str, str] | None = None) -> str:
     return ", ".join(p for p in parts if p)
 
 
-def _response_json(record: AuthorResponseRecord) -> dict[str, Any]:
+def _link_json(link: EvidenceLink, ids: dict[str, str]) -> dict[str, Any]:
+    shown = link.model_dump(exclude_none=True, mode="json")
+    if link.logbook:
+        shown["logbook"] = ids.get(link.logbook, public_id(link.logbook, "a logbook not on this paper"))
+    return shown
+
+
+def _response_json(record: AuthorResponseRecord, ids: dict[str, str]) -> dict[str, Any]:
     return {
         "id": record.id,
         "author": record.annotator,
         "response": record.payload.response,
         "comment": record.payload.comment,
-        "evidence": [link.model_dump(exclude_none=True, mode="json") for link in record.payload.evidence],
+        "evidence": [_link_json(link, ids) for link in record.payload.evidence],
         "created_at": record.created_at.isoformat(),
     }
+
+
+def _who_and_why(cell: MatrixCell) -> str:
+    """The people whose verdict decides a cell, each with the rationale they gave."""
+    said = []
+    for name, verdict in sorted(cell.people.items()):
+        if verdict is not cell.decision.verdict:
+            continue
+        why = cell.rationales.get(name, "")
+        said.append(f"{markdown_inline(name)}: “{markdown_inline(why)}”" if why else markdown_inline(name))
+    return "; ".join(said) or "a person"
 
 
 def _value(verdict: object) -> str | None:

@@ -19,7 +19,7 @@ from reviewapp.core.logbook.parse_cache import read_logbook_cached
 from reviewapp.core.logbook_judge.entries import VerdictsFileError
 from reviewapp.core.logbook_judge.registry import RegistryClaim, read_paper_index, read_registry
 from reviewapp.core.paper.paper_store import PaperIdError, PaperStore
-from reviewapp.core.paper.view import PaperLogbook, PaperView, build_paper_view
+from reviewapp.core.paper.view import PaperLogbook, PaperView, build_paper_view, column_label
 from reviewapp.core.progress import CancelToken, ProgressCallback
 from reviewapp.core.review.state import AnnotationState
 from reviewapp.core.review.workspace import ReviewWorkspace
@@ -91,6 +91,8 @@ def gather_paper(
         if any(c.logbook_id == column.logbook_id for c in columns):
             problems.append(f"{source}: the same logbook as an earlier source; shown once")
             continue
+        if any(c.label == column.label for c in columns):  # two folders named alike: told apart by number
+            column.label = f"{column.label} #{sum(1 for c in columns if c.label.startswith(column.label)) + 1}"
         columns.append(column)
         labels[source] = column.logbook_id
     if progress is not None:
@@ -124,7 +126,9 @@ def open_column(source: str, opener: Opener) -> PaperLogbook:
     verdicts = {
         row.key: row.slots.logbook_judge for row in workspace.rows(logbook_id) if row.slots.logbook_judge is not None
     }
-    return PaperLogbook(logbook_id, source, logbook, state, workspace.logbook_judge_import(logbook_id), verdicts)
+    label = column_label(source, logbook_id, logbook)
+    judged = workspace.logbook_judge_import(logbook_id)
+    return PaperLogbook(logbook_id, label, logbook, state, judged, verdicts, source=source)
 
 
 def paper_records(orid: str | None) -> AnnotationState:

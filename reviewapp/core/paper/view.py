@@ -22,11 +22,12 @@ class PaperLogbook:
     """One logbook on the paper, with its reviews replayed and its Logbook Judge import (if any)."""
 
     logbook_id: str
-    label: str  # how the column is headed: the Space id or folder the logbook was opened from
+    label: str  # how the column is headed and exported: `column_label`, never a local absolute path
     logbook: Logbook
     state: AnnotationState
     logbook_judge: StoredImport | None = None
     logbook_judge_verdicts: dict[str, Verdict] = field(default_factory=dict)  # the J slot, from the workspace
+    source: str = ""  # the source as given (a folder, a Space, a URL): what opening its evidence opens
 
     def claims(self) -> list[EffectiveClaim]:
         return self.state.effective_claims()
@@ -42,6 +43,7 @@ class MatrixCell:
     logbook_judge: Verdict | None
     people: dict[str, Verdict]  # annotator -> verdict, authors left out
     decision: Decision
+    rationales: dict[str, str] = field(default_factory=dict)  # annotator -> why they gave their verdict
 
 
 @dataclass(slots=True)
@@ -97,6 +99,7 @@ def build_paper_view(
             if claim is None and row.in_registry:  # a claim's J slot is the workspace's, re-matches by hand applied
                 logbook_judge = by_registry.get(row.number)
             people = _people(lb.state, claim.key) if claim else {}
+            rationales = _rationales(lb.state, claim.key, people) if claim else {}
             cells[(row.id, lb.logbook_id)] = MatrixCell(
                 row.id,
                 lb.logbook_id,
@@ -106,6 +109,7 @@ def build_paper_view(
                 logbook_judge,
                 people,
                 decide(people, logbook_judge, agent),
+                rationales,
             )
     claim_classes = {
         row.id: classify_claim(cells[(row.id, lb.logbook_id)].decision for lb in logbooks) for row in alignment.rows
@@ -146,6 +150,27 @@ def _people(state: AnnotationState, claim_key: str) -> dict[str, Verdict]:
         for annotator, record in state.verdicts(claim_key).items()
         if record.role != "author"  # authors are interested parties: their word never decides a class
     }
+
+
+def _rationales(state: AnnotationState, claim_key: str, people: dict[str, Verdict]) -> dict[str, str]:
+    records = state.verdicts(claim_key)
+    return {name: " ".join(str(records[name].payload.rationale).split()) for name in people if name in records}
+
+
+def column_label(source: str, logbook_id: str, logbook: Logbook) -> str:
+    """How a logbook is named in the matrix and its exports: its Space or repository, its address, or for a local
+    folder the Space its metadata names, else the folder's own name (never the absolute path)."""
+    scheme, _, rest = logbook_id.partition(":")
+    if scheme == "hf":
+        return rest.split("/", 1)[1] if "/" in rest else rest
+    if scheme == "url":
+        return rest
+    if scheme == "git":
+        return rest.split("/", 1)[1] if "/" in rest else rest
+    if logbook.space_id:
+        return logbook.space_id
+    folder = logbook.workspace or logbook.root
+    return folder.name or source
 
 
 def _by_registry_position(lb: PaperLogbook, registry: Sequence[RegistryClaim] | None) -> dict[int, Verdict]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QColor, QImage, QKeyEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -200,21 +201,24 @@ class PairRatingWindow(QWidget):
         self.zoom_button = self._button("1:1 (Z)")
         self.zoom_button.clicked.connect(self.canvas.toggle_one_to_one)
         bar.addWidget(self.zoom_button)
+        bar.addSpacing(16)
         self.zoom_label = PlainLabel()
-        bar.addWidget(self.zoom_label)
-        bar.addStretch(1)
         self.left_unusable_button = self._button("Left unusable (Q)", checkable=True)
         self.left_unusable_button.clicked.connect(lambda: self.toggle_unusable("left"))
         self.right_unusable_button = self._button("Right unusable (P)", checkable=True)
         self.right_unusable_button.clicked.connect(lambda: self.toggle_unusable("right"))
         bar.addWidget(self.left_unusable_button)
         bar.addWidget(self.right_unusable_button)
+        bar.addStretch(1)  # every button sits left of the texts that change, so that none moves as they do
         self.confidence_label = PlainLabel()
+        bar.addWidget(self.zoom_label)
+        bar.addSpacing(12)
         bar.addWidget(self.confidence_label)
-        bar.addStretch(1)
+        bar.addSpacing(12)
         self.progress = PlainLabel()
         bar.addWidget(self.progress)
         layout.addLayout(bar)
+
         self.comment_edit = QLineEdit()
         self.comment_edit.setPlaceholderText("Comment on this pair (Enter keeps it, Esc drops it)")
         self.comment_edit.setMaxLength(2000)
@@ -426,8 +430,9 @@ class PairRatingWindow(QWidget):
         progress = self.rating.progress()
         done = progress.rated >= progress.total
         self.progress.setText(f"All {progress.total} pairs rated" if done else f"Pair {progress.text}")
-        for answer in self.answer_buttons.values():
-            answer.setEnabled(not done)
+        controls: list[QAbstractButton] = [*self.answer_buttons.values()]
+        for control in (*controls, self.left_unusable_button, self.right_unusable_button):
+            control.setEnabled(not done)  # after the last pair nothing is left to rate
 
     def _say(self, text: str, *, error: bool = False) -> None:
         self.status.setStyleSheet("color: #c0392b;" if error else "")

@@ -4,6 +4,7 @@ responses."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -88,6 +89,8 @@ class PaperMatrixModel(QAbstractTableModel):
     def __init__(self) -> None:
         super().__init__()
         self.view: PaperView | None = None
+        #: (heading, column) -> the heading elided to its column's width; the header itself only clips
+        self.fit_header: Callable[[str, int], str] | None = None
 
     def set_view(self, view: PaperView) -> None:
         self.beginResetModel()
@@ -132,8 +135,9 @@ class PaperMatrixModel(QAbstractTableModel):
             names = ("Authors", "Authors' responses to the finding")
         else:
             column = self.view.logbooks[section - FIRST_LOGBOOK]
-            names = (f"L{section - FIRST_LOGBOOK + 1} {_short_label(column.label)}",
-                     f"{column.label}\n{column.logbook_id}\n{column.logbook.title}")  # fmt: skip
+            heading = f"L{section - FIRST_LOGBOOK + 1} {column.label}"
+            shown = self.fit_header(heading, section) if self.fit_header is not None else heading
+            names = (shown, f"{heading}\n{column.logbook.title}")
         if role == Qt.ItemDataRole.DisplayRole:
             return names[0]
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -195,9 +199,3 @@ class PaperMatrixModel(QAbstractTableModel):
             first, second = cell_lines(cell)
             return f"{view.logbooks[column - FIRST_LOGBOOK].label}: {first}. {second}"
         return None
-
-
-def _short_label(label: str) -> str:
-    """A column heading: the Space's name, or the folder's last part."""
-    tail = label.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1]
-    return tail[:28] + ("…" if len(tail) > 28 else "")

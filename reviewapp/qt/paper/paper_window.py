@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QFontMetrics, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -99,6 +99,8 @@ class PaperWindow(QMainWindow):
         # paper of many logbooks is not measured cell by cell
         self.table.verticalHeader().setDefaultSectionSize(3 * self.table.fontMetrics().lineSpacing() + 10)
         self.table.horizontalHeader().setDefaultSectionSize(210)
+        self.model.fit_header = self._fit_header
+        self.table.horizontalHeader().sectionResized.connect(self._header_resized)
         self.table.doubleClicked.connect(lambda _index: self.open_evidence())
         self.details = QTextBrowser()
         self.details.setObjectName("paperDetails")
@@ -268,6 +270,16 @@ class PaperWindow(QMainWindow):
         self.table.selectionModel().currentChanged.connect(self._show_details, Qt.ConnectionType.UniqueConnection)
         self._show_details()
 
+    def _fit_header(self, heading: str, column: int) -> str:
+        header = self.table.horizontalHeader()
+        font = header.font()
+        font.setBold(True)  # as the style sheet paints headings
+        room = header.sectionSize(column) - 24  # the header's margins
+        return QFontMetrics(font).elidedText(heading, Qt.TextElideMode.ElideMiddle, max(room, 20))
+
+    def _header_resized(self, column: int, _old: int, _new: int) -> None:
+        self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, column, column)
+
     # -- selection -------------------------------------------------------------------------------------------
 
     def select_cell(self, row_id: str, logbook_id: str) -> None:
@@ -325,7 +337,7 @@ class PaperWindow(QMainWindow):
             self.statusBar().showMessage("This logbook did not attempt this claim.", 6000)
             return
         column = self._column(cell.logbook_id)
-        self._open_evidence(column.label, column.logbook.root, cell.claim.key)
+        self._open_evidence(column.source or column.label, column.logbook.root, cell.claim.key)
 
     def compare(self) -> None:
         """The selected cell against another logbook's on the same claim: a second selected cell of the row, the
@@ -368,7 +380,7 @@ class PaperWindow(QMainWindow):
         def open_side(side: tuple[PaperLogbook, MatrixCell]) -> None:
             column, cell = side
             if opener is not None and cell.claim is not None:
-                opener(column.label, column.logbook.root, cell.claim.key)
+                opener(column.source or column.label, column.logbook.root, cell.claim.key)
 
         window = ComparisonWindow(
             f"Claim {row.number}: {' '.join(row.text.split())}",

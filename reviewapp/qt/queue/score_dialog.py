@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
@@ -35,10 +36,11 @@ class ScoreDialog(QDialog):
         previous = {c.name: c for c in current.payload.criteria} if current else {}
         self.values: dict[str, QDoubleSpinBox] = {}
         self.comments: dict[str, QLineEdit] = {}
+        whole = float(low).is_integer() and float(high).is_integer()  # a 1-5 scale shows 4, not 4.0
         for criterion in rubric.criteria:
             spin = QDoubleSpinBox()
             spin.setRange(low, high)
-            spin.setDecimals(1)
+            spin.setDecimals(0 if whole else 1)
             spin.setSingleStep(1.0)
             spin.setValue(previous[criterion.name].value if criterion.name in previous else (low + high) / 2)
             spin.setAccessibleName(criterion.label)
@@ -53,6 +55,12 @@ class ScoreDialog(QDialog):
             holder.setToolTip(criterion.description)
             weight = f" ×{criterion.weight:g}" if criterion.weight != 1 else ""
             form.addRow(f"{criterion.label}{weight}", holder)
+            if criterion.description:
+                about = QLabel(criterion.description)
+                about.setObjectName("muted")
+                about.setWordWrap(True)
+                about.setTextFormat(Qt.TextFormat.PlainText)  # a team's rubric file is not markup
+                form.addRow("", about)
             self.values[criterion.name] = spin
             self.comments[criterion.name] = comment
         self.overall = QLabel()
@@ -68,6 +76,7 @@ class ScoreDialog(QDialog):
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             QShortcut(QKeySequence(keys), self, self.accept)
         self._update_overall()
+        self.resize(620, self.sizeHint().height())  # room for a comment beside each value
 
     def scores(self) -> dict[str, float]:
         return {name: spin.value() for name, spin in self.values.items()}
