@@ -266,6 +266,8 @@ class MainWindow(QMainWindow):
         if claims:
             self.claim_panel.select_key(claims[0].key)
             self.claim_panel.view.setFocus()
+        elif logbook.problems:  # read, but no claims: broken, with each problem and its file
+            self.evidence.show_broken(self.controller.problems())
         elif logbook.pages:
             self.show_page(logbook.pages[0].slug)
 

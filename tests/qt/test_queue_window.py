@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 from reviewapp.core.queue.scoring import rubric_scores
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt import theme
-from reviewapp.qt.queue.queue_model import LOGBOOK
+from reviewapp.qt.queue.queue_model import LOGBOOK, STATUS
 from reviewapp.qt.queue.queue_window import QueueWindow
 from reviewapp.qt.queue.score_dialog import ScoreDialog
 from tests.core.annotation_helpers import open_review
@@ -180,3 +180,22 @@ def test_the_score_dialog_shows_whole_numbers_on_an_integer_scale_and_each_crite
     assert spins[0].text() == "3"  # the middle of 1-5, without ".0"
     shown = {label.text() for label in dialog.findChildren(QLabel)}
     assert all(c.description in shown for c in DEFAULT_RUBRIC.criteria)
+
+
+def test_a_broken_logbook_shows_its_problems_in_the_window_and_on_its_queue_row(
+    qtbot: QtBot, open_window: OpenWindow, tmp_path: Path
+) -> None:
+    from tests.support.look_fixtures import write_broken_logbook
+
+    broken = write_broken_logbook(tmp_path / "lost")
+    window = open_window(broken)
+    text = window.evidence.hint.text()
+    assert window.evidence.hint.isVisible()
+    assert text.startswith("This logbook is broken: none of its claims could be read (4 problems).")
+    assert "• pages/index.md:7: table of contents links to" in text and "logbook.json: page" in text
+    assert "Open a logbook" not in text
+    (tmp_path / "queue.txt").write_text("lost\n", encoding="utf-8")
+    queue = window.queue.open_queue(tmp_path / "queue.txt", me="Rae Reviewer")
+    qtbot.waitUntil(lambda: not queue.loading, timeout=60_000)
+    status = queue.model.index(0, STATUS).data()
+    assert status.startswith("broken: no claims could be read: pages/index.md")

@@ -7,14 +7,14 @@ output never freezes the window; `rendered` fires when the last card is in place
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QImage, QResizeEvent
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
-from reviewapp.core.logbook.model import Cell, CellKind, Claim, Page, VerdictMention
+from reviewapp.core.logbook.model import Cell, CellKind, Claim, Page, Problem, VerdictMention
 from reviewapp.core.review.slots import VerdictSlots
 from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.widgets.card import Card, CardContext
@@ -90,7 +90,21 @@ class EvidenceView(QWidget):
     def show_message(self, text: str) -> None:
         self._reset()
         self.header_scroll.hide()
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.hint.setText(text)
+        self.hint.show()
+        self.rendered.emit()
+
+    def show_broken(self, problems: Sequence[Problem]) -> None:
+        """A logbook read with problems and no claims: broken, and each problem with its file, in place of the
+        review (never "open a logbook", never an empty page)."""
+        self._reset()
+        self.header_scroll.hide()
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        lines = [f"This logbook is broken: none of its claims could be read ({len(problems)} problems).", ""]
+        lines += [f"• {problem}" for problem in problems]
+        self.hint.setText("\n".join(lines))
+        self.hint.setAccessibleName("Problems of this logbook")
         self.hint.show()
         self.rendered.emit()
 
