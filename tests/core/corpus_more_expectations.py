@@ -484,8 +484,5 @@ EXPECTED_MORE: dict[str, LogbookExpectation] = {
             " led by a hash, outcome in prose. The paper id is in the Space card's tags (paper-OC2z7iSQKa) and"
             " the page's first sentence."
         ),
-        reader_gaps={
-            "facts": "the paper id is only in the Space card's tags and the page text, which the reader does not read",
-        },
     ),
 }

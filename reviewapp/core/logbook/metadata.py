@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,19 +72,33 @@ def tags_of(*sources: dict[str, Any] | None) -> list[str]:
     return tags
 
 
-def paper_info(metadata: dict[str, Any], manifest: dict[str, Any] | None, tags: list[str]) -> PaperInfo:
-    """OpenReview id from paper.openreview_id, else a `paper-<id>` tag shaped like one, else the text given."""
+def paper_tag_ids(tags: list[str]) -> list[str]:
+    """The ids of `paper-<id>` (or `paper:<id>`) tags, in order."""
+    prefix = len("paper-")
+    return [t[prefix:].strip() for t in tags if t[:prefix].lower() in ("paper-", "paper:") and t[prefix:].strip()]
+
+
+def paper_info(
+    metadata: dict[str, Any], manifest: dict[str, Any] | None, tags: list[str], card_tags: Sequence[str] = ()
+) -> PaperInfo:
+    """OpenReview id from paper.openreview_id, else a `paper-<id>` tag shaped like one, else the text given.
+
+    `card_tags` (the Space card's) are the last resort, after everything metadata and manifest say.
+    """
     papers = [metadata.get("paper"), (manifest or {}).get("paper")]
     objects = [p for p in papers if isinstance(p, dict)]
     texts = [p.strip() for p in papers if isinstance(p, str) and p.strip()]
     paper_id = next((as_name(p.get("openreview_id")) for p in objects if as_name(p.get("openreview_id"))), None)
     paper_id = paper_id or as_name(metadata.get("paper_orid")) or as_name(metadata.get("openreview_id"))
-    tag_ids = [t[len("paper-") :] for t in tags if t.lower().startswith("paper-") and len(t) > len("paper-")]
+    tag_ids = paper_tag_ids(tags)
     if not paper_id:
         paper_id = next((t for t in tag_ids if _OPENREVIEW_ID.match(t)), None)
     if not paper_id:
         paper_id = next((as_name(p.get("id")) for p in objects if as_name(p.get("id"))), None)
     paper_id = paper_id or (texts[0] if texts else None) or (tag_ids[0] if tag_ids else None)
+    if not paper_id:
+        card_ids = paper_tag_ids(list(card_tags))
+        paper_id = next((t for t in card_ids if _OPENREVIEW_ID.match(t)), card_ids[0] if card_ids else None)
     title = next((as_name(p.get("title")) for p in objects if as_name(p.get("title"))), None)
     arxiv = next((as_name(p.get("arxiv_id")) for p in objects if as_name(p.get("arxiv_id"))), None)
     arxiv = arxiv or as_name(metadata.get("paper_arxiv_id")) or as_name(metadata.get("paper_arxiv"))

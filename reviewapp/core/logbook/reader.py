@@ -17,6 +17,7 @@ from reviewapp.core.logbook.model import Logbook, Page, Problem, elided_title
 from reviewapp.core.logbook.page_parser import ParsedPage, decode_page, parse_page
 from reviewapp.core.logbook.page_tree import INDEX_FILE, ORPHAN, PageRef, build_tree
 from reviewapp.core.logbook.problem_cap import cap_per_kind
+from reviewapp.core.logbook.space_card import space_card_tags
 from reviewapp.core.logbook.traces import load_traces
 from reviewapp.core.logbook.workspace_files import load_workspace_files
 from reviewapp.core.progress import CancelToken, ProgressCallback
@@ -85,7 +86,8 @@ def read_logbook(
             progress(done, len(refs), ref.slug)
     _report_duplicate_ids(pages, problems)
     tags = tags_of(metadata, manifest)
-    paper = paper_info(metadata, manifest, tags)
+    card_tags = space_card_tags(root) if where.layout == "space" else []
+    paper = paper_info(metadata, manifest, tags, card_tags)
     title = elided_title(
         index_h1
         or manifest_root_title
