@@ -64,6 +64,11 @@ _download_limits: dict[str, float] = {}
 def add_source_argument(parser: argparse.ArgumentParser) -> None:
     """The SOURCE argument every logbook command takes, with the limits of downloading it."""
     parser.add_argument("source", metavar="SOURCE", help=SOURCE_HELP)
+    add_download_limit_options(parser)
+
+
+def add_download_limit_options(parser: argparse.ArgumentParser) -> None:
+    """--max-download-mb and --download-timeout, over the limits saved in the preferences."""
     group = parser.add_argument_group("downloading a Space, dataset or URL")
     group.add_argument(
         "--max-download-mb",
@@ -180,6 +185,11 @@ def open_for_command(source: str) -> OpenedSource:
     if proposals:
         print(f"note: {proposals}", file=sys.stderr)
     return opened
+
+
+def download_limits() -> DownloadLimits:
+    """The limits every download of this command keeps: the preferences', with its own options over them."""
+    return _limits()
 
 
 def download_limits_given() -> DownloadLimits | None:

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewapp.cli.common import CommandError, fail
+from reviewapp.cli.common import CommandError, add_download_limit_options, download_limits, fail
 from reviewapp.cli.gui_cmd import add_look_options
 from reviewapp.cli.output import add_format_option, write_table
 
@@ -65,6 +65,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=("ranking", "score", "disagreements"),
         help="with --window: open the ranking, the first logbook's score, or the disagreements between people",
     )
+    add_download_limit_options(parser)
     add_look_options(parser)
     add_format_option(parser)
     parser.set_defaults(handler=run)
@@ -100,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
         print("note: no annotator identity set; progress columns count nobody's verdicts", file=sys.stderr)
     for queue_problem in queue.problems:
         print(f"warning: {args.queue}: {queue_problem}", file=sys.stderr)
-    rows = queue_status(queue, me, open_remote=download_entry)
+    limits = download_limits()
+    rows = queue_status(queue, me, open_remote=lambda entry: download_entry(entry, limits=limits))
     if args.disagreements:
         return _print_disputes(rows, args)
     if args.next:

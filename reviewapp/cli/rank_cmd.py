@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewapp.cli.common import CommandError, fail
+from reviewapp.cli.common import CommandError, add_download_limit_options, download_limits, fail
 from reviewapp.cli.output import add_format_option, write_table
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def ranked_queue(args: argparse.Namespace) -> tuple[Queue, QueueRanking]:
     from reviewapp.core.queue.decision import queue_ranking
     from reviewapp.core.queue.queue_file import QueueError, read_queue
     from reviewapp.core.queue.rubric import RubricError, load_rubric
-    from reviewapp.core.queue.status import download_entry, queue_status
+    from reviewapp.core.queue.status import OpenRemote, download_entry, queue_status
 
     try:
         queue = read_queue(args.queue)
@@ -129,7 +129,8 @@ def ranked_queue(args: argparse.Namespace) -> tuple[Queue, QueueRanking]:
     for problem in queue.problems:
         print(f"warning: {args.queue}: {problem}", file=sys.stderr)
     allowed = getattr(args, "download", False)
-    opener = download_entry if allowed else _cached_entry
+    limits = download_limits()
+    opener: OpenRemote = (lambda entry: download_entry(entry, limits=limits)) if allowed else _cached_entry
     rows = queue_status(queue, me="", logbook_judge=False, open_remote=opener)  # ranking reads the scores only
     for row in rows:
         if row.problem:
@@ -153,6 +154,7 @@ def add_ranking_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--method", choices=("z", "rank"), default="z", help="per-judge normalization (default z)")
     parser.add_argument("--rubric", type=Path, metavar="FILE", help="rank only scores made on this rubric")
     add_download_option(parser)
+    add_download_limit_options(parser)
 
 
 def add_download_option(parser: argparse.ArgumentParser) -> None:

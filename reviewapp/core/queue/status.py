@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reviewapp.core.io.hub_download import DownloadLimits
 from reviewapp.core.io.source_errors import SourceUnavailable
 from reviewapp.core.io.source_ref import SourceError
 from reviewapp.core.logbook.locate import NotALogbookError
@@ -36,12 +37,16 @@ POINTS = {Verdict.VERIFIED: 2, Verdict.FALSIFIED: 2, Verdict.TOY: 1, Verdict.INC
 OpenRemote = Callable[[QueueEntry], tuple[Path, str | None]]
 
 
-def download_entry(entry: QueueEntry, cancel: CancelToken | None = None) -> tuple[Path, str | None]:
-    """A Hub or URL entry's folder: downloaded within the default limits, or its cached copy when offline.
-    Raises SourceUnavailable / SourceError, which `queue_status` reports on the entry's row."""
+def download_entry(
+    entry: QueueEntry, cancel: CancelToken | None = None, limits: DownloadLimits | None = None
+) -> tuple[Path, str | None]:
+    """A Hub or URL entry's folder: downloaded within `limits` (the user's saved ones when None, as `open` uses),
+    or its cached copy when offline. Raises SourceUnavailable / SourceError, which `queue_status` reports on the
+    entry's row."""
+    from reviewapp.core.review.preferences import load_preferences
     from reviewapp.core.sources.opener import open_source
 
-    opened = open_source(entry.location, cancel=cancel)
+    opened = open_source(entry.location, limits=limits or load_preferences().download_limits(), cancel=cancel)
     return opened.folder, opened.logbook_id
 
 
