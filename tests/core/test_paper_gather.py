@@ -219,3 +219,32 @@ def test_exports_name_who_decided_each_cell_with_the_rationale_and_no_local_path
     ]
     for text in (markdown, json.dumps(exported)):
         assert str(tmp_path) not in text
+
+
+def test_a_workspace_and_its_published_snapshot_are_one_logbook_counted_once(tmp_path: Path) -> None:
+    import shutil
+
+    ada = write_team_logbook(tmp_path / "ada", "ada", [(0, "verified"), (1, "verified")])
+    snapshot = tmp_path / "published" / "ada-flat-minima"
+    shutil.copytree(ada / ".trackio" / "logbook", snapshot)  # the Space's files, as published
+    open_review(ada, "Rae Reviewer").set_verdict(1, "falsified", "The gap has the other sign.")
+    bob = write_team_logbook(tmp_path / "bob", "bob", [(0, "falsified"), (1, "falsified")], wording=1)
+
+    gathered = gather(snapshot, ada, bob)
+    view = gathered.view
+    assert [lb.source for lb in view.logbooks] == [str(ada), str(bob)]  # the reviewed copy is the one kept
+    [merged] = [p for p in gathered.problems if "are one logbook" in p]
+    same = "100% of the pages identical, 100% of the claims, both ada/flat-minima-repro"
+    assert f"{snapshot} and {ada} are one logbook ({same})" in merged
+    assert merged.endswith("counted once, as ada/flat-minima-repro")
+    first = view.rows[0].id
+    assert view.claim_classes[first] == "falsified"  # the snapshot's agent "verified" never contests Rae's verdict
+    assert gathered.labels[str(snapshot)] == gathered.labels[str(ada)]
+
+
+def test_two_logbooks_naming_one_space_are_not_merged_without_the_same_pages(tmp_path: Path) -> None:
+    ada = write_team_logbook(tmp_path / "ada", "ada", [(0, "verified"), (1, "verified")])
+    other = write_team_logbook(tmp_path / "other", "ada", [(2, "toy"), (3, "falsified")], wording=1)
+    gathered = gather(ada, other)
+    assert len(gathered.view.logbooks) == 2
+    assert not [p for p in gathered.problems if "are one logbook" in p]

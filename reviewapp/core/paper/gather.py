@@ -16,6 +16,7 @@ from reviewapp.core.io.source_errors import SourceUnavailable
 from reviewapp.core.io.source_ref import SourceError
 from reviewapp.core.logbook.locate import NotALogbookError
 from reviewapp.core.logbook.parse_cache import read_logbook_cached
+from reviewapp.core.logbook.same_logbook import sameness
 from reviewapp.core.logbook_judge.entries import VerdictsFileError
 from reviewapp.core.logbook_judge.registry import RegistryClaim, read_paper_index, read_registry
 from reviewapp.core.paper.paper_store import PaperIdError, PaperStore
@@ -91,6 +92,20 @@ def gather_paper(
         if any(c.logbook_id == column.logbook_id for c in columns):
             problems.append(f"{source}: the same logbook as an earlier source; shown once")
             continue
+        twin = next((c for c in columns if sameness(c.logbook, column.logbook).same), None)
+        if twin is not None:  # one logbook in two forms: counted once, the copy people reviewed kept
+            kept, dropped = (column, twin) if _verdicts_on(column) > _verdicts_on(twin) else (twin, column)
+            left_out = _verdicts_on(dropped)
+            problems.append(
+                f"{dropped.source} and {kept.source} are one logbook ({sameness(kept.logbook, dropped.logbook).reason})"
+                f": counted once, as {kept.label}"
+                + (f"; the {left_out} verdict(s) given on {dropped.source} are not counted" if left_out else "")
+            )
+            if kept is column:
+                columns[columns.index(twin)] = column
+                labels = {s: column.logbook_id if i == twin.logbook_id else i for s, i in labels.items()}
+            labels[source] = kept.logbook_id
+            continue
         if any(c.label == column.label for c in columns):  # two folders named alike: told apart by number
             column.label = f"{column.label} #{sum(1 for c in columns if c.label.startswith(column.label)) + 1}"
         columns.append(column)
@@ -103,6 +118,10 @@ def gather_paper(
     registry = _registry(request, orid, columns, problems)
     view = build_paper_view(columns, orid=orid, registry=registry, paper_state=paper_records(orid))
     return GatheredPaper(view, labels, problems, registry)
+
+
+def _verdicts_on(column: PaperLogbook) -> int:
+    return sum(len(column.state.verdicts(claim.key)) for claim in column.claims())
 
 
 def find_on_hub(orid: str, cancel: CancelToken | None = None) -> list[str]:
