@@ -9,7 +9,7 @@ import pytest
 
 from reviewapp.cli import main
 from reviewapp.core.queue.queue_file import read_queue
-from reviewapp.core.queue.status import BROKEN, NOT_STARTED, queue_status
+from reviewapp.core.queue.status import BROKEN, MERGED, NOT_STARTED, queue_status
 from tests.support.look_fixtures import write_broken_logbook
 from tests.support.paper_fixtures import write_team_logbook
 
@@ -36,3 +36,20 @@ def test_the_queue_command_says_broken_with_the_problem(queue: Path, capsys: pyt
     assert rows["lost"]["status"] == BROKEN and "no claims could be read" in rows["lost"]["problem"]
     assert main(["queue", str(queue), "--annotator", "Ada"]) == 0
     assert "broken: no claims could be read: pages/index.md" in capsys.readouterr().out
+
+
+def test_a_workspace_and_its_published_snapshot_in_one_queue_count_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    write_team_logbook(tmp_path / "kestrel", "kestrel", [(0, "verified"), (1, "toy")])
+    shutil.copytree(tmp_path / "kestrel" / ".trackio" / "logbook", tmp_path / "kestrel-published")
+    write_team_logbook(tmp_path / "other", "other", [(2, "verified")])
+    (tmp_path / "queue.txt").write_text("kestrel\nother\nkestrel-published\n", encoding="utf-8")
+    first, other, copy = queue_status(read_queue(tmp_path / "queue.txt"), "Ada")
+    assert first.claims == 2 and other.claims == 1 and other.status == NOT_STARTED
+    assert copy.status == MERGED and copy.claims == 0 and copy.unreviewed == []
+    assert copy.problem is not None and copy.problem.startswith("the same logbook as row 1 (kestrel; 100% of the pages")
+    assert main(["queue", str(tmp_path / "queue.txt"), "--annotator", "Ada"]) == 0
+    assert "merged: the same logbook as row 1 (kestrel;" in capsys.readouterr().out

@@ -2,7 +2,9 @@
 whether two opened logbooks are copies of one, decided on a score over what they contain and what they are named.
 
 The logbook id says where a copy came from, so two forms of one logbook carry two ids; metadata alone never
-decides (two corpus logbooks carry one `space_id`), so the pages themselves must mostly be the same files.
+decides (two corpus logbooks carry one `space_id`), so the pages themselves must mostly be the same files. Only
+different forms are compared: two Spaces (or two repositories, two addresses, two workspaces) with the same files
+stay two logbooks, since one may have copied the other.
 """
 
 from __future__ import annotations
@@ -23,11 +25,12 @@ class Sameness:
     pages: float  # share of pages with the same slug and the same bytes
     claims: float  # share of claim titles in common
     named: bool  # one names the Space the other is, or both name one Space
+    forms_differ: bool  # a workspace and a published snapshot, a Hub copy and a folder: not two of one kind
     reason: str
 
     @property
     def same(self) -> bool:
-        return self.score >= SAME_SCORE and self.pages >= MIN_PAGES
+        return self.forms_differ and self.score >= SAME_SCORE and self.pages >= MIN_PAGES
 
 
 def sameness(a: Logbook, b: Logbook) -> Sameness:
@@ -42,7 +45,9 @@ def sameness(a: Logbook, b: Logbook) -> Sameness:
     reason = f"{pages:.0%} of the pages identical, {claims:.0%} of the claims" + (
         f", both {shared[0]}" if shared else ""
     )
-    return Sameness(score, pages, claims, named, reason)
+    scheme_a, scheme_b = a.logbook_id.partition(":")[0], b.logbook_id.partition(":")[0]
+    forms_differ = a.layout != b.layout or scheme_a != scheme_b
+    return Sameness(score, pages, claims, named, forms_differ, reason)
 
 
 def _share(a: set[object], b: set[object]) -> float:

@@ -28,6 +28,7 @@ from reviewapp.core.verdicts import Verdict
 
 NOT_STARTED, IN_PROGRESS, DONE, FLAGGED = "not started", "in progress", "done", "flagged"
 BROKEN = "broken"  # read, but with problems and no claims: never "not started"
+MERGED = "merged"  # another form of a logbook earlier in the queue: counted once, there
 
 #: The challenge's points per Logbook Judge verdict; a logbook's maximum is 2 x its judged claims.
 POINTS = {Verdict.VERIFIED: 2, Verdict.FALSIFIED: 2, Verdict.TOY: 1, Verdict.INCONCLUSIVE: 0}
@@ -104,7 +105,38 @@ def queue_status(
         rows.append(_row(entry, me, logbook_judge, open_remote))
         if progress is not None:
             progress(done, len(queue.entries), entry.source)
+    merge_copies(rows)
     return rows
+
+
+def merge_copies(rows: list[QueueRow]) -> list[int]:
+    """Mark each row that is another form of a logbook on an earlier row (its workspace and its published
+    snapshot, say) as merged into it: counted once, with why on the row. Returns the rows marked.
+
+    Only rows sharing a page file (same bytes) are compared, so a long queue is not compared pair by pair."""
+    from reviewapp.core.logbook.same_logbook import sameness
+
+    seen: dict[str, int] = {}  # a page's sha256 -> the first row holding it
+    marked: list[int] = []
+    for number, row in enumerate(rows):
+        logbook = row.logbook
+        if logbook is None or row.problem:
+            continue
+        hashes = [p.sha256 for p in logbook.pages if not p.is_index]
+        earlier = sorted({seen[h] for h in hashes if h in seen})
+        twin = next((i for i in earlier if (found := rows[i].logbook) and sameness(found, logbook).same), None)
+        if twin is None:
+            for digest in hashes:
+                seen.setdefault(digest, number)
+            continue
+        found = rows[twin].logbook
+        assert found is not None
+        why = sameness(found, logbook).reason
+        row.status = MERGED
+        row.problem = f"the same logbook as row {twin + 1} ({rows[twin].entry.source}; {why}): counted once, there"
+        row.claims, row.claim_keys, row.unreviewed, row.disagreements = 0, [], [], 0
+        marked.append(number)
+    return marked
 
 
 def read_ahead(folders: list[str], *, send: Callable[[int], None], cancel: CancelToken | None = None) -> None:

@@ -142,8 +142,8 @@ class QueueTableModel(QAbstractTableModel):
             return self.label(number)
         if row.problem:
             broken = row.logbook is not None  # read, but no claims
-            if column == STATUS:
-                return f"broken: {self.shown(number, row.problem)}" if broken else "cannot be read"
+            if column == STATUS:  # broken (read, no claims) or merged (another form of an earlier row)
+                return f"{row.status}: {self.shown(number, row.problem)}" if broken else "cannot be read"
             return ""
         if row.status == READING:
             return READING if column == STATUS else row.paper if column == PAPER else ""

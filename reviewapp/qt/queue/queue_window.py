@@ -50,6 +50,7 @@ from reviewapp.core.queue.status import (
     NOT_STARTED,
     QueueRow,
     download_entry,
+    merge_copies,
     next_unreviewed,
     queue_status,
     read_ahead,
@@ -310,6 +311,8 @@ class QueueWindow(QMainWindow):
 
     def _filled(self, token: CancelToken) -> None:
         self._token = None
+        for number in merge_copies(self.model.rows):  # rows read chunk by chunk: copies across chunks, found here
+            self.model.replace_row(number, self.model.rows[number])
         for column in range(len(COLUMNS)):
             if column != LOGBOOK:
                 self.table.resizeColumnToContents(column)
