@@ -103,6 +103,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"warning: {args.queue}: {queue_problem}", file=sys.stderr)
     limits = download_limits()
     rows = queue_status(queue, me, open_remote=lambda entry: download_entry(entry, limits=limits))
+    if not args.blind:  # blind: the names records claim stay hidden
+        for row in rows:
+            if row.unverified:
+                more = f" (and {len(row.unverified) - 1} more)" if len(row.unverified) > 1 else ""
+                print(
+                    f"warning: {row.entry.source}: {len(row.unverified)} unverified record(s) set apart, not counted:"
+                    f" {row.unverified[0]}{more}",
+                    file=sys.stderr,
+                )
     if args.disagreements:
         return _print_disputes(rows, args)
     if args.next:
@@ -247,6 +256,7 @@ def _json_row(row: QueueRow) -> dict[str, object]:
         "logbook_judge_max": row.points[1] if row.points else None,
         "logbook_judge_unmatched": row.unmatched_judged,
         "status": row.status,
+        "unverified": row.unverified,
         "flag_reason": row.flag_reason,
         "disagreements": row.disagreements,
         "judges": row.judges,

@@ -88,7 +88,7 @@ def review_state(row: QueueRow) -> AnnotationState | None:
     """The replayed review of a queue row's logbook (read only), or None when it could not be read."""
     if row.logbook is None:
         return None
-    return read_review(row.logbook).state
+    return read_review(row.logbook, trust=row.trust).state  # checked as the row's records were
 
 
 def candidate(row: QueueRow, state: AnnotationState) -> Candidate:

@@ -5,6 +5,10 @@ A queue is a text file (one source a line; blank lines and lines starting with `
 logbooks. A source is a folder (relative to the queue file), a Space id ``OWNER/NAME``, ``datasets/OWNER/NAME`` or a
 URL; an existing path always wins. Rows that cannot be used (no source, a duplicate, a folder that is gone) are
 reported with their line and skipped; the rest of the queue stays usable.
+
+A line (or a CSV row's source) ``roster: FILE`` names the roster of reviewers' public keys the queue's records are
+checked against (FILE relative to the queue file, in the format `reviewapp key roster` takes); it wins over the
+roster in the reviewer's settings for everything read through this queue.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ MAX_QUEUE_BYTES = 8 * 1024 * 1024
 MAX_FOLDER_LOGBOOKS = 5000
 _HUB_ID = re.compile(r"^(datasets/|spaces/)?[A-Za-z0-9][\w.-]{0,95}/[A-Za-z0-9][\w.-]{0,95}(@[\w./-]{1,200})?$")
 _URL = re.compile(r"^https?://", re.IGNORECASE)
+ROSTER_DIRECTIVE = "roster:"
 
 
 class QueueError(ValueError):
@@ -54,6 +59,7 @@ class Queue:
     path: Path
     entries: list[QueueEntry]
     problems: list[QueueProblem]
+    roster: Path | None = None  # the roster of reviewers' keys the queue names (None: the settings' roster)
 
 
 def read_queue(path: Path) -> Queue:
@@ -75,8 +81,22 @@ def read_queue(path: Path) -> Queue:
     queue = Queue(path=path, entries=[], problems=[])
     seen: dict[str, int] = {}
     for line, source, paper, notes, extra in rows:
-        _add(queue, seen, path.parent, line, source, paper, notes, extra)
+        if source[: len(ROSTER_DIRECTIVE)].lower() == ROSTER_DIRECTIVE:
+            _set_roster(queue, path.parent, line, source)
+        else:
+            _add(queue, seen, path.parent, line, source, paper, notes, extra)
     return queue
+
+
+def _set_roster(queue: Queue, base: Path, line: int, directive: str) -> None:
+    named = directive[len(ROSTER_DIRECTIVE) :].strip()
+    if not named:
+        queue.problems.append(QueueProblem(line, directive, "`roster:` names no file"))
+    elif queue.roster is not None:
+        queue.problems.append(QueueProblem(line, directive, "a second roster; the first one is used"))
+    else:
+        candidate = Path(named).expanduser()
+        queue.roster = (candidate if candidate.is_absolute() else base / candidate).resolve()
 
 
 def _looks_like_csv(path: Path, text: str) -> bool:

@@ -23,6 +23,7 @@ from reviewapp.core.progress import CancelToken, ProgressCallback
 from reviewapp.core.queue.queue_file import Queue, QueueEntry
 from reviewapp.core.queue.scoring import current_flag, rubric_scores
 from reviewapp.core.review.records import RubricScoreRecord
+from reviewapp.core.review.trust import Trust
 from reviewapp.core.review.workspace import ReviewWorkspace
 from reviewapp.core.verdicts import Verdict
 
@@ -84,6 +85,8 @@ class QueueRow:
     logbook_id: str = ""
     claim_keys: list[str] = field(default_factory=list)  # in claim order
     unreviewed: list[str] = field(default_factory=list)  # claim keys without my verdict, in claim order
+    trust: Trust | None = None  # which records counted (the queue's roster); None: the reviewer's settings
+    unverified: list[str] = field(default_factory=list)  # records set apart, never counted: "claims to be X (where)"
 
 
 def queue_status(
@@ -99,10 +102,11 @@ def queue_status(
     problem, never the end of the queue. The review state, slots and disagreements are the ReviewWorkspace's, as in
     the review window; `logbook_judge=False` leaves the Logbook Judge out (ranking needs only the scores)."""
     rows: list[QueueRow] = []
+    trust = queue_trust(queue)
     for done, entry in enumerate(queue.entries, start=1):
         if cancel is not None:
             cancel.check()
-        rows.append(_row(entry, me, logbook_judge, open_remote))
+        rows.append(_row(entry, me, logbook_judge, open_remote, trust))
         if progress is not None:
             progress(done, len(queue.entries), entry.source)
     merge_copies(rows)
@@ -153,8 +157,16 @@ def read_ahead(folders: list[str], *, send: Callable[[int], None], cancel: Cance
         send(position)
 
 
-def _row(entry: QueueEntry, me: str, logbook_judge: bool, open_remote: OpenRemote | None) -> QueueRow:
-    row = QueueRow(entry=entry, paper=entry.paper)
+def queue_trust(queue: Queue) -> Trust | None:
+    """Which records count for this queue: checked against the roster it names, which wins over the settings'
+    roster; None when it names none (each replay then follows the reviewer's settings)."""
+    return Trust.from_settings(queue.roster) if queue.roster is not None else None
+
+
+def _row(
+    entry: QueueEntry, me: str, logbook_judge: bool, open_remote: OpenRemote | None, trust: Trust | None
+) -> QueueRow:
+    row = QueueRow(entry=entry, paper=entry.paper, trust=trust)
     known_id: str | None = None
     try:
         if entry.remote:
@@ -178,11 +190,14 @@ def _row(entry: QueueEntry, me: str, logbook_judge: bool, open_remote: OpenRemot
     row.logbook_id = logbook.explicit_id
     row.title = logbook.title
     row.paper = entry.paper or logbook.paper_id or ""
-    workspace = ReviewWorkspace()
+    workspace = ReviewWorkspace(trust=trust)
     logbook_id = workspace.open(logbook, me, logbook_judge=logbook_judge)
     state = workspace.state(logbook_id)
     assert state is not None  # a read-only opening always replays the files
     claims = workspace.rows(logbook_id)
+    loaded = workspace.loaded(logbook_id)
+    if loaded is not None:
+        row.unverified = [f"claims to be {record.annotator} ({where})" for record, where in loaded.unverified]
     # points count the claims the judge's verdicts matched, as the review window's J badges show them
     matched = {c.key: c.slots.logbook_judge for c in claims if c.slots.logbook_judge is not None}
     row.points = logbook_judge_points(matched)

@@ -18,6 +18,7 @@ from reviewapp.core.review.records import RecordBase
 from reviewapp.core.review.state import AnnotationState
 from reviewapp.core.review.store import AnnotationStore
 from reviewapp.core.review.store import LoadResult as LoadResult  # what callers get back, named here for them
+from reviewapp.core.review.trust import Trust
 
 
 @dataclass
@@ -27,18 +28,26 @@ class ReplayedReview:
     state: AnnotationState
 
 
-def review_store(logbook: Logbook, *, writable: bool | None = False) -> AnnotationStore:
+def review_store(logbook: Logbook, *, writable: bool | None = False, trust: Trust | None = None) -> AnnotationStore:
     """The store of the logbook's review files, found by logbook id (a Hub or URL logbook's reviews are in the
     data folder, not in its download). `writable=None`: writable when the folder can be written."""
-    return AnnotationStore(logbook.root, writable=writable, logbook_id=logbook.logbook_id)
+    store = AnnotationStore(logbook.root, writable=writable, logbook_id=logbook.logbook_id)
+    store.trust = trust
+    return store
 
 
 def read_review(
-    logbook: Logbook, *, writable: bool | None = False, repair: bool | None = None, store: AnnotationStore | None = None
+    logbook: Logbook,
+    *,
+    writable: bool | None = False,
+    repair: bool | None = None,
+    store: AnnotationStore | None = None,
+    trust: Trust | None = None,
 ) -> ReplayedReview:
     """Read and replay every review file of `logbook`. A torn last line is set aside only when `repair` (by
-    default: when the store is writable); read-only readers leave the files exactly as they are."""
-    store = store or review_store(logbook, writable=writable)
+    default: when the store is writable); read-only readers leave the files exactly as they are. `trust`: which
+    records count (a queue's roster); None: the reviewer's settings."""
+    store = store or review_store(logbook, writable=writable, trust=trust)
     loaded = store.load(repair=writable is not False if repair is None else repair)
     return ReplayedReview(store, loaded, replay(logbook.claims, loaded.records))
 

@@ -3,7 +3,8 @@ paper view, agreement, decisions and the window all count the same records.
 
 - A record dated in the future (beyond a few minutes of clock skew) is refused: a later date would let a planted
   record win over the reviewer's own.
-- With a roster of reviewers' public keys (the reviewer's settings, `reviewapp key roster FILE`), a record counts
+- With a roster of reviewers' public keys (a queue's `roster: FILE`, else the reviewer's settings, `reviewapp key
+  roster FILE`), a record counts
   only when it provably comes from the reviewer it names: signed by a key the roster lists for that name (or by
   this reviewer's own key, for her). Her own records in her data folder are authoritative for her, signed or not.
   Any other record is set apart as unverified ("unverified: claims to be Judge Bea", with its file): reported,
@@ -36,11 +37,12 @@ class Trust:
     problem: str | None = None  # the roster is configured but cannot be used (then only her own records count)
 
     @classmethod
-    def from_settings(cls) -> Trust:
+    def from_settings(cls, roster: Path | None = None) -> Trust:
+        """The reviewer's trust: checked against `roster` when given (a queue's), else the settings' roster."""
         preferences = load_preferences()
         # only the folders the app writes review files into: downloads (a published URL's copy) are elsewhere
         me, folder = preferences.annotator, tuple(user_data_dir() / name for name in OWN_REVIEW_FOLDERS)
-        roster_file = preferences.roster
+        roster_file = str(roster) if roster is not None else preferences.roster
         if not roster_file:
             return cls(None, me, None, folder)  # nothing to check: the key (and `cryptography`) is not loaded
         key = load_signing_key()

@@ -38,6 +38,7 @@ from reviewapp.core.review.replay import ReplayedReview, read_review
 from reviewapp.core.review.slots import VerdictSlots
 from reviewapp.core.review.state import AnnotationState, EffectiveClaim
 from reviewapp.core.review.store import LoadResult
+from reviewapp.core.review.trust import Trust
 from reviewapp.core.verdicts import Verdict
 
 
@@ -99,10 +100,11 @@ class _Open:
 
 
 class ReviewWorkspace:
-    def __init__(self, *, data_dir: Path | None = None) -> None:
+    def __init__(self, *, data_dir: Path | None = None, trust: Trust | None = None) -> None:
         self._open: dict[str, _Open] = {}
         self.listeners: list[Callable[[RowUpdate], None]] = []
         self.data_dir = data_dir  # where stored Logbook Judge imports are (None: the user data folder)
+        self.trust = trust  # which records count when replaying (a queue's roster); None: the settings'
 
     # -- opening and closing ----------------------------------------------------------------------------------
 
@@ -134,7 +136,7 @@ class ReviewWorkspace:
             logbook,
             None,
             LogbookJudgeSlot(logbook, self.data_dir, enabled=logbook_judge),
-            replayed or read_review(logbook),
+            replayed or read_review(logbook, trust=self.trust),
             reviewer,
         )
         self._open[logbook_id] = opened

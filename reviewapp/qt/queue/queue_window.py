@@ -271,7 +271,7 @@ class QueueWindow(QMainWindow):
             def work(_progress: ProgressCallback, entries: list[QueueEntry] = entries, first: int = number) -> _Chunk:
                 ahead.wait(range(first * CHUNK, first * CHUNK + len(entries)))
                 part = queue_status(
-                    Queue(queue.path, entries, []),
+                    Queue(queue.path, entries, [], queue.roster),
                     me,
                     open_remote=lambda entry: download_entry(entry, token),
                     cancel=token,
@@ -471,6 +471,7 @@ class QueueWindow(QMainWindow):
         row = self.model.rows[number]
         assert row.logbook is not None
         logbook, me, entry = row.logbook, self.me, row.entry
+        roster = self.queue.roster if self.queue is not None else None  # rows re-read are checked as before
         used: list[LogbookReview] = []
 
         def work() -> QueueRow:
@@ -479,7 +480,7 @@ class QueueWindow(QMainWindow):
                 action(opened)
                 used.append(opened)
             known = lambda _entry: (logbook.root, logbook.logbook_id)  # noqa: E731 - already downloaded
-            fresh = queue_status(Queue(self.queue_path, [entry], []), me, open_remote=known)[0]
+            fresh = queue_status(Queue(self.queue_path, [entry], [], roster), me, open_remote=known)[0]
             fresh.points = row.points  # the Logbook Judge's points do not change with a score or a flag
             return fresh
 
