@@ -22,6 +22,10 @@ from tests.core.test_signed_records import ADA, BEA, CRITERIA, be, forge
 
 @pytest.fixture
 def forged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    return write_forged_queue(tmp_path, monkeypatch)
+
+
+def write_forged_queue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     """A team's logbook Bea judged (claim 1 falsified, score 2, signed), with a forged copy of each of her records
     (verified, score 5) in the review file in the team's folder; a queue naming the judges' roster. Ada then reads
     it with no roster in her settings. Returns the queue file and the roster."""

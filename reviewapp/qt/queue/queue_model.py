@@ -122,6 +122,8 @@ class QueueTableModel(QAbstractTableModel):
             return self._sort_key(index.row(), row, column)
         if role == Qt.ItemDataRole.ToolTipRole and column == STATUS and row.flag_reason:
             return f"Flagged: {self.shown(index.row(), row.flag_reason)}"
+        if role == Qt.ItemDataRole.ToolTipRole and column == STATUS and row.unverified and not row.problem:
+            return unverified_tip(row.unverified, self.blind)
         if role == Qt.ItemDataRole.ToolTipRole and row.problem:
             return self.shown(index.row(), row.problem)
         if role == Qt.ItemDataRole.ToolTipRole and column == LOGBOOK:
@@ -155,7 +157,7 @@ class QueueTableModel(QAbstractTableModel):
             f"{row.reviewed_by_me} of {row.claims}",
             "" if row.my_score is None else f"{row.my_score:.2f}",
             points_text(row),
-            row.status + (" ⚑" if row.status == FLAGGED else ""),
+            row.status + (" ⚑" if row.status == FLAGGED else "") + unverified_mark(row.unverified),
             str(row.disagreements) if row.disagreements else "",
         )
         return values[column] or ""
@@ -214,3 +216,18 @@ class QueueFilter(QSortFilterProxyModel):
         if self.min_points and (row.points is None or row.points[0] < self.min_points):
             return False
         return not self.text or self.text in row.paper.lower() or self.text in model.label(source_row).lower()
+
+
+def unverified_mark(unverified: list[str]) -> str:
+    """Beside the status: records the roster does not vouch for were set apart (never counted)."""
+    return f" · {len(unverified)} unverified" if unverified else ""
+
+
+def unverified_tip(unverified: list[str], blind: bool) -> str:
+    """Which records were set apart; blind, the names they claim stay hidden."""
+    head = f"{len(unverified)} record(s) set apart as unverified and not counted: no key the roster lists signed them"
+    if blind:
+        return head + " (names hidden while reviewing blind)"
+    shown = unverified[:10]
+    more = [f"… and {len(unverified) - len(shown)} more"] if len(unverified) > len(shown) else []
+    return "\n".join([head, *shown, *more])
