@@ -148,6 +148,7 @@ def run_window(workspace: Path, think: float, size: tuple[int, int]) -> dict:
         key = Qt.Key.Key_Left if trial.left == "a" else Qt.Key.Key_Right
         pressed = time.perf_counter()
         QTest.keyClick(window, key)
+        wait_until(lambda: not window.writing)  # the rating is on the write lane; the next pair follows it
         if window.rating.complete:
             break
         token = window._token

@@ -556,9 +556,10 @@ class MainWindow(QMainWindow):
     # --- state --------------------------------------------------------------------------------------------------
 
     def is_idle(self) -> bool:
-        """Nothing loading, indexing, decoding or being laid out (screenshots and tests wait for this)."""
+        """Nothing loading, indexing, decoding, being written or laid out (screenshots and tests wait for this)."""
         return (
             not self.controller.busy
+            and not self.controller.review.busy
             and not self.evidence.busy
             and not self.trace_runner.pending
             and not self._excerpts_timer.isActive()

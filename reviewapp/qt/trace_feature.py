@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.review.trace_links import (
+    Attachment,
     excerpt_label,
     link_transcript,
     pin_excerpt,
@@ -26,7 +27,6 @@ from reviewapp.core.review.trace_links import (
 )
 from reviewapp.core.trace.excerpts import MAX_PER_CLAIM, Excerpt
 from reviewapp.core.trace.sessions import TraceSession, list_sessions, traces_ref
-from reviewapp.qt.annotations.review_controller import CommandFailed
 from reviewapp.qt.workers import TaskRunner, alive
 
 if TYPE_CHECKING:
@@ -207,11 +207,13 @@ class TraceFeature(QObject):
             if not alive(self) or logbook is not self.logbook:
                 return
             index, stored = result
-            try:
-                attached = self.review.act(lambda s: link_transcript(s, chosen.name, index, stored, session_id))
-            except CommandFailed as exc:
-                self.host.show_error("Transcript not attached", str(exc))
-                return
+            self.review.submit(
+                lambda s: link_transcript(s, chosen.name, index, stored, session_id),
+                lambda attached: linked(index, attached) if alive(self) and logbook is self.logbook else None,
+                lambda exc: self.host.show_error("Transcript not attached", str(exc)) if alive(self) else None,
+            )
+
+        def linked(index: JsonlTrace, attached: Attachment) -> None:
             how = "fills the listed session" if attached.fills_listed else "added as a new session"
             problems = ""
             if index.problems:
@@ -238,12 +240,11 @@ class TraceFeature(QObject):
         if claim is None or index is None or session is None:
             self.host.say("Select the claim to pin these events to first.", 8000)
             return
-        try:
-            record = self.review.act(lambda s: pin_excerpt(s, claim.key, session.id, index, first, last))
-        except CommandFailed as exc:
-            self.host.show_error("Excerpt not pinned", str(exc))
-            return
-        self.host.say(f"Pinned to {claim.label}: {excerpt_label(record)}", 10_000)
+        self.review.submit(
+            lambda s: pin_excerpt(s, claim.key, session.id, index, first, last),
+            lambda record: self.host.say(f"Pinned to {claim.label}: {excerpt_label(record)}", 10_000),
+            lambda exc: self.host.show_error("Excerpt not pinned", str(exc)),
+        )
 
     def show_pinned(self) -> None:
         claim = self.host.current_claim

@@ -10,20 +10,20 @@ never write one logbook at once, and writes land in the order they were asked fo
 
 runs `command` on the lane and hands its result (or exception) back on the GUI thread through a queued signal:
 nothing waits, no event loop is nested, and `finished` tells every listener which screen asked for it, so a screen
-can skip the change it made itself. `run(command)` is the call-and-return form the window's editors still use: it
-waits in a local event loop that keeps painting and firing timers but holds back the user's input until the
-command is done, so a key pressed meanwhile acts on the state after the save.
+can skip the change it made itself. A screen decides what keys pressed while its write is in flight do: the review
+window queues them until the write is done, the pair rating window holds them back, the paper window disables its
+write actions meanwhile.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QThread, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 T = TypeVar("T")
 
@@ -35,12 +35,6 @@ class LaneResult:
     result: object = None
     error: BaseException | None = None
     initiator: object = None
-
-
-class _Finished(QObject):
-    """Lives on the GUI thread; emitted from the lane, so its delivery is queued to the GUI thread's loop."""
-
-    finished = Signal()
 
 
 class _Relay(QObject):
@@ -60,7 +54,6 @@ class WriteLane(QObject):
         self._executor = ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="reviewapp-writes", initializer=self._started
         )
-        self._depth = 0
         self._pending = 0
         self._relay = _Relay(self)
         self._relay.delivered.connect(self._deliver)
@@ -79,8 +72,8 @@ class WriteLane(QObject):
 
     @property
     def busy(self) -> bool:
-        """A command is running or waiting (submitted, or run by a caller waiting for it)."""
-        return self._depth > 0 or self._pending > 0
+        """A submitted command is running or waiting, or its result is not yet delivered."""
+        return self._pending > 0
 
     def submit(
         self,
@@ -113,26 +106,6 @@ class WriteLane(QObject):
         elif on_failed is not None:
             on_failed(outcome.error)
         self.finished.emit(outcome)
-
-    def run(self, action: Callable[[], T]) -> T:
-        """Do `action` on the lane and return its result (or raise its exception) once it is done."""
-        if threading.get_ident() == self._lane_thread:
-            return action()  # a command the lane runs asked for another: it is in order already
-        future: Future[T] = self._executor.submit(action)
-        if QThread.currentThread() is not self.thread():
-            return future.result()  # a worker: nothing to keep responsive, but still in the lane's order
-        if not future.done():
-            signal = _Finished()
-            loop = QEventLoop()
-            signal.finished.connect(loop.quit)
-            future.add_done_callback(lambda _: signal.finished.emit())
-            self._depth += 1
-            try:
-                while not future.done():
-                    loop.exec(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
-            finally:
-                self._depth -= 1
-        return future.result()
 
     def wait(self) -> None:
         """Wait until every command asked for so far is written (a window closing, the end of a test); the lane

@@ -3,15 +3,53 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import TypeVar, cast
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
+from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.annotations.note_dialog import NoteDialog
+from reviewapp.qt.annotations.review_controller import ReviewController
+from reviewapp.qt.annotations.verdict_editor import VerdictEditor
 from reviewapp.qt.main_window import MainWindow
+from reviewapp.qt.workers import alive
 from tests.qt.conftest import wait_idle
+
+T = TypeVar("T")
+
+
+def act(qtbot: QtBot, review: ReviewController, do: Callable[[LogbookReview], T]) -> T:
+    """Run one action on the write lane and wait until it is done; its result, or the refusal raised."""
+    outcome: list[tuple[bool, object]] = []
+    review.submit(do, lambda result: outcome.append((True, result)), lambda exc: outcome.append((False, exc)))
+    qtbot.waitUntil(lambda: bool(outcome))
+    [(done, value)] = outcome
+    if not done:
+        assert isinstance(value, BaseException)
+        raise value
+    return cast(T, value)
+
+
+def save(qtbot: QtBot, editor: VerdictEditor) -> bool:
+    """Save the editor's verdict and wait for the write lane: True once it is on disk, False when refused."""
+    outcome: list[bool] = []
+    editor.save_finished.connect(outcome.append)
+    try:
+        if not editor.save():
+            return False
+        qtbot.waitUntil(lambda: bool(outcome))
+    finally:
+        editor.save_finished.disconnect(outcome.append)
+    return outcome[0]
+
+
+def written(qtbot: QtBot, window: MainWindow) -> None:
+    """Wait until every write the review window started (a key, a click) is done and told."""
+    qtbot.waitUntil(lambda: not window.controller.review.busy)
 
 
 def records(window: MainWindow) -> list[dict]:
@@ -36,16 +74,27 @@ def fill_verdict(qtbot: QtBot, window: MainWindow, verdict: Verdict, rationale: 
     return editor
 
 
-def save_note(qtbot: QtBot, window: MainWindow, text: str, tags: tuple[str, ...] = ()) -> dict:
-    """Type into the open note dialog, save, and return the record that landed on disk."""
+def note_dialog(qtbot: QtBot, window: MainWindow) -> NoteDialog:
+    """The note dialog, once the write lane checked its anchor and it opened."""
+    qtbot.waitUntil(lambda: isinstance(window.review.dialog, NoteDialog) and alive(window.review.dialog))
     dialog = window.review.dialog
-    assert isinstance(dialog, NoteDialog) and dialog.isVisible()
+    assert isinstance(dialog, NoteDialog)
+    qtbot.waitUntil(dialog.isVisible)
+    return dialog
+
+
+def save_note(qtbot: QtBot, window: MainWindow, text: str, tags: tuple[str, ...] = ()) -> dict:
+    """Type into the note dialog (opened once the lane checked its anchor), save, and return the record that landed
+    on disk (the dialog closes once it is there)."""
+    dialog = note_dialog(qtbot, window)
     before = len(records(window))
     qtbot.keyClicks(dialog.text, text)
     for tag in tags:
         dialog.tags.chips[tag].click()
     qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
-    assert not dialog.isVisible(), dialog.error.text()
+    qtbot.waitUntil(lambda: not alive(dialog) or not dialog.isVisible() or dialog.error.isVisible())
+    assert not alive(dialog) or not dialog.isVisible(), dialog.error.text()
+    qtbot.waitUntil(lambda: not alive(dialog))  # deleted on close: the next note_dialog is a new one
     written = records(window)
     assert len(written) == before + 1
     return written[-1]

@@ -21,7 +21,7 @@ from reviewapp.qt.main_window import MainWindow
 from reviewapp.qt.widgets.cell_cards import ArtifactCard
 from tests.core.annotation_helpers import open_review
 from tests.qt.conftest import LOAD_TIMEOUT_MS, REVIEWER, Screenshots, wait_idle
-from tests.qt.review_helpers import fill_verdict
+from tests.qt.review_helpers import fill_verdict, save
 
 OWNER = "ghopper"
 OTHER_JUDGE = "Bea Judge"
@@ -117,7 +117,7 @@ def test_blind_review_hides_the_participant_and_other_judges_until_mine_is_saved
     window.select_claim(1)
     wait_idle(qtbot, window)
     editor = fill_verdict(qtbot, window, Verdict.TOY, "A laptop-sized run only.")
-    assert editor.save()
+    assert save(qtbot, editor)
     wait_idle(qtbot, window)
     mine = window.controller.review.my_verdict(window.controller.claims[0].key)
     assert mine is not None and mine.payload.blind  # the record says it was given blind

@@ -23,6 +23,7 @@ from reviewapp.qt.widgets.figure_card import FigureCard
 from reviewapp.qt.widgets.image_viewer import ZoomDialog
 from reviewapp.qt.widgets.info_dialogs import ShortcutsDialog
 from tests.qt.conftest import OpenWindow, wait_idle
+from tests.qt.review_helpers import act
 
 
 class UrlRecorder(QObject):
@@ -80,7 +81,9 @@ def test_no_argument_start_opens_the_demo_from_the_data_folder(open_window: Open
     assert "demo" in str(window.context.logbook.root)
 
 
-def test_rows_carry_three_verdict_slots_and_the_dispute_marker(open_window: OpenWindow, demo_copy: Path) -> None:
+def test_rows_carry_three_verdict_slots_and_the_dispute_marker(
+    qtbot: QtBot, open_window: OpenWindow, demo_copy: Path
+) -> None:
     window = open_window(demo_copy)
     model, controller = window.claim_model, window.controller
     slots = [model.index(r).data(ClaimRole.SLOTS) for r in range(4)]
@@ -88,7 +91,7 @@ def test_rows_carry_three_verdict_slots_and_the_dispute_marker(open_window: Open
     assert [s.logbook_judge for s in slots] == [None] * 4 and [s.human for s in slots] == [None] * 4
     assert [model.index(r).data(ClaimRole.DISAGREEMENT) for r in range(4)] == [False, False, True, False]
     claims = window.context.logbook.claims
-    controller.review.act(lambda review: review.set_verdict(claims[0].key, Verdict.FALSIFIED, "wrong units"))
+    act(qtbot, controller.review, lambda review: review.set_verdict(claims[0].key, Verdict.FALSIFIED, "wrong units"))
     import_logbook_judge(
         window,
         demo_copy.parent,

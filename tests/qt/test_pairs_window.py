@@ -55,7 +55,7 @@ def open_rating(qtbot: QtBot, windows: list, workspace: Path, name: str = "Rita 
 
 def wait_shown(qtbot: QtBot, window: PairRatingWindow) -> None:
     """Until the current pair is fully painted (or the session is over)."""
-    qtbot.waitUntil(lambda: window.rating.complete or window.can_answer, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: (window.rating.complete and not window.writing) or window.can_answer, timeout=TIMEOUT)
 
 
 def press(qtbot: QtBot, window: PairRatingWindow, key: Qt.Key, modifier=Qt.KeyboardModifier.NoModifier) -> None:
@@ -74,8 +74,8 @@ def answer_key(window: PairRatingWindow) -> Qt.Key:
 def rate_one(qtbot: QtBot, window: PairRatingWindow, key: Qt.Key | None = None) -> None:
     before = window.rating.progress().rated
     press(qtbot, window, key or answer_key(window))
+    wait_shown(qtbot, window)  # the next pair appears once the rating is on disk
     assert window.rating.progress().rated == before + 1
-    wait_shown(qtbot, window)
 
 
 def jsonl(workspace: Path, slug: str = "rita-rater") -> list:
@@ -293,6 +293,7 @@ def test_bad_pairs_are_left_out_and_a_pair_damaged_later_can_be_skipped(
     rate_one(qtbot, window, Qt.Key.Key_Left)
     assert "cannot be shown" in window.canvas.message
     press(qtbot, window, Qt.Key.Key_Space)
+    wait_shown(qtbot, window)
     assert window.rating.complete
     assert window.rating.ratings()[1].response == "skipped"
     assert window.rating.results is not None

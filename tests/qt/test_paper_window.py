@@ -86,6 +86,11 @@ def answer_next_dialog(qtbot: QtBot, fill: Callable[[Any], None]) -> None:
     QTimer.singleShot(0, act)
 
 
+def wait_written(qtbot: QtBot, window: PaperWindow) -> None:
+    """Until the write the key started is on disk and shown (it runs on the write lane)."""
+    qtbot.waitUntil(lambda: not window.writing)
+
+
 def test_matrix_shows_slots_sources_classes_and_opens_evidence(
     qtbot: QtBot, teams: dict[str, Path], screenshots: Screenshots
 ) -> None:
@@ -146,6 +151,7 @@ def test_author_response_with_evidence_export_and_undo(
 
     answer_next_dialog(qtbot, fill)
     qtbot.keyClick(window.table, Qt.Key.Key_R)
+    wait_written(qtbot, window)
     assert text_at(window, 1, window.model.responses_column()) == "Ann Author: partly"
     assert text_at(window, 1, CLASS) == "contested"  # an author's answer never decides a class
     assert "bob ran one epoch" in window.details.toPlainText()
@@ -163,8 +169,10 @@ def test_author_response_with_evidence_export_and_undo(
     exported = json.loads(window.export("json", tmp_path / "findings.json").read_text())  # type: ignore[union-attr]
     assert exported["paper"] == ORID and exported["claims"][1]["responses"][0]["response"] == "partly"
     qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    wait_written(qtbot, window)
     assert text_at(window, 1, window.model.responses_column()) == ""
     qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    wait_written(qtbot, window)
     assert text_at(window, 1, window.model.responses_column()) == "Ann Author: partly"
 
 
@@ -183,6 +191,7 @@ def test_hand_alignment_moves_a_claim_to_its_own_row(
 
     answer_next_dialog(qtbot, fill)
     qtbot.keyClick(window.table, Qt.Key.Key_A)
+    wait_written(qtbot, window)
     assert offered[0][0].startswith("Claim 1: Sharpness-aware") and offered[0][1] == "aligned:2"
     view = window.gathered.view  # type: ignore[union-attr]
     assert len(view.rows) == 6 and text_at(window, 1, FIRST_LOGBOOK + 1) == "not attempted"
@@ -193,6 +202,7 @@ def test_hand_alignment_moves_a_claim_to_its_own_row(
     assert (aligned.kind, aligned.role) == ("claim_alignment", "judge")  # the reviewer's own role
     activate(qtbot, window)
     qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    wait_written(qtbot, window)
     assert len(window.gathered.view.rows) == 5  # type: ignore[union-attr]
 
 

@@ -31,7 +31,7 @@ from reviewapp.qt.queue.ranking_dialog import RankingDialog
 from reviewapp.qt.queue.score_dialog import ScoreDialog
 from tests.core.annotation_helpers import open_review
 from tests.qt.conftest import REVIEWER, OpenWindow, Screenshots, wait_idle
-from tests.qt.review_helpers import fill_verdict
+from tests.qt.review_helpers import fill_verdict, save
 from tests.support.queue_fixtures import owner_leaks, write_named_logbook
 
 TIMEOUT_MS = 60_000
@@ -148,7 +148,7 @@ def test_blind_review_through_the_queue_with_two_judges(
     main.select_claim(1)
     wait_idle(qtbot, main)
     editor = fill_verdict(qtbot, main, Verdict.TOY, "Ran on a laptop: a toy run of the claim.")
-    assert editor.save()
+    assert save(qtbot, editor)
     wait_idle(qtbot, main)
     qtbot.waitUntil(lambda: OTHER_JUDGE in everything_shown(main), timeout=TIMEOUT_MS)  # shown once mine is saved
     assert_no_names(everything_shown(main))

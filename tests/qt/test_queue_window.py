@@ -18,7 +18,7 @@ from reviewapp.qt.queue.queue_window import QueueWindow
 from reviewapp.qt.queue.score_dialog import ScoreDialog
 from tests.core.annotation_helpers import open_review
 from tests.qt.conftest import OpenWindow, Screenshots, wait_idle
-from tests.qt.review_helpers import fill_verdict
+from tests.qt.review_helpers import fill_verdict, save
 from tests.support.paper_fixtures import write_team_logbook
 
 QUEUE_TIMEOUT_MS = 60_000
@@ -139,7 +139,7 @@ def test_file_open_queue_takes_the_review_window_to_the_claim(
     number = queue.selected_row()
     assert number is not None and queue.model.rows[number].reviewed_by_me == 0
     editor = fill_verdict(qtbot, main, Verdict.TOY, "Ran at a tenth of the paper's scale.")
-    assert editor.save()
+    assert save(qtbot, editor)
     # the queue hears of the verdict and reads that row again
     qtbot.waitUntil(lambda: queue.model.rows[number].reviewed_by_me == 1, timeout=QUEUE_TIMEOUT_MS)
     assert queue.model.rows[number].status == "in progress"

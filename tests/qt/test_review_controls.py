@@ -76,7 +76,7 @@ def open_pairs(qtbot: QtBot, opened: list, workspace: Path) -> PairRatingWindow:
     window.resize(1300, 820)
     window.show()
     qtbot.waitExposed(window)
-    qtbot.waitUntil(lambda: window.rating.complete or window.can_answer, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: (window.rating.complete and not window.writing) or window.can_answer, timeout=TIMEOUT)
     return window
 
 
@@ -93,7 +93,7 @@ def test_pair_window_answers_with_the_mouse_and_counts_plainly(
         trial = window.rating.current
         assert trial is not None
         qtbot.mouseClick(window.answer_buttons[answers[n % 3]], Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: window.rating.complete or window.can_answer, timeout=TIMEOUT)
+        qtbot.waitUntil(lambda: (window.rating.complete and not window.writing) or window.can_answer, timeout=TIMEOUT)
         saved = parse_line(reviews.read_bytes().splitlines()[-1])
         assert isinstance(saved, PairRatingRecord) and saved.payload.trial == trial.index
         assert saved.payload.response == answers[n % 3]

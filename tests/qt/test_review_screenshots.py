@@ -13,7 +13,7 @@ from reviewapp.qt import theme
 from reviewapp.qt.annotations.identity_dialog import IdentityDialog
 from reviewapp.qt.widgets.cell_cards import CodeCard
 from tests.qt.conftest import QT_NOISE, OpenWindow, Screenshots, wait_idle
-from tests.qt.review_helpers import fill_verdict, save_note, show_claim, trigger
+from tests.qt.review_helpers import fill_verdict, note_dialog, save, save_note, show_claim, trigger, written
 
 
 @pytest.mark.qt_log_ignore(*QT_NOISE, "does not support raise", "does not support grabbing")  # offscreen popups
@@ -25,7 +25,7 @@ def test_review_tool_screenshots(
     editor = fill_verdict(qtbot, window, Verdict.PARTIAL, "The 500-step run matches; the Triton kernel run failed.", 2)
     for tag in ("stopped too early", "scale below paper"):
         editor.tags.chips[tag].click()
-    assert editor.save()
+    assert save(qtbot, editor)
     wait_idle(qtbot, window)
     screenshots.take(window, "11-verdict-editor")
 
@@ -33,11 +33,12 @@ def test_review_tool_screenshots(
     [_, failing] = [c for c in window.evidence.cards if isinstance(c, CodeCard) and c.output is not None]
     notes.select_output_lines(failing, 2, 3)
     trigger(notes.output_menu(failing), "Add note on lines 2–3")
-    dialog = window.review.dialog
+    dialog = note_dialog(qtbot, window)
     qtbot.keyClicks(dialog.text, "The kernel never compiled, so the 2x claim was never measured.")
     dialog.tags.chips["evidence missing"].click()
     screenshots.take(dialog, "12-note-editor")
     qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    written(qtbot, window)
     window.actions_by_name["add_note"].trigger()
     save_note(qtbot, window, "Timing includes the warm-up steps.", ("units mismatch",))
     window.side_tabs.setCurrentWidget(window.review.notes_panel)

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, Qt
-from PySide6.QtWidgets import QFileDialog, QInputDialog
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QWidget
 from pytestqt.qtbot import QtBot
 
 from reviewapp.core.logbook.reader import read_logbook
@@ -25,10 +25,11 @@ from reviewapp.qt.annotations.claim_dialogs import (
 from reviewapp.qt.dialogs.commit_dialog import GIT_COMMIT, CommitDialog
 from reviewapp.qt.models.claim_table import ClaimRole
 from reviewapp.qt.pairs import PairRatingWindow
+from reviewapp.qt.workers import alive
 from tests.core.commit_helpers import clone, git, isolate_git, make_remote
 from tests.qt.conftest import OpenWindow, wait_idle
 from tests.qt.file_access import InotifyWatch
-from tests.qt.review_helpers import fill_verdict, records, show_claim, trigger
+from tests.qt.review_helpers import fill_verdict, records, save, show_claim, trigger, written
 from tests.support.pair_fixtures import open_annotations, write_pair_logbook
 
 HOSTILE = '<img src="/etc/hostname">'
@@ -46,6 +47,11 @@ def rows(window) -> list[tuple[str, str, Verdict, str]]:
         )
         for r in range(model.rowCount())
     ]
+
+
+def closed(dialog: QWidget) -> bool:
+    """The form closed (it deletes itself on close)."""
+    return not alive(dialog) or not dialog.isVisible()
 
 
 def select_rows(window, *numbers: int) -> None:
@@ -66,7 +72,8 @@ def test_claim_corrections_from_the_claim_list(qtbot: QtBot, open_window: OpenWi
     dialog.verdict.setCurrentIndex(dialog.verdict.findData(Verdict.PARTIAL))
     qtbot.keyClicks(dialog.rationale, "The page says partial; the scorecard was misread.")
     qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
-    assert not dialog.isVisible()
+    written(qtbot, window)
+    assert closed(dialog)
     assert records(window)[-1]["kind"] == "agent_verdict"
     assert rows(window)[2][2:] == (Verdict.PARTIAL, "A corrected")
     header = window.evidence.header
@@ -83,7 +90,8 @@ def test_claim_corrections_from_the_claim_list(qtbot: QtBot, open_window: OpenWi
     dialog.parts.item(1, 1).setText(str(original.cells[-1] + 1))
     qtbot.keyClicks(dialog.rationale, "Two claims: sparsity level and accuracy.")
     qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
-    assert not dialog.isVisible(), dialog.error.text()
+    written(qtbot, window)
+    assert closed(dialog), dialog.error.text()
     listed = rows(window)
     assert len(listed) == 5 and [r[3] for r in listed[:2]] == ["split", "split"]
     assert listed[1][1] == "Accuracy stays within 0.5 points"
@@ -98,7 +106,8 @@ def test_claim_corrections_from_the_claim_list(qtbot: QtBot, open_window: OpenWi
     dialog.title.setText("Faster training, robust to shift")
     qtbot.keyClicks(dialog.rationale, "The paper states these together.")
     qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
-    assert not dialog.isVisible(), dialog.error.text()
+    written(qtbot, window)
+    assert closed(dialog), dialog.error.text()
     listed = rows(window)
     assert len(listed) == 4 and listed[2][1] == "Faster training, robust to shift" and listed[2][3] == "merged"
 
@@ -110,7 +119,8 @@ def test_claim_corrections_from_the_claim_list(qtbot: QtBot, open_window: OpenWi
     dialog.cells.item(0).setCheckState(Qt.CheckState.Checked)
     qtbot.keyClicks(dialog.rationale, "Stated in the image section, missed by the reader.")
     qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
-    assert not dialog.isVisible(), dialog.error.text()
+    written(qtbot, window)
+    assert closed(dialog), dialog.error.text()
     listed = rows(window)
     assert len(listed) == 5 and listed[-1][1] == "Quantized images keep fine detail" and listed[-1][3] == "added"
     assert [r["kind"] for r in records(window)] == ["agent_verdict", "claim_split", "claim_merge", "claim_add"]
@@ -118,8 +128,10 @@ def test_claim_corrections_from_the_claim_list(qtbot: QtBot, open_window: OpenWi
     undo = window.actions_by_name["undo"]
     assert undo.text() == "Undo addition of claim “Quantized images keep fine detail”"
     undo.trigger()
+    written(qtbot, window)
     assert undo.text() == "Undo merge of claims 2 and 3"
     undo.trigger()
+    written(qtbot, window)
     assert len(rows(window)) == 5 and rows(window)[2][1] == "Training is 2x faster"
     wait_idle(qtbot, window)
 
@@ -128,7 +140,7 @@ def test_export_writes_the_review_as_csv(qtbot: QtBot, open_window: OpenWindow, 
     window = open_window(demo_copy)
     show_claim(qtbot, window, 2)
     fill_verdict(qtbot, window, Verdict.PARTIAL, "=1+1 is not a measurement", 3)
-    assert window.review.editor.save()
+    assert save(qtbot, window.review.editor)
     window.actions_by_name["export_reviews"].trigger()
     dialog = window.review.dialog
     assert isinstance(dialog, QFileDialog) and dialog.isVisible()
@@ -194,7 +206,7 @@ def test_commit_dialog_opens_from_the_menu_and_the_review_reloads_after(
     window = open_window(work)
     show_claim(qtbot, window, 3)
     fill_verdict(qtbot, window, Verdict.PARTIAL, "Only the proxy was run.")
-    assert window.review.editor.save()
+    assert save(qtbot, window.review.editor)
     qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     dialog = window.review.dialog
     assert isinstance(dialog, CommitDialog) and dialog.isVisible()
@@ -224,7 +236,7 @@ def test_pair_window_shows_manifest_text_literally(qtbot: QtBot, tmp_path: Path)
     window = PairRatingWindow.for_set(open_annotations(workspace), "test")
     qtbot.addWidget(window)
     window.show()
-    qtbot.waitUntil(lambda: window.rating.complete or window.can_answer, timeout=20_000)
+    qtbot.waitUntil(lambda: (window.rating.complete and not window.writing) or window.can_answer, timeout=20_000)
     window.grab()
     assert window.question.text() == f"Which is better? {HOSTILE}"
     assert window.question.textFormat() == Qt.TextFormat.PlainText

@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.models.claim_table import ClaimRole
 from tests.qt.conftest import OpenWindow
-from tests.qt.review_helpers import fill_verdict, records, show_claim
+from tests.qt.review_helpers import act, fill_verdict, records, save, show_claim, written
 
 
 class ModelSignals:
@@ -41,7 +41,7 @@ def test_a_saved_verdict_redraws_its_one_row_and_resets_nothing(
     fill_verdict(qtbot, window, Verdict.PARTIAL, "Half of the sweep was run.")
     signals = ModelSignals(window.claim_model)
 
-    assert window.review.editor.save()
+    assert save(qtbot, window.review.editor)
 
     assert signals.resets == 0 and signals.structure == 0
     assert set(signals.changed) == {(2, 2)}  # claim 3 only
@@ -53,11 +53,13 @@ def test_undo_and_redo_redraw_the_same_one_row(qtbot: QtBot, open_window: OpenWi
     window = open_window(demo_copy)
     show_claim(qtbot, window, 2)
     fill_verdict(qtbot, window, Verdict.TOY, "A 10% proxy.")
-    assert window.review.editor.save()
+    assert save(qtbot, window.review.editor)
     signals = ModelSignals(window.claim_model)
 
     window.actions_by_name["undo"].trigger()
+    written(qtbot, window)
     window.actions_by_name["redo"].trigger()
+    written(qtbot, window)
 
     assert signals.resets == 0 and signals.structure == 0
     assert set(signals.changed) == {(1, 1)}
@@ -66,7 +68,7 @@ def test_undo_and_redo_redraw_the_same_one_row(qtbot: QtBot, open_window: OpenWi
 def test_splitting_a_claim_lists_the_claims_again(qtbot: QtBot, open_window: OpenWindow, demo_copy: Path) -> None:
     window = open_window(demo_copy)
     before = window.claim_model.rowCount()
-    window.controller.review.act(lambda review: review.split_claim(1, [{"title": "a"}, {"title": "b"}], "two"))
+    act(qtbot, window.controller.review, lambda review: review.split_claim(1, [{"title": "a"}, {"title": "b"}], "two"))
     assert window.claim_model.rowCount() == before + 1
     assert window.controller.claims[0].key.endswith(".1")
 
@@ -97,7 +99,7 @@ def test_the_save_runs_on_the_write_lane_while_the_gui_thread_keeps_processing_e
         assert relay.reached.wait(30), "the GUI thread did not process events while the write ran"
         return review.set_verdict(1, "verified", "reran it")
 
-    record = window.controller.review.act(save_while_the_gui_answers)
+    record = act(qtbot, window.controller.review, save_while_the_gui_answers)
 
     assert seen["thread"] != gui and record.payload.verdict is Verdict.VERIFIED
     assert window.claim_model.index(0).data(ClaimRole.SLOTS).human is Verdict.VERIFIED

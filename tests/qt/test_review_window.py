@@ -23,7 +23,7 @@ from reviewapp.qt.widgets.figure_card import FigureCard
 from reviewapp.qt.widgets.info_dialogs import ProblemsDialog
 from tests.core.commit_helpers import isolate_git
 from tests.qt.conftest import REVIEWER, OpenWindow, wait_idle
-from tests.qt.review_helpers import fill_verdict, records, save_note, show_claim, trigger
+from tests.qt.review_helpers import fill_verdict, note_dialog, records, save, save_note, show_claim, trigger, written
 
 TOKEN = "ghp_" + "Zx9" * 12  # the shape of a GitHub token, made up
 
@@ -42,12 +42,13 @@ def test_verdict_editor_writes_the_record_before_saying_saved(
     qtbot.mouseClick(editor.verdict_buttons[Verdict.PARTIAL], Qt.MouseButton.LeftButton)
     assert not editor.save_button.isEnabled()  # a verdict without a rationale cannot be saved
     assert editor.state.text() == "A verdict needs a rationale."
-    assert not editor.save()
+    assert not save(qtbot, editor)
     assert records(window) == []
     fill_verdict(qtbot, window, Verdict.PARTIAL, "Only the 500-step benchmark ran; the kernel run failed.", 2)
     editor.tags.chips["stopped too early"].click()
     assert editor.save_button.isEnabled() and editor.state.text() == "Not saved yet."
     qtbot.keyClick(editor.rationale, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)  # Ctrl+Enter saves
+    written(qtbot, window)
 
     [record] = records(window)
     claim = window.controller.claim(2)
@@ -76,14 +77,14 @@ def test_a_secret_in_the_rationale_is_refused_in_place(qtbot: QtBot, open_window
     window = open_window(demo_copy)
     show_claim(qtbot, window, 3)
     editor = fill_verdict(qtbot, window, Verdict.TOY, f"Checked with my token {TOKEN} on the full set.")
-    assert not editor.save()
+    assert not save(qtbot, editor)
     assert editor.error.isVisible() and "GitHub token" in editor.error.text()
     assert TOKEN not in editor.error.text()  # the message names the kind, never the secret
     assert editor.state.text() == "Not saved."
     assert records(window) == [] and human(window, 3) is None
     editor.rationale.setPlainText("Checked on the full set.")
     assert not editor.error.isVisible()
-    assert editor.save() and records(window)[-1]["payload"]["rationale"] == "Checked on the full set."
+    assert save(qtbot, editor) and records(window)[-1]["payload"]["rationale"] == "Checked on the full set."
 
 
 def test_notes_on_a_claim_page_cell_output_lines_figure_and_trace_event(
@@ -112,7 +113,7 @@ def test_notes_on_a_claim_page_cell_output_lines_figure_and_trace_event(
     failing = runs[1]
     notes.select_output_lines(failing, 2, 3)
     trigger(notes.output_menu(failing), "Add note on lines 2–3 of the output")
-    dialog = window.review.dialog
+    dialog = note_dialog(qtbot, window)
     assert dialog.quote.text() == "\n".join(failing.output.lines[1:3])  # the selected lines are quoted
     target = save_note(qtbot, window, "The kernel never compiled")["target"]
     assert target["lines"] == {"first": 2, "last": 3} and target["cell"]["ordinal"] == failing.cell.ordinal
@@ -153,29 +154,34 @@ def test_undo_and_redo_through_the_edit_menu(qtbot: QtBot, open_window: OpenWind
     assert not undo.isEnabled() and not redo.isEnabled()
     show_claim(qtbot, window, 2)
     fill_verdict(qtbot, window, Verdict.VERIFIED, "The speed-up holds on my machine.")
-    assert window.review.editor.save()
+    assert save(qtbot, window.review.editor)
     assert undo.isEnabled() and undo.text() == "Undo verdict on claim 2"
     window.actions_by_name["add_note"].trigger()
     save_note(qtbot, window, "Timing includes warm-up")
     panel = window.review.notes_panel
     [card] = panel.cards
     qtbot.mouseClick(card.delete_button, Qt.MouseButton.LeftButton)
+    written(qtbot, window)
     assert panel.cards == [] and undo.text() == "Undo deletion of note on claim 2"
 
     undo.trigger()
+    written(qtbot, window)
     assert [c.text.text() for c in panel.cards] == ["Timing includes warm-up"]
     assert undo.text() == "Undo note on claim 2" and redo.text() == "Redo deletion of note on claim 2"
     undo.trigger()
+    written(qtbot, window)
     assert panel.cards == []
     assert undo.text() == "Undo verdict on claim 2"
     window.activateWindow()  # the note dialog had the focus; without a window manager nobody gives it back
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     window.claim_panel.view.setFocus()
     qtbot.keyClick(window.claim_panel.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # Ctrl+Z
+    written(qtbot, window)
     assert human(window, 2) is None and window.evidence.header.badges["human"].verdict is None
     assert window.review.editor.rationale.toPlainText() == ""
     assert not undo.isEnabled() and redo.text() == "Redo verdict on claim 2"
     qtbot.keyClick(window.claim_panel.view, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)  # Ctrl+Y
+    written(qtbot, window)
     assert human(window, 2) is Verdict.VERIFIED
     assert window.review.editor.rationale.toPlainText() == "The speed-up holds on my machine."
     assert "Redid verdict on claim 2" in window.statusBar().currentMessage()
@@ -189,7 +195,7 @@ def test_an_undo_of_something_changed_elsewhere_is_refused_plainly(
     window = open_window(demo_copy)
     show_claim(qtbot, window, 1)
     fill_verdict(qtbot, window, Verdict.PARTIAL, "Close, but the drop is 0.4 points here.")
-    assert window.review.editor.save()
+    assert save(qtbot, window.review.editor)
     other = open_review(read_logbook(demo_copy), Identity(REVIEWER, "asked"), "judge")  # a second window
     other.set_verdict(1, "falsified", "Re-run shows a 2-point drop.")
     with qtbot.waitSignal(window.error_shown) as shown:
@@ -229,7 +235,7 @@ def test_who_is_reviewing_is_asked_once_and_kept(
     assert window.review.reviewer.text().startswith("Grace Hopper (author) · reviews saved in")
     assert editor.body.isVisibleTo(window) and window.actions_by_name["add_note"].isEnabled()
     fill_verdict(qtbot, window, Verdict.TOY, "Only a proxy dataset.")
-    assert editor.save() and records(window)[-1]["annotator"] == "Grace Hopper"
+    assert save(qtbot, editor) and records(window)[-1]["annotator"] == "Grace Hopper"
     assert window.controller.review.file().name == "grace-hopper.jsonl"
 
     again = open_window(demo_copy)
@@ -248,7 +254,7 @@ def test_a_read_only_logbook_saves_reviews_in_the_data_folder_and_says_so(
     assert "is not a folder" in label.toolTip()
     show_claim(qtbot, window, 4)
     fill_verdict(qtbot, window, Verdict.INCONCLUSIVE, "Needs the pair ratings first.")
-    assert window.review.editor.save()
+    assert save(qtbot, window.review.editor)
     file = folder / "rae-reviewer.jsonl"
     assert file.is_file() and '"inconclusive"' in file.read_text(encoding="utf-8")
     assert (root / "reviews").read_text(encoding="utf-8") == "not a folder\n"
@@ -259,7 +265,7 @@ def test_damaged_review_files_are_reported_not_fatal(qtbot: QtBot, open_window: 
     first = open_window(demo_copy)
     show_claim(qtbot, first, 2)
     fill_verdict(qtbot, first, Verdict.PARTIAL, "Half of it holds.")
-    assert first.review.editor.save()
+    assert save(qtbot, first.review.editor)
     file = first.controller.review.file()
     first.close()
     with file.open("ab") as out:
@@ -289,4 +295,4 @@ def test_a_verdict_recorded_elsewhere_opens_as_saved(qtbot: QtBot, open_window: 
     assert editor.confidence_buttons[3].isChecked() and human(window, 1) is Verdict.PARTIAL
     qtbot.mouseClick(editor.confidence_buttons[3], Qt.MouseButton.LeftButton)  # clicking it again unsets it
     assert editor.current().confidence is None and editor.save_button.isEnabled()
-    assert editor.save() and len(records(window)) == 2 and "confidence" not in records(window)[-1]["payload"]
+    assert save(qtbot, editor) and len(records(window)) == 2 and "confidence" not in records(window)[-1]["payload"]

@@ -19,7 +19,7 @@ from tests.conftest import CORPUS, corpus_available
 from tests.core.annotation_helpers import small_logbook
 from tests.core.trace_fixtures import SECRET, big_claude, claude_records, write_jsonl
 from tests.qt.conftest import OpenWindow, wait_idle
-from tests.qt.review_helpers import records, show_claim
+from tests.qt.review_helpers import records, show_claim, written
 
 
 def indexed(qtbot: QtBot, window: MainWindow, timeout: int = 60_000) -> None:
@@ -119,6 +119,7 @@ def test_secret_masked_image_capped_and_pinned_to_the_claim(
     )
     assert timeline.selected_range() == (position - 1, position) and timeline.pin.isEnabled()
     qtbot.mouseClick(timeline.pin, Qt.MouseButton.LeftButton)
+    written(qtbot, window)
     [pinned] = [r for r in records(window) if r["kind"] == "trace_excerpt"]
     assert pinned["target"]["claim"] == window.controller.claim(1).key
     assert SECRET not in json.dumps(pinned) and pinned["payload"]["session"] == "session-1"

@@ -16,6 +16,7 @@ from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.models.claim_table import ClaimRole
 from tests.core.disputed_logbook import OTHER, write_disputed_logbook
 from tests.qt.conftest import LOAD_TIMEOUT_MS, REVIEWER, OpenWindow, wait_idle
+from tests.qt.review_helpers import act, written
 
 
 def test_the_window_row_gives_the_same_verdicts_disagreement_and_hidden_names(
@@ -61,17 +62,21 @@ def test_a_verdict_save_does_not_match_the_logbook_judge_again_and_a_re_match_do
     assert logbook_id is not None and controller.logbook_judge() is not None
     matched = controller.workspace.logbook_judge_matches_made(logbook_id)
     heard: list[ChangeRecord] = []
+    heard_undone: list[str | None] = []
+    failures: list[BaseException] = []
     controller.review.change_made.connect(heard.append)
     first = controller.claims[0].key
 
-    controller.review.act(lambda s: s.set_verdict(first, Verdict.PARTIAL, "half of it"))
-    controller.review.act(lambda s: s.add_note(s.claim_target(first), "checked the table"))
-    controller.review.undo()
+    act(qtbot, controller.review, lambda s: s.set_verdict(first, Verdict.PARTIAL, "half of it"))
+    act(qtbot, controller.review, lambda s: s.add_note(s.claim_target(first), "checked the table"))
+    controller.review.undo(heard_undone.append, failures.append)
+    qtbot.waitUntil(lambda: bool(heard_undone))
     wait_idle(qtbot, window)
 
-    assert [c.kind for c in heard] == ["set_verdict", "add_note", "add_note"]
+    assert [c.kind for c in heard] == ["set_verdict", "add_note", "add_note"] and not failures
     assert controller.workspace.logbook_judge_matches_made(logbook_id) == matched  # counted, not timed
     window.logbook_judge.apply_rematch(first, 2)  # registry claim 2 is claim 1, by hand
+    written(qtbot, window)
     assert controller.workspace.logbook_judge_matches_made(logbook_id) == matched + 1
     judged = controller.logbook_judge()
     assert judged is not None and judged.match(first).method == "by hand"  # type: ignore[union-attr]

@@ -7,15 +7,16 @@ import threading
 import time
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QThread
+from PySide6.QtCore import Qt, QThread, QTimer
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from reviewapp.core.review.changes import ChangeRecord
+from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.pairs import PairRatingWindow
 from reviewapp.qt.write_lane import LaneResult, WriteLane
 from tests.qt.conftest import OpenWindow
-from tests.qt.review_helpers import show_claim
+from tests.qt.review_helpers import fill_verdict, records, show_claim, written
 
 
 def test_submitted_commands_run_in_order_one_at_a_time_and_report_on_the_gui_thread(qtbot: QtBot) -> None:
@@ -43,10 +44,7 @@ def test_submitted_commands_run_in_order_one_at_a_time_and_report_on_the_gui_thr
         lane.submit(lambda n=n: command(n), done, initiator="queue window" if n % 2 else "review window")
         submitted.append(n)
     assert order == []  # submit returned at once: nothing waited for the commands
-    background = threading.Thread(target=lambda: lane.run(lambda: command(99)))
-    background.start()  # a worker's write joins the same lane
     qtbot.waitUntil(lambda: len(order) == 6)
-    background.join()
     lane.finished.disconnect(finished.append)
 
     assert order == submitted and all(delivered_on)
@@ -66,7 +64,7 @@ def test_a_failing_command_reaches_on_failed_and_the_lane_goes_on(qtbot: QtBot) 
     lane.submit(lambda: "next", results.append, failures.append)
     qtbot.waitUntil(lambda: len(results) + len(failures) == 2)
     assert [str(f) for f in failures] == ["disk full"] and results == ["next"]
-    assert lane.run(lambda: 7) == 7 and not lane.busy
+    assert not lane.busy
 
 
 def test_the_review_window_writes_on_the_applications_lane(open_window: OpenWindow) -> None:
@@ -89,9 +87,40 @@ def test_a_pair_rating_is_written_on_the_lane_and_the_review_window_hears_of_it(
     heard: list[ChangeRecord] = []
     window.controller.review.change_made.connect(heard.append)
 
-    assert pairs.answer("left") is not None
+    assert pairs.answer("left")
+    assert not pairs.answer("left")  # the pair shown is being written: not answerable twice
+    qtbot.waitUntil(lambda: bool(written_on))
 
     assert written_on and threading.get_ident() not in written_on  # appended and fsynced on the lane
     qtbot.waitUntil(lambda: [c.kind for c in heard] == ["rate_pair"])  # told on the GUI thread, nothing else asked
     pairs.close()
     qtbot.waitUntil(lambda: window.review.tools.pair_window is None)
+
+
+def test_a_save_nests_no_event_loop_and_keys_pressed_meanwhile_wait_for_it(
+    qtbot: QtBot, open_window: OpenWindow, demo_copy: Path
+) -> None:
+    window = open_window(demo_copy)
+    show_claim(qtbot, window, 2)
+    editor = fill_verdict(qtbot, window, Verdict.PARTIAL, "Only the small benchmark ran.")
+    lane, gate = WriteLane.shared(), threading.Event()
+    lane.submit(lambda: gate.wait(30))  # the lane is busy with another window's write until the timer fires
+    inside_save: list[bool] = []
+    saving = [True]
+
+    def timer_fired() -> None:
+        inside_save.append(saving[0])
+        gate.set()
+
+    QTimer.singleShot(0, timer_fired)  # a nested event loop in the save would run this before save() returned
+    assert editor.save()
+    saving[0] = False
+    # Ctrl+Enter again while the first save is in flight: queued, then finds nothing left to save
+    qtbot.keyClick(editor.rationale, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert editor.state.text() == "Saving…"  # "Saved" only once the record is on disk
+    qtbot.waitUntil(lambda: editor.state.text().startswith("Saved at"))
+    written(qtbot, window)
+
+    assert inside_save == [False]
+    verdicts = [r for r in records(window) if r["kind"] == "verdict"]
+    assert [r["payload"]["verdict"] for r in verdicts] == ["partial"]  # saved once, not twice

@@ -1,7 +1,8 @@
 """Small forms for claim corrections: correct the agent's verdict, add a claim, split one, merge several.
 
-Each calls `submit` with what was entered; `submit` records it and returns None, or returns why it could not
-(then nothing was recorded and the form stays open with the reason shown).
+Each calls `submit` with what was entered and a reply; `submit` starts recording it and the reply is called with
+None once it is recorded, or with why it could not be (then nothing was recorded and the form stays open with the
+reason shown).
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from reviewapp.core.logbook.model import Cell
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.plain import PlainLabel
 
-Submit = Callable[[dict[str, Any]], str | None]
+Reply = Callable[[str | None], None]
+Submit = Callable[[dict[str, Any], Reply], None]
 _NUMBERS = re.compile(r"\d+")
 
 
@@ -91,20 +93,25 @@ class FormDialog(QDialog):
         self.ok_button.setEnabled(self.ready())
 
     def submit(self) -> bool:
-        if not self.ready():
+        """Start recording; the form closes once it is recorded, or shows why not and stays open."""
+        if not self.ready() or not self.ok_button.isEnabled():
             return False
         try:
             values = self.values()
         except ValueError as exc:
-            problem: str | None = str(exc)
-        else:
-            problem = self._submit(values)
+            self._replied(str(exc))
+            return False
+        self.ok_button.setEnabled(False)  # until it is recorded: a second click would record it twice
+        self._submit(values, self._replied)
+        return True
+
+    def _replied(self, problem: str | None) -> None:
         if problem:
             self.error.setText(problem)
             self.error.show()
-            return False
+            self.ok_button.setEnabled(self.ready())
+            return
         self.accept()
-        return True
 
 
 def verdict_combo(parent: QWidget, current: Verdict) -> QComboBox:

@@ -15,9 +15,9 @@ from reviewapp.qt.annotations.claim_dialogs import (
     CorrectVerdictDialog,
     FormDialog,
     MergeClaimsDialog,
+    Reply,
     SplitClaimDialog,
 )
-from reviewapp.qt.annotations.review_controller import CommandFailed
 from reviewapp.qt.models.claim_table import ClaimRole, short_title
 from reviewapp.qt.plain import button_text
 
@@ -105,13 +105,9 @@ class ClaimCorrections(QObject):
 
     # -- the corrections ----------------------------------------------------------------------------------------
 
-    def _run(self, action: Any) -> str | None:
-        """Record one correction; None when done, else why not (shown in the form)."""
-        try:
-            self.review.act(action)
-        except CommandFailed as exc:
-            return str(exc)
-        return None
+    def _run(self, action: Any, reply: Reply) -> None:
+        """Start recording one correction; `reply(None)` once done, else `reply(why not)` (shown in the form)."""
+        self.review.submit(action, lambda _: reply(None), lambda exc: reply(str(exc)))
 
     def _open(self, dialog: FormDialog) -> FormDialog:
         self.feature.open_dialog(dialog)
@@ -124,8 +120,8 @@ class ClaimCorrections(QObject):
         mention = claim.claim.verdict_mention if claim.claim is not None else None
         read = claim.agent_verdict_read or claim.agent_verdict
 
-        def submit(values: dict[str, Any]) -> str | None:
-            return self._run(lambda s: s.correct_agent_verdict(claim.key, values["verdict"], values["rationale"]))
+        def submit(values: dict[str, Any], reply: Reply) -> None:
+            self._run(lambda s: s.correct_agent_verdict(claim.key, values["verdict"], values["rationale"]), reply)
 
         quote = " ".join(mention.text.split())[:200] if mention is not None else ""
         return self._open(CorrectVerdictDialog(self._name(claim), read, quote, submit, self.window))
@@ -136,12 +132,13 @@ class ClaimCorrections(QObject):
         if found is None:
             return None
 
-        def submit(values: dict[str, Any]) -> str | None:
-            return self._run(
+        def submit(values: dict[str, Any], reply: Reply) -> None:
+            self._run(
                 lambda s: s.add_claim(
                     found.slug, values["title"], values["rationale"],
                     cells=values["cells"], n=values["n"], agent_verdict=values["agent_verdict"],
-                )
+                ),
+                reply,
             )  # fmt: skip
 
         return self._open(AddClaimDialog(found.title, found.cells, submit, self.window))
@@ -151,8 +148,8 @@ class ClaimCorrections(QObject):
         if claim is None:
             return None
 
-        def submit(values: dict[str, Any]) -> str | None:
-            return self._run(lambda s: s.split_claim(claim.key, values["parts"], values["rationale"]))
+        def submit(values: dict[str, Any], reply: Reply) -> None:
+            self._run(lambda s: s.split_claim(claim.key, values["parts"], values["rationale"]), reply)
 
         title = short_title(claim.claim) if claim.claim is not None else claim.title
         return self._open(SplitClaimDialog(self._name(claim), title, claim.cells, submit, self.window))
@@ -164,16 +161,17 @@ class ClaimCorrections(QObject):
             self.feature.say("Select two or more claims to merge (Ctrl+click in the claim list).")
             return None
 
-        def submit(values: dict[str, Any]) -> str | None:
-            return self._run(lambda s: s.merge_claims([c.key for c in claims], values["title"], values["rationale"]))
+        def submit(values: dict[str, Any], reply: Reply) -> None:
+            self._run(lambda s: s.merge_claims([c.key for c in claims], values["title"], values["rationale"]), reply)
 
         title = short_title(claims[0].claim) if claims[0].claim is not None else claims[0].title
         return self._open(MergeClaimsDialog([self._name(c) for c in claims], title, submit, self.window))
 
-    def remove(self, record_id: str) -> bool:
-        problem = self._run(lambda s: s.delete(record_id))
-        if problem:
-            self.window.show_error("Cannot remove the correction", problem)
-            return False
-        self.feature.say("Removed; Ctrl+Z brings it back.")
-        return True
+    def remove(self, record_id: str) -> None:
+        def replied(problem: str | None) -> None:
+            if problem:
+                self.window.show_error("Cannot remove the correction", problem)
+            else:
+                self.feature.say("Removed; Ctrl+Z brings it back.")
+
+        self._run(lambda s: s.delete(record_id), replied)

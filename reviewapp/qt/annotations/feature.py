@@ -87,27 +87,45 @@ class ReviewFeature(QObject):
 
     # -- the verdict keys -------------------------------------------------------------------------------------
 
+    # Keys pressed while a save is in flight wait for it (`when_idle`): they act on the state after the save, as
+    # they would have had the save been instant, and are neither lost nor applied twice.
+
     def choose(self, verdict: Verdict) -> None:
+        self.review.when_idle(lambda: self._choose(verdict))
+
+    def _choose(self, verdict: Verdict) -> None:
         self.editor.choose(verdict)
         if self.claim_key is not None and self.review.active:
             self.say(f"{verdict.value.upper()} chosen: write the rationale (V), then Ctrl+Enter saves.")
 
     def save_verdict(self, and_next: bool = False) -> None:
         """Ctrl+Enter: save, then the keys are on the claim list again (Ctrl+Shift+Enter: on the next unreviewed)."""
-        if not self.editor.save():
-            return
-        if and_next:
-            self.window.next_unreviewed()
-        else:
-            self.window.claim_panel.focus_list()
+        self.review.when_idle(lambda: self._save_verdict(and_next))
+
+    def _save_verdict(self, and_next: bool) -> None:
+        def then(saved: bool) -> None:
+            if not saved:
+                return
+            if and_next:
+                self.window.next_unreviewed()
+            else:
+                self.window.claim_panel.focus_list()
+
+        self.editor.save(then)
 
     def clear_verdict(self) -> None:
         """0 or Review > Clear Verdict: remove the saved verdict (undoable), or forget a verdict chosen unsaved."""
+        self.review.when_idle(self._clear_verdict)
+
+    def _clear_verdict(self) -> None:
         if self.editor.stored is not None:
-            if self.editor.clear():
-                self.say("Your verdict was removed; Ctrl+Z brings it back.")
+            self.editor.clear(lambda done: self._said_if(done, "Your verdict was removed; Ctrl+Z brings it back."))
         else:
             self.editor.unchoose()
+
+    def _said_if(self, done: bool, text: str) -> None:
+        if done:
+            self.say(text)
 
     # -- what is shown ----------------------------------------------------------------------------------------
 
@@ -239,19 +257,17 @@ class ReviewFeature(QObject):
     # -- undo / redo ------------------------------------------------------------------------------------------
 
     def undo(self) -> None:
-        self._step(self.review.undo, "Undid", "Cannot undo")
+        self.review.when_idle(lambda: self.review.undo(*self._stepped("Undid", "Cannot undo")))
 
     def redo(self) -> None:
-        self._step(self.review.redo, "Redid", "Cannot redo")
+        self.review.when_idle(lambda: self.review.redo(*self._stepped("Redid", "Cannot redo")))
 
-    def _step(self, step: Callable[[], str | None], done: str, failed: str) -> None:
-        try:
-            label = step()
-        except CommandFailed as exc:
-            self.window.show_error(failed, str(exc))
-            return
-        if label:
-            self.say(f"{done} {label}.")
+    def _stepped(self, done: str, failed: str) -> tuple[Callable[[str | None], None], Callable[[CommandFailed], None]]:
+        def stepped(label: str | None) -> None:
+            if label:
+                self.say(f"{done} {label}.")
+
+        return stepped, lambda exc: self.window.show_error(failed, str(exc))
 
     # -- helpers for the parts --------------------------------------------------------------------------------
 

@@ -14,9 +14,10 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QPlainTextEdit, QPushButton, QWidget
 
 from reviewapp.core.logbook.model import TraceEvent
-from reviewapp.core.review.records import NoteRecord
+from reviewapp.core.review.logbook_review import LogbookReview
+from reviewapp.core.review.records import NoteRecord, Target
 from reviewapp.qt.annotations.anchors import NoteAnchor
-from reviewapp.qt.annotations.note_dialog import NoteDialog
+from reviewapp.qt.annotations.note_dialog import NoteDialog, Reply
 from reviewapp.qt.annotations.notes_panel import ShownNote
 from reviewapp.qt.annotations.review_controller import CommandFailed
 from reviewapp.qt.models.trace_events import EventRole, event_summary
@@ -55,13 +56,15 @@ class NoteActions(QObject):
 
     # -- anchors from what is on screen -----------------------------------------------------------------------
 
-    def add_for_subject(self) -> NoteDialog | None:
+    def add_for_subject(self) -> None:
         """A note on the claim shown, or on the page shown."""
         key = self.feature.claim_key
         if key is not None:
-            return self.add(NoteAnchor("claim", claim=key))
+            self.add(NoteAnchor("claim", claim=key))
+            return
         slug = self.feature.page_slug
-        return self.add(NoteAnchor("page", page=slug)) if slug else None
+        if slug:
+            self.add(NoteAnchor("page", page=slug))
 
     def hook_card(self, card: Card) -> None:
         """Give an evidence card its Note button and context menu; run output and figures get their own."""
@@ -213,37 +216,42 @@ class NoteActions(QObject):
 
     # -- acting -----------------------------------------------------------------------------------------------
 
-    def add(self, anchor: NoteAnchor) -> NoteDialog | None:
-        """Open the note editor for `anchor`; the note is recorded when the reviewer saves it."""
-        try:
-            target = self.review.act(anchor.target)
-        except (CommandFailed, ValueError) as exc:
-            self.feature.say(f"Cannot add a note there: {exc}")
-            return None
-        label = self.review.act(lambda s: s.label(target))
+    def add(self, anchor: NoteAnchor) -> None:
+        """Open the note editor for `anchor` once the lane checked the anchor against the logbook; the note is
+        recorded when the reviewer saves it."""
 
-        def submit(text: str, tags: list[str]) -> str | None:
+        def resolve(s: LogbookReview) -> tuple[Target, str]:
             try:
-                self.review.act(lambda s: s.add_note(target, text, tags))
-            except CommandFailed as exc:
-                return str(exc)
-            self.feature.say(f"Saved note on {label}.")
-            return None
+                target = anchor.target(s)
+            except ValueError as exc:
+                raise CommandFailed(str(exc)) from exc
+            return target, s.label(target)
+
+        self.review.submit(
+            resolve, lambda found: self._open_add(anchor, *found),
+            lambda exc: self.feature.say(f"Cannot add a note there: {exc}"),
+        )  # fmt: skip
+
+    def _open_add(self, anchor: NoteAnchor, target: Target, label: str) -> None:
+        def submit(text: str, tags: list[str], reply: Reply) -> None:
+            def saved(_: object) -> None:
+                self.feature.say(f"Saved note on {label}.")
+                reply(None)
+
+            self.review.submit(lambda s: s.add_note(target, text, tags), saved, lambda exc: reply(str(exc)))
 
         dialog = NoteDialog("Add a note", label, anchor.quote, self.review.tag_choices(), submit, parent=self.window)
         self.feature.open_dialog(dialog)
-        return dialog
 
     def edit(self, record: NoteRecord) -> NoteDialog | None:
         label = self.review.label(record)
 
-        def submit(text: str, tags: list[str]) -> str | None:
-            try:
-                self.review.act(lambda s: s.edit_note(record.id, text, tags))
-            except CommandFailed as exc:
-                return str(exc)
-            self.feature.say(f"Saved the edit of the note on {label}.")
-            return None
+        def submit(text: str, tags: list[str], reply: Reply) -> None:
+            def saved(_: object) -> None:
+                self.feature.say(f"Saved the edit of the note on {label}.")
+                reply(None)
+
+            self.review.submit(lambda s: s.edit_note(record.id, text, tags), saved, lambda exc: reply(str(exc)))
 
         dialog = NoteDialog(
             "Edit note", label, "", self.review.tag_choices(), submit,
@@ -252,15 +260,13 @@ class NoteActions(QObject):
         self.feature.open_dialog(dialog)
         return dialog
 
-    def delete(self, record: NoteRecord) -> bool:
+    def delete(self, record: NoteRecord) -> None:
         label = self.review.label(record)
-        try:
-            self.review.act(lambda s: s.delete(record.id))
-        except CommandFailed as exc:
-            self.window.show_error("Cannot delete the note", str(exc))
-            return False
-        self.feature.say(f"Deleted the note on {label}; Ctrl+Z brings it back.")
-        return True
+        self.review.submit(
+            lambda s: s.delete(record.id),
+            lambda _: self.feature.say(f"Deleted the note on {label}; Ctrl+Z brings it back."),
+            lambda exc: self.window.show_error("Cannot delete the note", str(exc)),
+        )
 
     def go_to(self, record: NoteRecord) -> None:
         target, window = record.target, self.window

@@ -11,8 +11,9 @@ from reviewapp.qt.annotations.tag_chips import TagChips
 from reviewapp.qt.plain import PlainLabel
 
 QUOTE_CHARS = 400
-# Saves the note and returns None, or returns why it could not be saved (nothing was).
-Submit = Callable[[str, list[str]], str | None]
+# Starts saving the note, then calls the reply with None once it is saved, or with why it could not be (nothing was).
+Reply = Callable[[str | None], None]
+Submit = Callable[[str, list[str], Reply], None]
 
 
 class NoteDialog(QDialog):
@@ -85,12 +86,17 @@ class NoteDialog(QDialog):
         self.save_button.setEnabled(bool(self.text.toPlainText().strip() or self.tags.selected()))
 
     def save(self) -> bool:
+        """Start saving; the dialog closes once the note is on disk, or shows why not and stays open."""
         if not self.save_button.isEnabled():
             return False
-        problem = self._submit(self.text.toPlainText().strip(), self.tags.selected())
+        self.save_button.setEnabled(False)  # until the save is done: a second click would record the note twice
+        self._submit(self.text.toPlainText().strip(), self.tags.selected(), self._replied)
+        return True
+
+    def _replied(self, problem: str | None) -> None:
         if problem:
             self.error.setText(problem)
             self.error.show()
-            return False
+            self.save_button.setEnabled(True)
+            return
         self.accept()
-        return True

@@ -1,8 +1,9 @@
 """ReviewController: the open LogbookReview of the loaded logbook, as the window sees it.
 
-Every action goes through `act`, which turns the core's refusals (a secret in the text, a disk that cannot be
-written, an annotation changed elsewhere) into CommandFailed with a message for the user. `changed` fires after
-anything that can change what is shown: an action, an undo or redo, a reload, a rating.
+Every action goes through `submit`, which runs it on the write lane and hands back, on the GUI thread once it is
+done, its result or the core's refusal (a secret in the text, a disk that cannot be written, an annotation changed
+elsewhere) as CommandFailed with a message for the user. Nothing waits for it: no event loop is nested. `changed`
+fires after anything that can change what is shown: an action, an undo or redo, a reload, a rating.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from reviewapp.core.logbook.model import Logbook, Problem
 from reviewapp.core.queue.blind import Blinder
 from reviewapp.core.review.blind_rule import BlindRule
 from reviewapp.core.review.changes import ChangeRecord
-from reviewapp.core.review.history import HistoryConflict
+from reviewapp.core.review.history import Command, HistoryConflict
 from reviewapp.core.review.identity import Identity
 from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
 from reviewapp.core.review.records import NoteRecord, VerdictRecord
@@ -57,7 +58,9 @@ class ReviewController(QObject):
         self.lane = WriteLane.shared()  # the application's: appends, fsync and git stay off the GUI thread
         self._pending: list[Callable[[], None]] = []  # what the lane heard, told on the GUI thread after it
         self._pending_lock = threading.Lock()
-        self._acting = 0  # `act` calls under way: they tell what the lane heard once their command returns
+        self._acting = 0  # submitted commands under way: they tell what the lane heard once they return
+        self._in_flight = 0  # (GUI thread) commands submitted and not yet delivered back
+        self._idle_waiters: list[Callable[[], None]] = []  # what waits for them (`when_idle`)
         self._lane_told.connect(self._flush, Qt.ConnectionType.QueuedConnection)
         self.blinder: Blinder | None = None  # the open logbook's, while it is reviewed blind
         self.workspace: ReviewWorkspace | None = None  # the window's, which holds the open logbook's review state
@@ -118,7 +121,7 @@ class ReviewController(QObject):
         with self._pending_lock:
             self._pending.append(told)
             acting = self._acting > 0
-        if not acting:  # no `act` will flush it when it returns
+        if not acting:  # no submitted command will flush it when it returns
             self._lane_told.emit()
 
     def _flush(self) -> None:
@@ -256,41 +259,88 @@ class ReviewController(QObject):
 
     # -- acting -----------------------------------------------------------------------------------------------
 
-    def act(self, do: Callable[[LogbookReview], T]) -> T:
-        """Run one logbook_review action on the write lane; CommandFailed (nothing saved) when it cannot be done."""
+    @property
+    def busy(self) -> bool:
+        """A command this controller submitted is still on the lane."""
+        return self._in_flight > 0
+
+    def when_idle(self, then: Callable[[], None]) -> None:
+        """Call `then` now, or once every command submitted so far is done. A key pressed while a save is in flight
+        is queued here, not dropped and not applied to the state before the save (a second Ctrl+Enter would
+        otherwise save the same verdict twice)."""
+        if self._in_flight == 0:
+            then()
+        else:
+            self._idle_waiters.append(then)
+
+    def submit(
+        self,
+        do: Callable[[LogbookReview], T],
+        on_done: Callable[[T], None] | None = None,
+        on_failed: Callable[[CommandFailed], None] | None = None,
+    ) -> None:
+        """Run one logbook_review action on the write lane; `on_done(result)` on the GUI thread once it is on disk,
+        or `on_failed(CommandFailed)` (nothing saved) when it cannot be done. Listeners hear of the change first."""
         review = self.logbook_review
         if review is None:
-            raise CommandFailed(self.reason or "Nobody is reviewing: set your name first (Review > Reviewer Name).")
+            refusal = CommandFailed(self.reason or "Nobody is reviewing: set your name first (Review > Reviewer Name).")
+            if on_failed is not None:
+                on_failed(refusal)
+            return
         with self._pending_lock:
             self._acting += 1
-        try:
-            return self.lane.run(lambda: do(review))
-        except SecretInRecord as exc:
-            raise CommandFailed(f"Not saved: {exc}") from exc
-        except StoreError as exc:
-            raise CommandFailed(f"Not saved: {exc}") from exc
-        except HistoryConflict as exc:
-            self.reload()
-            raise CommandFailed(f"{_sentence(str(exc))} The review was reloaded.") from exc
-        except (AnnotationError, TargetError) as exc:
-            raise CommandFailed(_sentence(str(exc))) from exc
-        finally:
-            with self._pending_lock:
-                self._acting -= 1
-            self._flush()
+        self._in_flight += 1
 
-    def undo(self) -> str | None:
-        """Undo the last action; the label of what was undone (None when nothing was).
+        def done(result: T) -> None:
+            self._settle()
+            if on_done is not None:
+                on_done(result)
+            self._wake()
+
+        def failed(exc: BaseException) -> None:
+            self._settle()
+            try:
+                refusal = self._refusal(exc)
+            finally:
+                self._wake()
+            if on_failed is not None:
+                on_failed(refusal)
+
+        self.lane.submit(lambda: do(review), done, failed, initiator=self)
+
+    def _settle(self) -> None:
+        with self._pending_lock:
+            self._acting -= 1
+        self._in_flight -= 1
+        self._flush()  # what the lane heard during the command, told before the caller goes on
+
+    def _wake(self) -> None:
+        while self._in_flight == 0 and self._idle_waiters:
+            self._idle_waiters.pop(0)()
+
+    def _refusal(self, exc: BaseException) -> CommandFailed:
+        """The user's sentence for why an action did not happen; anything else is a fault and raised."""
+        if isinstance(exc, CommandFailed):
+            return exc
+        if isinstance(exc, (SecretInRecord, StoreError)):
+            return CommandFailed(f"Not saved: {exc}")
+        if isinstance(exc, HistoryConflict):
+            self.reload()
+            return CommandFailed(f"{_sentence(str(exc))} The review was reloaded.")
+        if isinstance(exc, (AnnotationError, TargetError)):
+            return CommandFailed(_sentence(str(exc)))
+        raise exc
+
+    def undo(self, on_done: Callable[[str | None], None], on_failed: Callable[[CommandFailed], None]) -> None:
+        """Undo the last action; `on_done` gets the label of what was undone (None when nothing was).
 
         The files are read again first, so that a change made elsewhere since (another window, the command
         line) is seen and refused as a conflict instead of being silently superseded.
         """
-        command = self.act(lambda s: (s.reload(), s.history.undo())[1])
-        return command.label if command is not None else None
+        self.submit(lambda s: (s.reload(), _label(s.history.undo()))[1], on_done, on_failed)
 
-    def redo(self) -> str | None:
-        command = self.act(lambda s: (s.reload(), s.history.redo())[1])
-        return command.label if command is not None else None
+    def redo(self, on_done: Callable[[str | None], None], on_failed: Callable[[CommandFailed], None]) -> None:
+        self.submit(lambda s: (s.reload(), _label(s.history.redo()))[1], on_done, on_failed)
 
     def reload(self) -> None:
         """Read the files again (after a commit, a pull, another window's writes)."""
@@ -303,6 +353,10 @@ class ReviewController(QObject):
     def notify(self) -> None:
         """Something appended outside the history (pair ratings): show the new state."""
         self.changed.emit()
+
+
+def _label(command: Command | None) -> str | None:
+    return command.label if command is not None else None
 
 
 def _sentence(text: str) -> str:

@@ -2,9 +2,9 @@
 3 and tags. It stands beside, never erases, the agent's and the Logbook Judge's verdicts (the badges above keep
 all three).
 
-"Saved" appears only once the command returned, which is after the record was flushed to disk. Unsaved edits are
-kept per claim while the reviewer looks at other claims, and a refusal (a token pasted into the rationale, a disk
-that cannot be written) is shown in place, with nothing saved.
+"Saved" appears only once the write lane handed the save back, which is after the record was flushed to disk.
+Unsaved edits are kept per claim while the reviewer looks at other claims, and a refusal (a token pasted into the
+rationale, a disk that cannot be written) is shown in place, with nothing saved.
 
 The verdict keys (1-5) choose a verdict from the claim list or the evidence; the chosen, unsaved verdict is named
 in the summary line and ticked on its button, so that what Ctrl+Enter will save is never in doubt. Tags the reviewer
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt, Signal
@@ -75,6 +76,7 @@ class VerdictEditor(QFrame):
     note_requested = Signal()  # "Add note…" for the claim or page shown
     pairs_requested = Signal()  # "Rate image pairs…" for the claim shown
     identity_requested = Signal()  # nobody is reviewing yet: ask who
+    save_finished = Signal(bool)  # a save or a removal started by this editor is done: True when it is on disk
 
     def __init__(self, review: ReviewController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -474,8 +476,9 @@ class VerdictEditor(QFrame):
 
     # -- actions ----------------------------------------------------------------------------------------------
 
-    def save(self) -> bool:
-        """Record the verdict; True when it is on disk."""
+    def save(self, then: Callable[[bool], None] | None = None) -> bool:
+        """Start recording the verdict; False when there is nothing to save (the reason is shown). `then(saved)` and
+        `save_finished(saved)` follow on the GUI thread once the record is on disk (True) or refused (False)."""
         key, draft = self.claim_key, self.current()
         verdict = draft.verdict
         if key is not None and verdict is not None and self.dirty and is_bare_template(draft.rationale):
@@ -495,34 +498,58 @@ class VerdictEditor(QFrame):
             # The settings file is written with an fsync: on the lane, not the GUI thread, once the record is saved.
             _store_recent(remember_rationale(_stored_recent(), draft.rationale))
 
-        try:
-            self.review.act(save_and_remember)
-        except CommandFailed as exc:
-            self._set_error(str(exc))
-            self.state.setText("Not saved.")
-            return False
-        self.drafts.pop(key, None)
-        self._fill(Draft.of(self.stored))
-        self._update()
-        self.tags.set_choices(self.review.tag_choices())
-        self._set_error("")
-        stored = self.stored
-        self._saved_id = stored.id if stored is not None else None
-        self.state.setText(f"Saved at {time.strftime('%H:%M:%S')}.")
+        def saved(_: None) -> None:
+            if self.claim_key == key:
+                # What the reviewer typed while the save was in flight stays, as unsaved edits of the new record.
+                if self.current().same_as(draft):
+                    self.drafts.pop(key, None)
+                    self._fill(Draft.of(self.stored))
+                else:
+                    self._baseline = Draft.of(self.stored)
+                self.tags.set_choices(self.review.tag_choices())
+                self._set_error("")
+                stored = self.stored
+                self._saved_id = stored.id if stored is not None else None
+                self._update()
+                self.state.setText(f"Saved at {time.strftime('%H:%M:%S')}.")
+            elif key in self.drafts and self.drafts[key].same_as(draft):
+                self.drafts.pop(key)  # the reviewer moved on meanwhile: the kept draft is what was saved
+            self._finished(then, True)
+
+        def refused(exc: CommandFailed) -> None:
+            if self.claim_key == key:
+                self._set_error(str(exc))
+                self.state.setText("Not saved.")
+            self._finished(then, False)
+
+        self.state.setText("Saving…")
+        self.review.submit(save_and_remember, saved, refused)
         return True
 
-    def clear(self) -> bool:
+    def _finished(self, then: Callable[[bool], None] | None, saved: bool) -> None:
+        if then is not None:
+            then(saved)
+        self.save_finished.emit(saved)
+
+    def clear(self, then: Callable[[bool], None] | None = None) -> bool:
+        """Start removing the saved verdict; False when there is none. `then(removed)` follows once it is done."""
         key = self.claim_key
         if key is None or self.stored is None:
             return False
-        try:
-            self.review.act(lambda s: s.clear_verdict(key))
-        except CommandFailed as exc:
-            self._set_error(str(exc))
-            return False
-        self._fill(Draft())
-        self._update()
-        self.state.setText("Verdict removed; Ctrl+Z brings it back.")
+
+        def cleared(_: None) -> None:
+            if self.claim_key == key:
+                self._fill(Draft())
+                self._update()
+                self.state.setText("Verdict removed; Ctrl+Z brings it back.")
+            self._finished(then, True)
+
+        def refused(exc: CommandFailed) -> None:
+            if self.claim_key == key:
+                self._set_error(str(exc))
+            self._finished(then, False)
+
+        self.review.submit(lambda s: s.clear_verdict(key), cleared, refused)
         return True
 
 

@@ -25,7 +25,6 @@ from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.commands import changes_logbook_judge
 from reviewapp.core.review.logbook_judge_matches import rematch
 from reviewapp.qt import theme
-from reviewapp.qt.annotations.review_controller import CommandFailed
 from reviewapp.qt.logbook_judge.agreement_dialog import AgreementDialog
 from reviewapp.qt.logbook_judge.details import LogbookJudgeDetails
 from reviewapp.qt.logbook_judge.disagreement_panel import DisagreementPanel
@@ -147,16 +146,18 @@ class LogbookJudgeFeature(QObject):
             return
         space = judged.entry.space_id
         current = judged.match(claim_key)
-        try:
-            if registry_index == NONE:
-                if current is not None:
-                    self.review.act(lambda s: rematch(s, space, current.judge.index, None))
-            else:
-                self.review.act(lambda s: rematch(s, space, registry_index, claim_key))
-        except CommandFailed as exc:
-            self.host.show_error("Not re-matched", str(exc))
-            return
-        self.host.say("Re-matched by hand (Ctrl+Z undoes it).", STATUS_MS)
+        if registry_index == NONE:
+            if current is None:
+                self.host.say("Re-matched by hand (Ctrl+Z undoes it).", STATUS_MS)
+                return
+            index, key = current.judge.index, None
+        else:
+            index, key = registry_index, claim_key
+        self.review.submit(
+            lambda s: rematch(s, space, index, key),
+            lambda _: self.host.say("Re-matched by hand (Ctrl+Z undoes it).", STATUS_MS),
+            lambda exc: self.host.show_error("Not re-matched", str(exc)),
+        )
 
     def choose_and_import(self) -> None:
         """The verdicts file, and optionally the claim registry and paper index, in one dialog."""

@@ -8,7 +8,8 @@ the next pair is shown; closing and reopening resumes at the same trial.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QColor, QImage, QKeyEvent, QResizeEvent, QShowEvent
@@ -36,6 +37,8 @@ from reviewapp.qt.pairs.loader import PairImageCache
 from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.workers import alive
 from reviewapp.qt.write_lane import WriteLane
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from reviewapp.core.pairs.study import Study
@@ -110,6 +113,8 @@ class PairRatingWindow(QWidget):
         self._shown_at: float | None = None  # when the current pair was first fully painted
         self._left_unusable = False
         self._right_unusable = False
+        self._writing = False  # a rating or an undo is on the write lane
+        self._held_keys: list[QKeyEvent] = []  # pressed meanwhile, handled once it is written
         self._confidence: int | None = None
         self._comment: str | None = None
         self._build()
@@ -311,7 +316,13 @@ class PairRatingWindow(QWidget):
 
     @property
     def can_answer(self) -> bool:
-        return self._trial is not None and (self._shown_at is not None or self._unshowable())
+        shown = self._trial is not None and (self._shown_at is not None or self._unshowable())
+        return shown and not self._writing  # while a rating is written, the pair shown is not answerable again
+
+    @property
+    def writing(self) -> bool:
+        """A rating or an undo is on the write lane (its result not yet shown)."""
+        return self._writing
 
     def _unshowable(self) -> bool:
         trial = self._trial
@@ -329,50 +340,69 @@ class PairRatingWindow(QWidget):
         if self._trial is not None:
             self.answer(response)
 
-    def answer(self, response: str) -> Rating | None:
-        """Record `response` for the shown pair (saved before the next pair appears)."""
+    def answer(self, response: str) -> bool:
+        """Start recording `response` for the shown pair: True when the write was started. The next pair appears
+        once the rating is on disk (`rated` says so)."""
         if not self.can_answer:
             self._say("Wait until both images are shown.")
-            return None
+            return False
         if self._unshowable():
             response = "skipped"
         assert self._trial is not None
         elapsed = 0 if self._shown_at is None else round((time.monotonic() - self._shown_at) * 1000)
         left, right, confidence, comment = self._left_unusable, self._right_unusable, self._confidence, self._comment
-        try:  # on the application's write lane, like every write: never beside another window's
-            done = WriteLane.shared().run(
-                lambda: self.rating.rate(
-                    response,
-                    left_unusable=left,
-                    right_unusable=right,
-                    confidence=confidence,
-                    comment=comment,
-                    response_ms=elapsed,
-                )
-            )
-        except (StoreError, RatingError, ValueError) as exc:
-            self._say(f"Not saved: {exc}", error=True)
-            return None
+        self._write(  # on the application's write lane, like every write: never beside another window's
+            lambda: self.rating.rate(
+                response, left_unusable=left, right_unusable=right, confidence=confidence, comment=comment,
+                response_ms=elapsed,
+            ),
+            self._answered, "Not saved",
+        )  # fmt: skip
+        return True
+
+    def _answered(self, done: Rating) -> None:
         self._reset_answer()
         self._say(f"Saved pair {done.trial.index + 1}.")
         self.rated.emit(done.trial.index)
         self._show_current()
-        return done
 
-    def undo(self) -> Rating | None:
-        try:
-            undone = WriteLane.shared().run(self.rating.undo)
-        except StoreError as exc:
-            self._say(f"Undo not saved: {exc}", error=True)
-            return None
+    def undo(self) -> None:
+        """Start undoing the last rating; the pair is shown again once the undo is on disk."""
+        self._write(self.rating.undo, self._undone, "Undo not saved")
+
+    def _undone(self, undone: Rating | None) -> None:
         if undone is None:
             self._say("Nothing to undo.")
-            return None
+            return
         self._left_unusable, self._right_unusable = undone.left_unusable, undone.right_unusable
         self._confidence, self._comment = undone.confidence, undone.comment
         self._say(f"Undid the rating of pair {undone.trial.index + 1}; rate it again.")
         self._show_current()
-        return undone
+
+    def _write(self, command: Callable[[], T], done: Callable[[T], None], refused: str) -> None:
+        """Run `command` on the write lane; keys pressed meanwhile wait for it (see `handle_key`)."""
+        self._writing = True
+
+        def settle() -> None:
+            self._writing = False
+            held, self._held_keys = self._held_keys, []
+            for event in held:  # as if pressed now: on the pair shown after the write
+                self.keyPressEvent(event)
+
+        def finished(result: T) -> None:
+            if alive(self):
+                settle()
+                done(result)
+
+        def failed(exc: BaseException) -> None:
+            if not alive(self):
+                return
+            settle()
+            if not isinstance(exc, (StoreError, RatingError, ValueError)):
+                raise exc
+            self._say(f"{refused}: {exc}", error=True)
+
+        WriteLane.shared().submit(command, finished, failed, initiator=self)
 
     def _reset_answer(self) -> None:
         self._left_unusable = self._right_unusable = False
@@ -492,6 +522,11 @@ class PairRatingWindow(QWidget):
             super().keyPressEvent(event)
 
     def handle_key(self, event: QKeyEvent) -> bool:
+        if self._writing:
+            # A key pressed while a rating is being written waits for it: it then acts on the pair shown after
+            # the write (where it would have acted, had the write been instant), neither lost nor applied twice.
+            self._held_keys.append(event.clone())
+            return True
         key = Qt.Key(event.key())
         modifiers = event.modifiers()
         if self.comment_edit.isVisible() and self.comment_edit.hasFocus():

@@ -48,6 +48,7 @@ from reviewapp.qt.write_lane import WriteLane
 
 #: open a logbook's evidence: (source as given, logbook folder, claim key)
 OpenEvidence = Callable[[str, Path, str | None], None]
+_WRITES = ("respond", "align", "undo", "redo", "reload")  # off while a write is on the lane
 CLASS_RULE = (
     "Each cell: A agent · J Logbook Judge · H people → the verdict that decides it and its source (a person's "
     "over the Logbook Judge's over the agent's; ⚠ people disagree). Paper classes in order: contested, "
@@ -76,6 +77,7 @@ class PaperWindow(QMainWindow):
         self.gathered: GatheredPaper | None = None
         self.review: PaperReview | None = None
         self.dialog: QWidget | None = None
+        self.writing = False  # a response, an alignment or an undo is on the write lane
         self._cancel: CancelToken | None = None
         self.runner = TaskRunner(1, self)
         self.setWindowTitle("Paper — reviewapp")
@@ -503,14 +505,36 @@ class PaperWindow(QMainWindow):
         return self.review
 
     def _write(self, action: Callable[[], object]) -> None:
+        """Run `action` on the application's write lane, like every write; "Saved." once it is on disk. The paper
+        actions are disabled meanwhile, so that a key pressed during the write is not applied to the state before it
+        (Ctrl+Z twice would otherwise undo the same step twice)."""
         assert self.gathered is not None
-        try:
-            WriteLane.shared().run(action)  # the application's write lane, like every write
-        except (PaperCommandError, OSError, ValueError) as exc:
+        self._set_writing(True)
+
+        def done(_: object) -> None:
+            if not alive(self):
+                return
+            self._set_writing(False)
+            if self.gathered is not None:
+                self.show_gathered(rebuild(self.gathered))
+            self.statusBar().showMessage("Saved.", 4000)
+
+        def failed(exc: BaseException) -> None:
+            if not alive(self):
+                return
+            self._set_writing(False)
+            if not isinstance(exc, (PaperCommandError, OSError, ValueError)):
+                raise exc
             QMessageBox.warning(self, "Nothing saved", str(exc))
-            return
-        self.show_gathered(rebuild(self.gathered))
-        self.statusBar().showMessage("Saved.", 4000)
+
+        WriteLane.shared().submit(action, done, failed, initiator=self)
+
+    def _set_writing(self, writing: bool) -> None:
+        self.writing = writing
+        for name in _WRITES:
+            self.actions_by_name[name].setEnabled(not writing)
+        if not writing:
+            self._update_history_actions()
 
     def _update_history_actions(self) -> None:
         history = self.review.history if self.review is not None else None
