@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             from reviewapp.core.queue.queue_file import write_queue
 
             try:
-                write_queue(args.save, queue.entries)
+                write_queue(args.save, queue.entries, queue.roster)
             except OSError as exc:
                 raise CommandError(f"error: {args.save}: cannot write the queue: {exc.strerror or exc}", 3) from None
             print(f"saved the queue of {len(queue.entries)} logbooks to {args.save}", file=sys.stderr)

@@ -11,7 +11,7 @@ import pytest
 
 from reviewapp.cli import main
 from reviewapp.core.queue.decision import queue_ranking
-from reviewapp.core.queue.queue_file import read_queue
+from reviewapp.core.queue.queue_file import read_queue, write_queue
 from reviewapp.core.queue.rubric import DEFAULT_RUBRIC
 from reviewapp.core.queue.scoring import record_rubric_score, score_payload
 from reviewapp.core.queue.status import queue_status
@@ -53,6 +53,21 @@ def test_the_queue_names_its_roster_relative_to_itself(forged: tuple[Path, Path]
     queue_file, roster = forged
     queue = read_queue(queue_file)
     assert queue.roster == roster.resolve() and len(queue.entries) == 1 and queue.problems == []
+
+
+def test_a_saved_queue_keeps_its_roster_and_a_bad_roster_line_is_said(forged: tuple[Path, Path]) -> None:
+    queue_file, roster = forged
+    saved = queue_file.parent / "saved.csv"
+    write_queue(saved, read_queue(queue_file).entries, read_queue(queue_file).roster)
+    assert "roster: keys.txt" in saved.read_text(encoding="utf-8")  # relative, so the judges can share both
+    again = read_queue(saved)
+    assert again.roster == roster.resolve() and len(again.entries) == 1
+
+    twice = queue_file.parent / "twice.txt"
+    twice.write_text("roster: keys.txt\nROSTER: other.txt\nroster:\n", encoding="utf-8")
+    queue = read_queue(twice)
+    assert queue.roster == roster.resolve()
+    assert [p.message for p in queue.problems] == ["a second roster; the first one is used", "`roster:` names no file"]
 
 
 def test_forged_records_are_set_apart_in_the_rows_rank_and_decide(forged: tuple[Path, Path]) -> None:

@@ -185,18 +185,23 @@ def _queue_from_folder(folder: Path) -> Queue:
     return queue
 
 
-def write_queue(path: Path, entries: list[QueueEntry]) -> None:
-    """Save a queue as CSV with sources relative to the file where they are local, so a team can share it."""
+def write_queue(path: Path, entries: list[QueueEntry], roster: Path | None = None) -> None:
+    """Save a queue as CSV with sources relative to the file where they are local, so a team can share it; a
+    `roster` is kept as a `roster: FILE` row (relative where it can be) so the saved queue checks records alike."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     extra_columns = sorted({k for e in entries for k in e.extra})
     writer.writerow(["source", "paper", "notes", *extra_columns])
+    if roster is not None:
+        writer.writerow([f"{ROSTER_DIRECTIVE} {_relative_to(path, str(roster))}"])
     for entry in entries:
-        source = entry.location
-        if not entry.remote:
-            try:
-                source = str(Path(entry.location).relative_to(path.parent.resolve()))
-            except ValueError:
-                source = entry.location
+        source = entry.location if entry.remote else _relative_to(path, entry.location)
         writer.writerow([source, entry.paper, entry.notes, *(entry.extra.get(k, "") for k in extra_columns)])
     atomic_write(path, out.getvalue().encode("utf-8"))
+
+
+def _relative_to(queue_path: Path, location: str) -> str:
+    try:
+        return str(Path(location).relative_to(queue_path.parent.resolve()))
+    except ValueError:
+        return location
