@@ -13,12 +13,11 @@ def test_unstated_or_missing_verdicts_never_disagree() -> None:
     assert not VerdictSlots(Verdict.TOY, logbook_judge=Verdict.TOY, human=Verdict.TOY).disagreement
 
 
-def test_each_clash_is_explained() -> None:
+def test_a_clash_is_explained_naming_each_side_once() -> None:
     slots = VerdictSlots(Verdict.VERIFIED, logbook_judge=Verdict.FALSIFIED, human=Verdict.VERIFIED)
-    assert slots.disagreements() == [
-        "Agent says verified, Logbook Judge says falsified.",
-        "Logbook Judge says falsified, Reviewer says verified.",
-    ]
+    assert slots.disagreements() == ["Agent and Reviewer say verified; Logbook Judge says falsified."]
+    three = VerdictSlots(Verdict.TOY, logbook_judge=Verdict.FALSIFIED, human=Verdict.VERIFIED)
+    assert three.disagreements() == ["Agent says toy; Logbook Judge says falsified; Reviewer says verified."]
 
 
 def test_the_logbook_contradicting_itself_is_a_disagreement() -> None:

@@ -28,10 +28,14 @@ class VerdictSlots:
         if self.agent_contradicted:
             reasons.append("The logbook states a different verdict for this claim elsewhere.")
         stated = list(self.stated().items())
-        for i, (a_name, a) in enumerate(stated):
-            for b_name, b in stated[i + 1 :]:
-                if disagree(a, b):
-                    reasons.append(f"{SLOT_NAMES[a_name]} says {a.value}, {SLOT_NAMES[b_name]} says {b.value}.")
+        if any(disagree(a, b) for i, (_, a) in enumerate(stated) for _, b in stated[i + 1 :]):
+            # one sentence naming each side once: "Logbook Judge says falsified; Agent and Reviewer say partial."
+            sides: dict[Verdict, list[str]] = {}
+            for name, verdict in stated:
+                sides.setdefault(verdict, []).append(SLOT_NAMES[name])
+            said = [f"{' and '.join(names)} {'say' if len(names) > 1 else 'says'} {verdict.value}"
+                    for verdict, names in sides.items()]  # fmt: skip
+            reasons.append("; ".join(said) + ".")
         return reasons
 
     @property
