@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from reviewapp.core.logbook.model import Claim, Logbook, Page
+from reviewapp.core.logbook.statement import readable_statement
 from reviewapp.core.review.slots import VerdictSlots
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt import theme
@@ -281,5 +282,5 @@ def _page_title(logbook: Logbook, slug: str) -> str:
 
 
 def _short(text: str, limit: int = 180) -> str:
-    text = " ".join(text.split())
+    text = readable_statement(text)  # a summary table's row reads as its cells
     return text if len(text) <= limit else text[: limit - 1] + "…"
