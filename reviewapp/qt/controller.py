@@ -32,6 +32,7 @@ from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.queue.blind import Blinder
 from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.slots import VerdictSlots
+from reviewapp.core.review.trust import Trust
 from reviewapp.core.review.workspace import ReviewWorkspace, RowUpdate
 from reviewapp.core.sources.opened import OpenedSource
 from reviewapp.core.trace.excerpts import Excerpt, ExcerptIndex, index_excerpts_elsewhere
@@ -63,6 +64,7 @@ class _Loaded:
     artifacts: list[ArtifactEntry]
     review: ReviewOpening
     blinder: Blinder | None = None
+    trust: Trust | None = None
 
 
 class LogbookController(QObject):
@@ -106,6 +108,7 @@ class LogbookController(QObject):
         self.blind = False  # blind mode: the next logbooks opened hide who made them (View > Blind Review)
         self.blinder: Blinder | None = None  # the open logbook's, while it is shown blind
         self._blind_next = False
+        self._trust_next: Trust | None = None
 
     def shown(self, text: str) -> str:
         """`text` as the judge may see it: scrubbed of the participant's identity while the logbook is blind."""
@@ -113,13 +116,14 @@ class LogbookController(QObject):
 
     # --- opening ------------------------------------------------------------------------------------------------
 
-    def open(self, source: Path | str, *, blind: bool | None = None) -> None:
+    def open(self, source: Path | str, *, blind: bool | None = None, trust: Trust | None = None) -> None:
         """Open a folder, or any other SOURCE form (a Space, dataset or URL: downloaded, or its cached copy).
 
         Every logbook is read through the parse cache, which the command line and the queue share; `blind`
         overrides the window's blind mode for this logbook (a queue reveals a logbook once the judge has scored
-        it)."""
+        it); `trust` says which records count (the roster of the queue it came from; None: the settings')."""
         self._blind_next = self.blind if blind is None else blind
+        self._trust_next = trust
         ref = None if isinstance(source, Path) else _remote_ref(source)
         self.failed_source = None if ref is None else str(source)
         if ref is None:
@@ -181,6 +185,7 @@ class LogbookController(QObject):
         self._load_token = token
         self.source_label = label
         blind, judge = self._blind_next, self._judge_name()
+        trust, self._trust_next = self._trust_next, None  # only the open it was given for
 
         def work(progress: ProgressCallback) -> _Loaded:
             # While a logbook is read the heap only grows, and each full pass of the cyclic collector walked all of
@@ -197,7 +202,7 @@ class LogbookController(QObject):
                     blinder = blinder_of(logbook, judge)
                     logbook = blind_logbook(logbook, blinder)
                 # the search index reads every cell: built once the first claim is shown (_index_search)
-                return _Loaded(logbook, list_artifacts(logbook), prepare_review(logbook), blinder)
+                return _Loaded(logbook, list_artifacts(logbook), prepare_review(logbook, trust), blinder, trust)
             finally:
                 gc.freeze()
                 gc.enable()
@@ -225,6 +230,7 @@ class LogbookController(QObject):
         self._pending_sources.clear()
         self.blinder = result.blinder
         self.review.blinder = result.blinder
+        self.review.trust = result.trust
         self.logbook = result.logbook
         self._search = None
         self.artifacts = result.artifacts

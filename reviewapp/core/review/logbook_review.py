@@ -42,11 +42,12 @@ from reviewapp.core.review.records import (
     VerdictPayload,
     make_record,
 )
-from reviewapp.core.review.replay import read_review
+from reviewapp.core.review.replay import read_review, review_store
 from reviewapp.core.review.signing import signed
 from reviewapp.core.review.state import AnnotationState, EffectiveClaim
 from reviewapp.core.review.store import AnnotationStore, LoadResult, TailRepair
 from reviewapp.core.review.tags import tag_choices
+from reviewapp.core.review.trust import Trust
 from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict, parse_verdict
 
 REVISION_TTL = 10.0  # seconds a looked-up git HEAD / Space sha is reused; a pull in a terminal shows up after that
@@ -80,15 +81,17 @@ class LogbookReview:
 
     @classmethod
     def open(
-        cls, logbook: Logbook, identity: Identity, role: str = "judge", *, writable: bool | None = None
+        cls,
+        logbook: Logbook,
+        identity: Identity,
+        role: str = "judge",
+        *,
+        writable: bool | None = None,
+        trust: Trust | None = None,
     ) -> LogbookReview:
-        """Load every annotation of the logbook (setting aside torn last lines) and get ready to append."""
-        review = cls(
-            logbook,
-            identity,
-            role,
-            store=AnnotationStore(logbook.root, writable=writable, logbook_id=logbook.logbook_id),
-        )
+        """Load every annotation of the logbook (setting aside torn last lines) and get ready to append. `trust`:
+        which records count (a queue's roster); None: the reviewer's settings."""
+        review = cls(logbook, identity, role, store=review_store(logbook, writable=writable, trust=trust))
         review.reload()
         return review
 

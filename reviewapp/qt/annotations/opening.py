@@ -12,6 +12,7 @@ from reviewapp.core.pairs.sets import PairSetError, base_folder, find_manifests,
 from reviewapp.core.review.identity import Identity, resolve_identity
 from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.review.preferences import load_preferences
+from reviewapp.core.review.trust import Trust
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +26,8 @@ class ReviewOpening:
     problems: list[Problem] = field(default_factory=list)  # pair sets that could not be read
 
 
-def prepare_review(logbook: Logbook) -> ReviewOpening:
+def prepare_review(logbook: Logbook, trust: Trust | None = None) -> ReviewOpening:
+    """`trust`: which records count (the roster of the queue the logbook was opened from); None: the settings'."""
     opening = ReviewOpening()
     opening.pair_sets, opening.problems = find_pair_sets(logbook)
     identity = resolve_identity(cwd=logbook.root)  # never asks: asking is the GUI thread's business
@@ -33,15 +35,15 @@ def prepare_review(logbook: Logbook) -> ReviewOpening:
         opening.reason, opening.ask = "Nobody is reviewing yet: say who you are to record verdicts.", True
         return opening
     try:
-        opening.logbook_review = open_review(logbook, identity, load_preferences().role)
+        opening.logbook_review = open_review(logbook, identity, load_preferences().role, trust)
     except Exception as exc:  # an unreadable reviews folder must not stop the logbook from opening
         log.error("cannot open the annotations", exc_info=(type(exc), exc, exc.__traceback__))
         opening.reason = f"The review files could not be read ({type(exc).__name__}: {exc})"
     return opening
 
 
-def open_review(logbook: Logbook, identity: Identity, role: str) -> LogbookReview:
-    return LogbookReview.open(logbook, identity, role)
+def open_review(logbook: Logbook, identity: Identity, role: str, trust: Trust | None = None) -> LogbookReview:
+    return LogbookReview.open(logbook, identity, role, trust=trust)
 
 
 def find_pair_sets(logbook: Logbook) -> tuple[dict[str, str | None], list[Problem]]:

@@ -26,6 +26,7 @@ from reviewapp.core.review.records import NoteRecord, VerdictRecord
 from reviewapp.core.review.state import EffectiveClaim
 from reviewapp.core.review.store import ReviewsLocation, SecretInRecord, TailRepair
 from reviewapp.core.review.targets import TargetError
+from reviewapp.core.review.trust import Trust
 from reviewapp.core.review.workspace import ReviewWorkspace
 from reviewapp.core.review.write_errors import StoreError
 from reviewapp.core.verdicts import Verdict
@@ -64,6 +65,7 @@ class ReviewController(QObject):
         self._lane_told.connect(self._flush, Qt.ConnectionType.QueuedConnection)
         self.blinder: Blinder | None = None  # the open logbook's, while it is reviewed blind
         self.workspace: ReviewWorkspace | None = None  # the window's, which holds the open logbook's review state
+        self.trust: Trust | None = None  # which records count for the open logbook (a queue's roster); None: settings
         self.logbook_id: str | None = None
 
     # -- opening ----------------------------------------------------------------------------------------------
@@ -82,7 +84,7 @@ class ReviewController(QObject):
         if self.logbook is None:
             raise CommandFailed("Open a logbook first.")
         try:
-            logbook_review = open_review(self.logbook, identity, role)
+            logbook_review = open_review(self.logbook, identity, role, self.trust)
         except Exception as exc:  # unreadable folder: say so, keep the window usable
             raise CommandFailed(f"The review files could not be read ({type(exc).__name__}: {exc})") from exc
         self._detach()

@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QFileDialog
 
 from reviewapp.core.queue.rubric import DEFAULT_RUBRIC, Rubric, RubricError, load_rubric
+from reviewapp.core.queue.status import queue_trust
 from reviewapp.qt.queue.queue_window import QueueWindow
 from reviewapp.qt.workers import alive
 
@@ -96,7 +97,9 @@ class QueueFeature(QObject):
             self.host.bring_to_front()
             return
         self._pending = (folder.resolve(), key)
-        controller.open(folder, blind=blind)  # read already by the queue: from the parse cache
+        queue = self.queue_window.queue if self.queue_window is not None else None
+        trust = queue_trust(queue) if queue is not None else None  # its records are checked as the queue's rows
+        controller.open(folder, blind=blind, trust=trust)  # read already by the queue: from the parse cache
         self.host.bring_to_front()
 
     def _set_blind(self, blind: bool) -> None:
