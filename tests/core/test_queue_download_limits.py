@@ -26,6 +26,11 @@ BOUND = 60.0  # seconds before a call counts as hanging (the saved deadline is 3
 
 @pytest.fixture
 def queue_file(hostile_hub: HostileHub, tmp_path: Path) -> Path:
+    return write_queue_of_spaces(hostile_hub, tmp_path)
+
+
+def write_queue_of_spaces(hostile_hub: HostileHub, tmp_path: Path) -> Path:
+    """A queue of two Spaces on the loopback Hub: BIG's files are 2 MB, SMALL's a few KB."""
     for space in (BIG, SMALL):
         files: dict[str, bytes | str] = dict(published_files(tmp_path / "published" / space.replace("/", "__"), space))
         if space == BIG:

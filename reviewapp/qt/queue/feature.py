@@ -65,6 +65,7 @@ class QueueFeature(QObject):
             self.queue_window.close()
         rubric = self._rubric(rubric_file or rubric_beside(path))
         self.queue_window = QueueWindow(path, me or self._me(), self.open_claim, rubric=rubric)
+        self.queue_window.download_limits = self.controller.download_limits  # `queue --window --max-download-mb`
         self.queue_window.first_row_read.connect(self._open_first)
         self.queue_window.blind_changed.connect(self._set_blind)
         if self.controller.blind:

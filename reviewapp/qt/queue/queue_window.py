@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewapp.core.io.child_process import run_in_child
+from reviewapp.core.io.hub_download import DownloadLimits
 from reviewapp.core.logbook.parse_cache import is_cached
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.queue.adjudication import ADJUDICATOR, adjudicate
@@ -137,6 +138,7 @@ class QueueWindow(QMainWindow):
         self.last_opened: tuple[int, str] | None = None
         self.runner = TaskRunner(2, self)
         self._token: CancelToken | None = None
+        self.download_limits: DownloadLimits | None = None  # the command's; None: the preferences' (as `open`)
         self._undo: list[tuple[int, LogbookReview, str]] = []  # scores and flags made here, newest last
         self.setWindowTitle(f"Queue — {queue_path.name}")
         self.model = QueueTableModel()
@@ -260,7 +262,7 @@ class QueueWindow(QMainWindow):
         self.table.setFocus()
         self.progress.setRange(0, max(1, len(queue.entries)))
         self.progress.setValue(0)
-        me, blind, rows = self.me, self.model.blind, self.model.rows
+        me, blind, rows, limits = self.me, self.model.blind, self.model.rows, self.download_limits
         ahead = _ReadAhead(queue.entries, token)
         chunks = [queue.entries[i : i + CHUNK] for i in range(0, len(queue.entries), CHUNK)]
         self._chunks_left = len(chunks)
@@ -273,7 +275,7 @@ class QueueWindow(QMainWindow):
                 part = queue_status(
                     Queue(queue.path, entries, [], queue.roster),
                     me,
-                    open_remote=lambda entry: download_entry(entry, token),
+                    open_remote=lambda entry: download_entry(entry, token, limits),
                     cancel=token,
                 )
                 # reading git authors costs a git run a logbook: only when blind mode needs them
