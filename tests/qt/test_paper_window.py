@@ -301,3 +301,16 @@ def test_a_paper_whose_logbooks_cannot_be_opened_says_why(qtbot: QtBot, tmp_path
     assert "none of the logbooks could be opened" in failed.args[0] and str(tmp_path / "empty") in failed.args[0]
     assert window.heading.text().startswith("The paper cannot be shown")
     assert not window.actions_by_name["respond"].isEnabled() and window.actions_by_name["reload"].isEnabled()
+
+
+def test_logbooks_of_two_papers_are_said_in_the_heading(qtbot: QtBot, tmp_path: Path) -> None:
+    import json
+
+    ada = write_team_logbook(tmp_path / "ada", "ada", [(0, "verified")])
+    bob = write_team_logbook(tmp_path / "bob", "bob", [(0, "verified")])
+    meta = bob / ".trackio" / "metadata.json"
+    data = json.loads(meta.read_text())
+    data["paper"] = {"openreview_id": "Other999", "title": "Another paper"}
+    meta.write_text(json.dumps(data))
+    window = open_paper(qtbot, {"ada": ada, "bob": bob}, [])
+    assert "⚠ These logbooks name 2 papers (FlatMin123, Other999)." in window.heading.text()

@@ -250,6 +250,7 @@ class PaperWindow(QMainWindow):
         self.heading.setText(
             f"{view.title or 'Untitled paper'}  [{view.orid or 'no paper id'}] — paper class: "
             f"{view.paper_class}{flag} · {len(view.logbooks)} logbook(s) · {len(view.rows)} claim(s), {rows}"
+            + _mixed_papers(view)
         )
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(CLAIM, QHeaderView.ResizeMode.Interactive)
@@ -552,6 +553,12 @@ class PaperWindow(QMainWindow):
         self.cancel()
         self.runner.wait(5000)
         super().closeEvent(event)
+
+
+def _mixed_papers(view: PaperView) -> str:
+    """Said in the heading, not only among the notes: logbooks of several papers shown together."""
+    papers = sorted({lb.logbook.paper_id for lb in view.logbooks if lb.logbook.paper_id})
+    return f"\n⚠ These logbooks name {len(papers)} papers ({', '.join(papers)})." if len(papers) > 1 else ""
 
 
 def cell_summary(cell: MatrixCell) -> str:
