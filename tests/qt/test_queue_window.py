@@ -199,3 +199,23 @@ def test_a_broken_logbook_shows_its_problems_in_the_window_and_on_its_queue_row(
     qtbot.waitUntil(lambda: not queue.loading, timeout=60_000)
     status = queue.model.index(0, STATUS).data()
     assert status.startswith("broken: no claims could be read: pages/index.md")
+
+
+def test_a_queue_opened_with_an_empty_review_window_starts_it_on_the_first_logbook(
+    qtbot: QtBot, queue_file: Path
+) -> None:
+    from reviewapp.qt.controller import LogbookController
+    from reviewapp.qt.main_window import MainWindow
+
+    main = MainWindow(LogbookController(), remember_state=False)
+    qtbot.addWidget(main)
+    main.show()
+    queue = main.queue.open_queue(queue_file, me="Someone Else")
+    qtbot.addWidget(queue)
+    assert queue.me == "Someone Else"  # --annotator: whose progress the queue shows
+    qtbot.waitUntil(lambda: main.controller.logbook is not None, timeout=60_000)
+    first = queue_file.parent / "logbooks" / "ada-lovelace-repro"
+    assert main.controller.logbook is not None
+    assert main.controller.logbook.root.resolve() == (first / ".trackio" / "logbook").resolve()
+    qtbot.waitUntil(lambda: main.current_claim is not None, timeout=60_000)
+    queue.close()
