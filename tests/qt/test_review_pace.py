@@ -18,7 +18,7 @@ from reviewapp.qt.main_window import MainWindow
 from reviewapp.qt.models.claim_table import NOT_REVIEWED
 from reviewapp.qt.widgets.cell_cards import MarkdownCard
 from tests.qt.conftest import OpenWindow, settle, wait_idle
-from tests.qt.review_helpers import records, show_claim
+from tests.qt.review_helpers import records, show_claim, written
 
 NO = Qt.KeyboardModifier.NoModifier
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -35,6 +35,7 @@ class Keyboard:
         self.qtbot.keyClick(target, key, modifiers)
         self.count += 1
         settle(2)
+        written(self.qtbot, self.window)  # a save goes to the write lane; the next look waits for it to land
 
     def type(self, text: str) -> None:  # the rationale: not counted
         target = QApplication.focusWidget()
