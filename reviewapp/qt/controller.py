@@ -100,7 +100,7 @@ class LogbookController(QObject):
         self.download_limits: DownloadLimits | None = None  # None: the preferences' (the Open dialog sets them)
         self.review = ReviewController(self)
         self.review.workspace = self.workspace
-        self.review.change_made.connect(self._change_made)
+        self.review.changed.connect(self._change_made)
         self.review.reviewer_changed.connect(self._reviewer_changed)
         # the workspace hears changes where the action runs (the write lane); the window hears of them after it
         self.workspace.listeners.append(lambda update: self.review.deliver(lambda: self._rows_updated(update)))
@@ -392,7 +392,7 @@ class LogbookController(QObject):
             self.workspace.set_review(self.logbook_id, self.review.logbook_review)
             self._rows_updated(RowUpdate(self.logbook_id, restructured=True))
 
-    def _change_made(self, change: ChangeRecord) -> None:
+    def _change_made(self, change: ChangeRecord, _initiator: object) -> None:
         if change.everything and self.logbook_id is not None and change.logbook_id == self.logbook_id:
             self.workspace.refresh(self.logbook_id)  # the files were read again
 

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu
 
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
+from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.trace_links import (
     Attachment,
     excerpt_label,
@@ -66,7 +67,7 @@ class TraceFeature(QObject):
         host.subject_shown.connect(self.show_pinned)
         host.subject_shown.connect(self.show_linked_events)
         self.timeline.indexed.connect(self.show_linked_events)
-        self.review.changed.connect(self.show_pinned)
+        self.review.changed.connect(self._changed)
         host.side_tab_changed.connect(self._maybe_fetch_dataset)
         host.actions_by_name["toggle_side_pane"].toggled.connect(self._pane_toggled)
         host.actions_by_name["toggle_side_pane"].toggled.connect(lambda _on: self._maybe_fetch_dataset())
@@ -245,6 +246,10 @@ class TraceFeature(QObject):
             lambda record: self.host.say(f"Pinned to {claim.label}: {excerpt_label(record)}", 10_000),
             lambda exc: self.host.show_error("Excerpt not pinned", str(exc)),
         )
+
+    def _changed(self, change: ChangeRecord, _initiator: object) -> None:
+        if change.touches("trace_excerpt", "verdict"):  # blind: others' pins show once my verdict is in
+            self.show_pinned()
 
     def show_pinned(self) -> None:
         claim = self.host.current_claim

@@ -64,7 +64,7 @@ def test_a_verdict_save_does_not_match_the_logbook_judge_again_and_a_re_match_do
     heard: list[ChangeRecord] = []
     heard_undone: list[str | None] = []
     failures: list[BaseException] = []
-    controller.review.change_made.connect(heard.append)
+    controller.review.changed.connect(lambda change, _initiator: heard.append(change))
     first = controller.claims[0].key
 
     act(qtbot, controller.review, lambda s: s.set_verdict(first, Verdict.PARTIAL, "half of it"))

@@ -16,7 +16,7 @@ from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.pairs import PairRatingWindow
 from reviewapp.qt.write_lane import LaneResult, WriteLane
 from tests.qt.conftest import OpenWindow
-from tests.qt.review_helpers import fill_verdict, records, show_claim, written
+from tests.qt.review_helpers import fill_verdict, records, save, save_note, show_claim, written
 
 
 def test_submitted_commands_run_in_order_one_at_a_time_and_report_on_the_gui_thread(qtbot: QtBot) -> None:
@@ -85,7 +85,7 @@ def test_a_pair_rating_is_written_on_the_lane_and_the_review_window_hears_of_it(
     written_on: list[int] = []
     review.history.listeners.append(lambda _change: written_on.append(threading.get_ident()))
     heard: list[ChangeRecord] = []
-    window.controller.review.change_made.connect(heard.append)
+    window.controller.review.changed.connect(lambda change, _initiator: heard.append(change))
 
     assert pairs.answer("left")
     assert not pairs.answer("left")  # the pair shown is being written: not answerable twice
@@ -124,3 +124,25 @@ def test_a_save_nests_no_event_loop_and_keys_pressed_meanwhile_wait_for_it(
     assert inside_save == [False]
     verdicts = [r for r in records(window) if r["kind"] == "verdict"]
     assert [r["payload"]["verdict"] for r in verdicts] == ["partial"]  # saved once, not twice
+
+
+def test_a_change_says_who_asked_for_it_and_listeners_redo_only_what_it_names(
+    qtbot: QtBot, open_window: OpenWindow, demo_copy: Path
+) -> None:
+    window = open_window(demo_copy)
+    show_claim(qtbot, window, 2)
+    heard: list[tuple[str, object]] = []
+    window.controller.review.changed.connect(lambda change, initiator: heard.append((change.kind, initiator)))
+    panel = window.review.notes_panel
+    refreshed: list[str] = []
+    original = panel.set_notes
+    panel.set_notes = lambda summary, shown: (refreshed.append(summary), original(summary, shown))[1]  # type: ignore[method-assign]
+
+    editor = fill_verdict(qtbot, window, Verdict.PARTIAL, "Only the small benchmark ran.")
+    assert save(qtbot, editor)
+    assert heard == [("set_verdict", editor)]  # the editor can tell its own change from another window's
+    assert refreshed == []  # a verdict is not a note: the notes tab is left alone (not blind)
+
+    window.actions_by_name["add_note"].trigger()
+    save_note(qtbot, window, "Timing includes warm-up")
+    assert [kind for kind, _ in heard] == ["set_verdict", "add_note"] and len(refreshed) == 1

@@ -40,6 +40,11 @@ class ChangeRecord:
     def everything(self) -> bool:
         return self.direction == "reload"
 
+    def touches(self, *record_kinds: str) -> bool:
+        """Whether records of one of `record_kinds` may have changed: written, retracted or undone by this change,
+        or anything at all (a reload, claims that came or went)."""
+        return self.everything or self.restructures or any(kind in self.record_kinds for kind in record_kinds)
+
 
 def claim_keys_of(kind: str, claim: str | None, payload: BaseModel | None) -> list[str]:
     """The claims one record is about: its target's claim, and the claims a split, merge or addition makes."""

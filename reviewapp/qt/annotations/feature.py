@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDialog, QWidget
 
+from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.corrected_claims import claim_mark, correction_lines
 from reviewapp.core.review.state import EffectiveClaim
 from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
@@ -184,14 +185,23 @@ class ReviewFeature(QObject):
         self.notes.refresh_panel()
         self._update_actions()
 
-    def _changed(self) -> None:
-        self.editor.refresh()
-        self.notes.refresh_panel()
-        self._mark_claims()
+    def _changed(self, change: ChangeRecord, _initiator: object) -> None:
+        """Redo only what the change names: the verdict editor and the others' verdicts for verdicts (blind: a
+        verdict of mine reveals others' notes too), the notes tab for notes, the claim marks for corrections."""
+        verdicts = change.touches("verdict", "adjudicated_verdict")
+        if verdicts:
+            self.editor.refresh()
+        if change.touches("note") or (verdicts and self.review.blind):
+            self.notes.refresh_panel()
+        corrections = change.touches("agent_verdict")
+        if corrections:
+            self._mark_claims()
         if self.window.current_claim is not None:
-            lines = correction_lines(self.review.effective(self.window.current_claim.key))
-            self.window.evidence.header.set_corrections(lines)
-            self._show_other_verdicts()
+            if corrections:
+                lines = correction_lines(self.review.effective(self.window.current_claim.key))
+                self.window.evidence.header.set_corrections(lines)
+            if verdicts:
+                self._show_other_verdicts()
         for repair in self.review.new_repairs():
             self.say(f"Set aside an unfinished line another program left: {repair.issue}")
         self.window.update_problems()

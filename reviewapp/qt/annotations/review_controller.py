@@ -3,7 +3,8 @@
 Every action goes through `submit`, which runs it on the write lane and hands back, on the GUI thread once it is
 done, its result or the core's refusal (a secret in the text, a disk that cannot be written, an annotation changed
 elsewhere) as CommandFailed with a message for the user. Nothing waits for it: no event loop is nested. `changed`
-fires after anything that can change what is shown: an action, an undo or redo, a reload, a rating.
+carries the ChangeRecord of anything that can change what is shown (a command, an undo or redo, a reload, a
+rating) and who asked for it.
 """
 
 from __future__ import annotations
@@ -41,8 +42,10 @@ class CommandFailed(Exception):
 
 
 class ReviewController(QObject):
-    changed = Signal()  # annotations changed (an action, undo/redo, reload, a pair rating)
-    change_made = Signal(object)  # the ChangeRecord of that change: which claims and records
+    # The annotations changed (a command, undo/redo, reload, a pair rating): its ChangeRecord, which names the claims
+    # and record kinds it touched, and the screen that asked for it (None: another window or a reload), so that each
+    # listener does only what the change names and a screen can skip its own.
+    changed = Signal(object, object)
     _lane_told = Signal()  # emitted from the lane: what it heard waits in `_pending` for the GUI thread
     reviewer_changed = Signal()  # a logbook_review was opened for another reviewer (after asking who is reviewing)
 
@@ -62,6 +65,7 @@ class ReviewController(QObject):
         self._acting = 0  # submitted commands under way: they tell what the lane heard once they return
         self._in_flight = 0  # (GUI thread) commands submitted and not yet delivered back
         self._idle_waiters: list[Callable[[], None]] = []  # what waits for them (`when_idle`)
+        self._initiator: object = None  # (lane thread) the screen whose submitted command is running
         self._lane_told.connect(self._flush, Qt.ConnectionType.QueuedConnection)
         self.blinder: Blinder | None = None  # the open logbook's, while it is reviewed blind
         self.workspace: ReviewWorkspace | None = None  # the window's, which holds the open logbook's review state
@@ -92,7 +96,7 @@ class ReviewController(QObject):
         self.reason, self.ask = None, False
         self._listen()
         self.reviewer_changed.emit()
-        self.changed.emit()
+        self.changed.emit(ChangeRecord.reload(logbook_review.history.logbook_id), None)
 
     def _listen(self) -> None:
         self._location = None
@@ -107,11 +111,8 @@ class ReviewController(QObject):
         self.logbook_review = None
 
     def _history_changed(self, change: ChangeRecord) -> None:
-        self.deliver(lambda: self._tell(change))
-
-    def _tell(self, change: ChangeRecord) -> None:
-        self.change_made.emit(change)
-        self.changed.emit()
+        initiator = self._initiator  # set on the lane while a submitted command runs
+        self.deliver(lambda: self.changed.emit(change, initiator))
 
     def deliver(self, told: Callable[[], None]) -> None:
         """Call `told` on the GUI thread: now when this is the GUI thread, else once the lane's action returns
@@ -280,6 +281,8 @@ class ReviewController(QObject):
         do: Callable[[LogbookReview], T],
         on_done: Callable[[T], None] | None = None,
         on_failed: Callable[[CommandFailed], None] | None = None,
+        *,
+        initiator: object = None,
     ) -> None:
         """Run one logbook_review action on the write lane; `on_done(result)` on the GUI thread once it is on disk,
         or `on_failed(CommandFailed)` (nothing saved) when it cannot be done. Listeners hear of the change first."""
@@ -308,7 +311,14 @@ class ReviewController(QObject):
             if on_failed is not None:
                 on_failed(refusal)
 
-        self.lane.submit(lambda: do(review), done, failed, initiator=self)
+        def run() -> T:
+            self._initiator = initiator
+            try:
+                return do(review)
+            finally:
+                self._initiator = None
+
+        self.lane.submit(run, done, failed, initiator=initiator)
 
     def _settle(self) -> None:
         with self._pending_lock:
@@ -350,11 +360,7 @@ class ReviewController(QObject):
             self.logbook_review.reload()
             self.logbook_review.refresh_revision()
             self._location = None
-            self._tell(ChangeRecord.reload(self.logbook_review.history.logbook_id))
-
-    def notify(self) -> None:
-        """Something appended outside the history (pair ratings): show the new state."""
-        self.changed.emit()
+            self.changed.emit(ChangeRecord.reload(self.logbook_review.history.logbook_id), None)
 
 
 def _label(command: Command | None) -> str | None:

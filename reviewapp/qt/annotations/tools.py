@@ -134,16 +134,13 @@ class ReviewTools(QObject):
         if self.pair_window is not None and self.pair_window.isVisible():
             self.pair_window.close()
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        window.rated.connect(lambda _trial: self.review.notify())
         window.destroyed.connect(self._pairs_closed)
         window.show()
         self.pair_window = window
-        self.review.notify()  # opening a set records its protocol
         return window
 
     def _pairs_closed(self) -> None:
-        self.pair_window = None
-        self.review.notify()
+        self.pair_window = None  # what it wrote reached the review window through the history, as it was written
 
     # -- commit -----------------------------------------------------------------------------------------------
 

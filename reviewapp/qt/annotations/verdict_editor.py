@@ -523,7 +523,7 @@ class VerdictEditor(QFrame):
             self._finished(then, False)
 
         self.state.setText("Saving…")
-        self.review.submit(save_and_remember, saved, refused)
+        self.review.submit(save_and_remember, saved, refused, initiator=self)
         return True
 
     def _finished(self, then: Callable[[bool], None] | None, saved: bool) -> None:

@@ -65,7 +65,7 @@ class LogbookJudgeFeature(QObject):
         self.controller.loaded.connect(self._loaded)
         self.controller.claims_changed.connect(self.refresh)
         self.controller.rows_changed.connect(lambda _keys: self.refresh())  # the disagreement list follows rows
-        self.review.change_made.connect(self._change_made)
+        self.review.changed.connect(self._change_made)
         self.review.reviewer_changed.connect(self.refresh)
         host.subject_shown.connect(self._subject_shown)
 
@@ -93,7 +93,7 @@ class LogbookJudgeFeature(QObject):
         self._update_disagreements()
         self._subject_shown()  # also enables re-matching when there is an import and a claim
 
-    def _change_made(self, change: ChangeRecord) -> None:
+    def _change_made(self, change: ChangeRecord, _initiator: object) -> None:
         if changes_logbook_judge(change):  # a re-match can move the evidence shown without changing a verdict
             self.refresh()
 
