@@ -148,6 +148,8 @@ def test_a_split_matches_the_logbook_judge_against_the_parts(tmp_path: Path) -> 
     assert workspace.follow(logbook_id, original) == f"{original}.1"
     review.history.undo()
     assert workspace.follow(logbook_id, f"{original}.2") == original
+    workspace.refresh(logbook_id)  # the rows derived again (the files re-read): where .2 went is still known
+    assert workspace.follow(logbook_id, f"{original}.2") == original
 
 
 def test_read_only_opening_shows_the_named_reviewers_verdicts_and_writes_nothing(tmp_path: Path) -> None:

@@ -59,8 +59,8 @@ def records(window: MainWindow) -> list[dict]:
     return [json.loads(line) for line in file.read_bytes().splitlines()] if file.exists() else []
 
 
-def show_claim(qtbot: QtBot, window: MainWindow, n: int) -> None:
-    assert window.select_claim(n)
+def show_claim(qtbot: QtBot, window: MainWindow, ref: str | int) -> None:
+    assert window.select_claim(ref)
     wait_idle(qtbot, window)
 
 

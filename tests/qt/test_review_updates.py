@@ -73,6 +73,22 @@ def test_splitting_a_claim_lists_the_claims_again(qtbot: QtBot, open_window: Ope
     assert window.controller.claims[0].key.endswith(".1")
 
 
+def test_the_claim_shown_is_followed_into_its_split_and_back_when_the_split_is_undone(
+    qtbot: QtBot, open_window: OpenWindow, demo_copy: Path
+) -> None:
+    window = open_window(demo_copy)
+    show_claim(qtbot, window, 3)
+    original = window.current_claim.key  # type: ignore[union-attr]
+    act(qtbot, window.controller.review, lambda review: review.split_claim(3, [{"title": "a"}, {"title": "b"}], "two"))
+    assert window.current_claim is not None and window.current_claim.key == f"{original}.1"
+
+    show_claim(qtbot, window, f"{original}.2")
+    assert window.current_claim.key == f"{original}.2"
+    window.actions_by_name["undo"].trigger()
+    written(qtbot, window)
+    assert window.current_claim is not None and window.current_claim.key == original
+
+
 class Relay(QObject):
     """Lives on the GUI thread: its slot runs only when that thread processes events."""
 

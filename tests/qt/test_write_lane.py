@@ -139,10 +139,21 @@ def test_a_change_says_who_asked_for_it_and_listeners_redo_only_what_it_names(
     panel.set_notes = lambda summary, shown: (refreshed.append(summary), original(summary, shown))[1]  # type: ignore[method-assign]
 
     editor = fill_verdict(qtbot, window, Verdict.PARTIAL, "Only the small benchmark ran.")
+    editor_refreshes: list[str | None] = []
+    editor_refresh = editor.refresh
+    editor.refresh = lambda: (editor_refreshes.append(editor.claim_key), editor_refresh())[1]  # type: ignore[method-assign]
     assert save(qtbot, editor)
     assert heard == [("set_verdict", editor)]  # the editor can tell its own change from another window's
     assert refreshed == []  # a verdict is not a note: the notes tab is left alone (not blind)
+    assert editor_refreshes == []  # its own save: the editor shows what it saved, nothing is read again
+
+    window.actions_by_name["undo"].trigger()  # asked for by no screen: the editor shows the verdict undone
+    written(qtbot, window)
+    assert heard[-1] == ("set_verdict", None) and len(editor_refreshes) == 1 and editor.stored is None
+    window.actions_by_name["redo"].trigger()
+    written(qtbot, window)
+    assert len(editor_refreshes) == 2 and editor.stored is not None
 
     window.actions_by_name["add_note"].trigger()
     save_note(qtbot, window, "Timing includes warm-up")
-    assert [kind for kind, _ in heard] == ["set_verdict", "add_note"] and len(refreshed) == 1
+    assert [kind for kind, _ in heard][-1] == "add_note" and len(refreshed) == 1

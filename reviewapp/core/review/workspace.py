@@ -86,7 +86,9 @@ class _Open:
     reviewer: str | None = None  # whose verdicts fill H when the review is read-only
     rows: list[ReviewedClaim] = field(default_factory=list)
     position: dict[str, int] = field(default_factory=dict)
-    before: dict[str, ReviewedClaim] = field(default_factory=dict)  # the rows before claims last came or went
+    # the last row listed under each key, gone ones too: where a claim went is known however often the rows were
+    # derived since it was shown
+    before: dict[str, ReviewedClaim] = field(default_factory=dict)
 
     @property
     def state(self) -> AnnotationState | None:
@@ -347,7 +349,7 @@ class ReviewWorkspace:
 
     def _derive(self, opened: _Open) -> None:
         logbook_id = str(opened.logbook.logbook_id)
-        opened.before = {row.key: row for row in opened.rows}
+        opened.before.update((row.key, row) for row in opened.rows)
         state = opened.state
         if state is None:
             opened.rows = [self._row(logbook_id, opened, claim, None) for claim in opened.logbook.claims]

@@ -14,8 +14,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDialog, QWidget
 
 from reviewapp.core.review.changes import ChangeRecord
-from reviewapp.core.review.corrected_claims import claim_mark, correction_lines
-from reviewapp.core.review.state import EffectiveClaim
+from reviewapp.core.review.workspace import ReviewedClaim
 from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
 from reviewapp.qt import theme
 from reviewapp.qt.annotations.corrections import ClaimCorrections
@@ -50,7 +49,6 @@ class ReviewFeature(QObject):
         self.reviewer = ElidedLabel()
         self.reviewer.setObjectName("reviewer")
         window.statusBar().addPermanentWidget(self.reviewer)
-        self._effective: dict[str, EffectiveClaim] = {}  # as last shown: where a claim went after a split/merge
         self.notes = NoteActions(self)
         self.corrections = ClaimCorrections(self)
         self.tools = ReviewTools(self)
@@ -145,7 +143,6 @@ class ReviewFeature(QObject):
         return page.slug if page is not None else None
 
     def _loaded(self) -> None:
-        self._effective = {e.key: e for e in self.review.effective_claims() or []}
         self._mark_claims()
         self._session_changed()
         if self.review.ask and self.ask_on_load:
@@ -177,7 +174,7 @@ class ReviewFeature(QObject):
             self.editor.show_nothing()
         elif claim is not None:
             self.editor.show_claim(claim.key, claim.label, len(self.review.sets_for(claim.key)))
-            self.window.evidence.header.set_corrections(correction_lines(self.review.effective(claim.key)))
+            self.window.evidence.header.set_corrections(self._corrections(claim.key))
             self._show_other_verdicts()
         else:
             slug = self.page_slug
@@ -185,11 +182,12 @@ class ReviewFeature(QObject):
         self.notes.refresh_panel()
         self._update_actions()
 
-    def _changed(self, change: ChangeRecord, _initiator: object) -> None:
+    def _changed(self, change: ChangeRecord, initiator: object) -> None:
         """Redo only what the change names: the verdict editor and the others' verdicts for verdicts (blind: a
-        verdict of mine reveals others' notes too), the notes tab for notes, the claim marks for corrections."""
+        verdict of mine reveals others' notes too), the notes tab for notes, the claim marks for corrections. The
+        editor's own save is left to it: it shows what it saved once the save is back."""
         verdicts = change.touches("verdict", "adjudicated_verdict")
-        if verdicts:
+        if verdicts and initiator is not self.editor:
             self.editor.refresh()
         if change.touches("note") or (verdicts and self.review.blind):
             self.notes.refresh_panel()
@@ -198,8 +196,7 @@ class ReviewFeature(QObject):
             self._mark_claims()
         if self.window.current_claim is not None:
             if corrections:
-                lines = correction_lines(self.review.effective(self.window.current_claim.key))
-                self.window.evidence.header.set_corrections(lines)
+                self.window.evidence.header.set_corrections(self._corrections(self.window.current_claim.key))
             if verdicts:
                 self._show_other_verdicts()
         for repair in self.review.new_repairs():
@@ -215,30 +212,34 @@ class ReviewFeature(QObject):
             [(r.annotator, r.payload.verdict, r.payload.rationale) for r in others]
         )
 
+    def _rows(self) -> list[ReviewedClaim]:
+        """The open logbook's claims as the workspace derived them (reviewers' corrections applied)."""
+        logbook_id = self.controller.logbook_id
+        return self.controller.workspace.rows(logbook_id) if logbook_id is not None else []
+
+    def _corrections(self, key: str) -> list[str]:
+        """How reviewers changed the claim, as the claim header says it."""
+        logbook_id = self.controller.logbook_id
+        row = self.controller.workspace.row(logbook_id, key) if logbook_id is not None else None
+        return list(row.corrections) if row is not None else []
+
     def _mark_claims(self) -> None:
         """The claim list says which claims reviewers changed, and how (in the row's tool tip)."""
-        effective = self.review.effective_claims() or []
-        marks = {e.key: claim_mark(e) for e in effective if claim_mark(e)}
-        self.window.claim_model.set_marks(marks, {e.key: correction_lines(e) for e in effective if e.key in marks})
+        marked = [row for row in self._rows() if row.mark]
+        self.window.claim_model.set_marks({r.key: r.mark for r in marked}, {r.key: list(r.corrections) for r in marked})
 
     def _claims_changed(self) -> None:
-        """Reviewers added, split or merged claims (or undid that): list the claims again, keeping the place."""
-        w = self.window
+        """Reviewers added, split or merged claims (or undid that): list the claims again, keeping the place, or
+        following the claim shown to where the workspace says it went (its parts, the claim it merged into)."""
+        w, c = self.window, self.controller
         current = w.current_claim.key if w.current_claim is not None else None
-        previous = self._effective.get(current) if current else None
-        claims = self.controller.claims
-        self._effective = {e.key: e for e in self.review.effective_claims() or []}
-        w.claim_model.set_claims(claims, [self.controller.verdict_slots(c) for c in claims])
+        claims = c.claims
+        w.claim_model.set_claims(claims, [c.verdict_slots(claim) for claim in claims])
         self._mark_claims()
-        w.claim_panel.apply_filters(self.controller.search(w.claim_panel.search.text()))
-        if current is None:
+        w.claim_panel.apply_filters(c.search(w.claim_panel.search.text()))
+        if current is None or c.logbook_id is None:
             return
-        target = current if self.controller.claim(current) is not None else None
-        if target is None:  # the claim was split or merged away, or its split/merge undone: follow it
-            made = [e.key for e in self._effective.values() if current in e.replaces]
-            back = [k for k in (previous.replaces if previous else ()) if k in self._effective]
-            same_page = [c.key for c in claims if previous is not None and c.page == previous.page]
-            target = next(iter(made + back + same_page + [c.key for c in claims[:1]]), None)
+        target = c.workspace.follow(c.logbook_id, current)
         if target is not None and not w.claim_panel.select_key(target):
             w.claim_panel.clear_filters()
             w.claim_panel.select_key(target)
