@@ -16,7 +16,8 @@ from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook.writer import LogbookDraft
 from reviewapp.core.logbook_judge.importer import import_verdicts
 from reviewapp.core.paper.compare import evidence_cells, pair_evidence
-from reviewapp.core.paper.gather import GatheredPaper, PaperGatherError, PaperRequest, gather_paper
+from reviewapp.core.paper.gather import GatheredPaper, PaperGatherError, PaperRequest, gather_paper, reread_review
+from reviewapp.core.paper.view import update_cells
 from reviewapp.core.sources.opener import open_source
 from reviewapp.core.verdicts import Verdict
 from tests.core import judge_fixtures
@@ -248,3 +249,21 @@ def test_two_logbooks_naming_one_space_are_not_merged_without_the_same_pages(tmp
     gathered = gather(ada, other)
     assert len(gathered.view.logbooks) == 2
     assert not [p for p in gathered.problems if "are one logbook" in p]
+
+
+def test_cells_updated_for_a_changed_verdict_are_the_cells_built_anew(tmp_path: Path) -> None:
+    teams = {"ada": [(0, "verified"), (1, "verified")], "bob": [(0, "verified"), (1, "toy")]}
+    folders = [write_team_logbook(tmp_path / t, t, v) for t, v in teams.items()]
+    gathered = gather(*folders)
+    view = gathered.view
+    before = view.paper_class
+    ada = view.logbooks[0]
+    record = open_review(folders[0], "Grace Judge").set_verdict(2, "falsified", "The second claim fails at scale.")
+
+    rows = update_cells(view, ada.logbook_id, reread_review(ada), [record.target.claim or ""])
+
+    fresh = gather(*folders).view
+    assert rows == [view.rows[1].id]  # only the row of the claim the verdict is on
+    assert view.cells == fresh.cells and view.claim_classes == fresh.claim_classes
+    assert view.paper_class == fresh.paper_class == "falsified" != before  # a person falsified claim 2
+    assert update_cells(view, ada.logbook_id, reread_review(ada), [record.target.claim or ""]) == []  # nothing new

@@ -18,6 +18,7 @@ from reviewapp.core.io.markdown_safe import markdown_inline
 from reviewapp.core.paper.gather import PaperRequest
 from reviewapp.core.paper.paper_store import PaperStore
 from reviewapp.core.review.identity import Identity
+from reviewapp.core.verdicts import Verdict
 from reviewapp.qt import theme
 from reviewapp.qt.controller import LogbookController
 from reviewapp.qt.main_window import MainWindow
@@ -28,7 +29,8 @@ from reviewapp.qt.paper.open_paper_dialog import OpenPaperDialog
 from reviewapp.qt.paper.paper_window import PaperWindow
 from reviewapp.qt.paper.response_dialog import ResponseDialog
 from tests.core.annotation_helpers import open_review
-from tests.qt.conftest import LOAD_TIMEOUT_MS, Screenshots, settle
+from tests.qt.conftest import LOAD_TIMEOUT_MS, Screenshots, settle, wait_idle
+from tests.qt.review_helpers import act, fill_verdict, save, written
 from tests.support.paper_fixtures import ORID, write_team_logbook
 
 AUTHOR = Identity("Ann Author", "asked")
@@ -149,10 +151,13 @@ def test_author_response_with_evidence_export_and_undo(
         dialog._add_url()
         screenshots.take(dialog, "paper-response-dialog", min_colors=10)
 
+    resets: list[bool] = []
+    window.model.modelReset.connect(lambda: resets.append(True))
     answer_next_dialog(qtbot, fill)
     qtbot.keyClick(window.table, Qt.Key.Key_R)
     wait_written(qtbot, window)
     assert text_at(window, 1, window.model.responses_column()) == "Ann Author: partly"
+    assert resets == []  # a response redraws its row's Authors cell: the matrix is not built again
     assert text_at(window, 1, CLASS) == "contested"  # an author's answer never decides a class
     assert "bob ran one epoch" in window.details.toPlainText()
     saved = [record for record, _where in PaperStore(ORID).load().records]
@@ -174,6 +179,7 @@ def test_author_response_with_evidence_export_and_undo(
     qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     wait_written(qtbot, window)
     assert text_at(window, 1, window.model.responses_column()) == "Ann Author: partly"
+    assert resets == []
 
 
 def test_hand_alignment_moves_a_claim_to_its_own_row(
@@ -314,3 +320,45 @@ def test_logbooks_of_two_papers_are_said_in_the_heading(qtbot: QtBot, tmp_path: 
     meta.write_text(json.dumps(data))
     window = open_paper(qtbot, {"ada": ada, "bob": bob}, [])
     assert "⚠ These logbooks name 2 papers (FlatMin123, Other999)." in window.heading.text()
+
+
+def test_a_verdict_saved_in_the_review_window_redraws_its_one_cell_and_rebuilds_nothing(
+    qtbot: QtBot, teams: dict[str, Path]
+) -> None:
+    controller = LogbookController()
+    main = MainWindow(controller, remember_state=False)
+    qtbot.addWidget(main)
+    main.show()
+    window = main.paper.open_paper(PaperRequest([str(p) for p in teams.values()]))
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: window.gathered is not None, timeout=LOAD_TIMEOUT_MS)
+    window.table.setCurrentIndex(window.model.index(2, FIRST_LOGBOOK))  # ada's claim 3, toy by the agent
+    with qtbot.waitSignal(controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        window.open_evidence()
+    qtbot.waitUntil(lambda: main.current_claim is not None, timeout=LOAD_TIMEOUT_MS)
+    wait_idle(qtbot, main)
+    columns = window.model.columnCount()
+    before = {(r, c): text_at(window, r, c) for r in range(window.model.rowCount()) for c in range(columns)}
+    resets: list[bool] = []
+    redrawn: list[tuple[int, int]] = []
+    window.model.modelReset.connect(lambda: resets.append(True))
+    window.model.dataChanged.connect(lambda first, _last, _roles=(): redrawn.append((first.row(), first.column())))
+
+    assert save(qtbot, fill_verdict(qtbot, main, Verdict.VERIFIED, "Re-ran the sweep at full scale."))
+
+    assert resets == []  # the matrix was not built again
+    assert set(redrawn) == {(2, FIRST_LOGBOOK), (2, CLASS)}  # that cell and its row's class, nothing else
+    assert text_at(window, 2, FIRST_LOGBOOK) == "A toy · J — · H verified\n→ verified (H)"
+    after = {(r, c): text_at(window, r, c) for r in range(window.model.rowCount()) for c in range(columns)}
+    assert {cell for cell in after if after[cell] != before[cell]} <= {(2, FIRST_LOGBOOK), (2, CLASS)}
+
+    main.actions_by_name["undo"].trigger()  # an undo in the review window takes the cell back, the same way
+    written(qtbot, main)
+    assert resets == [] and text_at(window, 2, FIRST_LOGBOOK) == before[(2, FIRST_LOGBOOK)]
+
+    key = main.current_claim.key  # type: ignore[union-attr]
+    act(qtbot, controller.review, lambda review: review.split_claim(key, [{"title": "a"}, {"title": "b"}], "two"))
+    assert resets == [True]  # claims came and went: the paper's rows are aligned again, with ada's parts
+    ada = window.gathered.view.logbooks[0]  # type: ignore[union-attr]
+    assert {c.key for c in ada.claims()} >= {f"{key}.1", f"{key}.2"}
+    window.close()

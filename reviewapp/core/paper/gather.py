@@ -15,12 +15,13 @@ from pathlib import Path
 from reviewapp.core.io.source_errors import SourceUnavailable
 from reviewapp.core.io.source_ref import SourceError
 from reviewapp.core.logbook.locate import NotALogbookError
+from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook.parse_cache import read_logbook_cached
 from reviewapp.core.logbook.same_logbook import sameness
 from reviewapp.core.logbook_judge.entries import VerdictsFileError
 from reviewapp.core.logbook_judge.registry import RegistryClaim, read_paper_index, read_registry
 from reviewapp.core.paper.paper_store import PaperIdError, PaperStore
-from reviewapp.core.paper.view import PaperLogbook, PaperView, build_paper_view, column_label
+from reviewapp.core.paper.view import PaperLogbook, PaperView, build_paper_view, column_label, responses_of
 from reviewapp.core.progress import CancelToken, ProgressCallback
 from reviewapp.core.review.state import AnnotationState
 from reviewapp.core.review.workspace import ReviewWorkspace
@@ -138,6 +139,10 @@ def open_column(source: str, opener: Opener) -> PaperLogbook:
     logbook = read_logbook_cached(opened.folder)
     if opened.logbook_id is not None:
         logbook = dataclasses.replace(logbook, explicit_id=opened.logbook_id)
+    return _column(source, logbook)
+
+
+def _column(source: str, logbook: Logbook, label: str | None = None) -> PaperLogbook:
     workspace = ReviewWorkspace()  # a damaged import shows no J verdicts; `verdicts import` again replaces it
     logbook_id = workspace.open(logbook)
     state = workspace.state(logbook_id)
@@ -145,9 +150,24 @@ def open_column(source: str, opener: Opener) -> PaperLogbook:
     verdicts = {
         row.key: row.slots.logbook_judge for row in workspace.rows(logbook_id) if row.slots.logbook_judge is not None
     }
-    label = column_label(source, logbook_id, logbook)
+    label = label or column_label(source, logbook_id, logbook)
     judged = workspace.logbook_judge_import(logbook_id)
     return PaperLogbook(logbook_id, label, logbook, state, judged, verdicts, source=source)
+
+
+def reopen_column(column: PaperLogbook) -> PaperLogbook:
+    """The same logbook (not read again) with its review and Logbook Judge slot read again: after claims came or
+    went, or a change that can move the Logbook Judge's matches."""
+    return _column(column.source, column.logbook, column.label)
+
+
+def reread_review(column: PaperLogbook) -> AnnotationState:
+    """The logbook's review files read again, through the workspace (after people's verdicts changed)."""
+    workspace = ReviewWorkspace()
+    logbook_id = workspace.open(column.logbook, logbook_judge=False)
+    state = workspace.state(logbook_id)
+    assert state is not None
+    return state
 
 
 def paper_records(orid: str | None) -> AnnotationState:
@@ -161,11 +181,24 @@ def paper_records(orid: str | None) -> AnnotationState:
     return state
 
 
-def rebuild(gathered: GatheredPaper) -> GatheredPaper:
-    """The same logbooks with the paper's records read again (after a response or a hand alignment)."""
+def reread_responses(view: PaperView) -> list[str]:
+    """The authors' responses read again (after one was written, undone or redone): the ids of the rows whose
+    responses changed. Responses never decide a class, so nothing else changes."""
+    fresh = responses_of(paper_records(view.orid).live())
+    changed = [row.id for row in view.rows if fresh.get(row.id, []) != view.responses.get(row.id, [])]
+    view.responses = fresh
+    return changed
+
+
+def rebuild(gathered: GatheredPaper, replaced: PaperLogbook | None = None) -> GatheredPaper:
+    """The same logbooks with the paper's records read again (after a hand alignment), `replaced` in place of the
+    column with its logbook id (after claims of that logbook came or went)."""
     view = gathered.view
+    columns = [
+        replaced if replaced is not None and lb.logbook_id == replaced.logbook_id else lb for lb in view.logbooks
+    ]
     fresh = build_paper_view(
-        view.logbooks, orid=view.orid, registry=gathered.registry_claims, paper_state=paper_records(view.orid)
+        columns, orid=view.orid, registry=gathered.registry_claims, paper_state=paper_records(view.orid)
     )
     return GatheredPaper(fresh, gathered.labels, gathered.problems, gathered.registry_claims)
 

@@ -3,7 +3,7 @@ and people's verdicts with the one that decides it, and the classes that follow 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from reviewapp.core.logbook.model import Logbook
@@ -12,7 +12,7 @@ from reviewapp.core.logbook_judge.registry import RegistryClaim
 from reviewapp.core.logbook_judge.stored import StoredImport
 from reviewapp.core.paper.alignment import Alignment, PaperClaim, Placement, align
 from reviewapp.core.paper.classify import ClaimClass, Decision, PaperClass, classify_claim, classify_paper, decide
-from reviewapp.core.review.records import AuthorResponseRecord, ClaimAlignmentRecord
+from reviewapp.core.review.records import AuthorResponseRecord, ClaimAlignmentRecord, RecordBase
 from reviewapp.core.review.state import AnnotationState, EffectiveClaim
 from reviewapp.core.verdicts import Verdict
 
@@ -88,38 +88,17 @@ def build_paper_view(
     notes.extend(alignment.notes)
     cells: dict[tuple[str, str], MatrixCell] = {}
     for lb in logbooks:
-        judged = lb.logbook_judge_verdicts
         by_registry = _by_registry_position(lb, registry)
         claims = {c.key: c for c in lb.claims()}
         for row in alignment.rows:
             placement = alignment.cell(row.id, lb.logbook_id)
             claim = claims.get(placement.claim_key) if placement else None
-            agent = claim.agent_verdict if claim else None
-            logbook_judge = judged.get(claim.key) if claim else None
-            if claim is None and row.in_registry:  # a claim's J slot is the workspace's, re-matches by hand applied
-                logbook_judge = by_registry.get(row.number)
-            people = _people(lb.state, claim.key) if claim else {}
-            rationales = _rationales(lb.state, claim.key, people) if claim else {}
-            cells[(row.id, lb.logbook_id)] = MatrixCell(
-                row.id,
-                lb.logbook_id,
-                claim,
-                placement,
-                agent,
-                logbook_judge,
-                people,
-                decide(people, logbook_judge, agent),
-                rationales,
-            )
+            cells[(row.id, lb.logbook_id)] = _cell(lb, row, placement, claim, by_registry)
     claim_classes = {
         row.id: classify_claim(cells[(row.id, lb.logbook_id)].decision for lb in logbooks) for row in alignment.rows
     }
     counted = [r.id for r in alignment.rows if r.in_registry] if registry else None
     paper_class, all_falsified = classify_paper(claim_classes, counted)
-    responses: dict[str, list[AuthorResponseRecord]] = {}
-    for response in records:
-        if isinstance(response, AuthorResponseRecord) and response.target.claim:
-            responses.setdefault(response.target.claim, []).append(response)
     return PaperView(
         orid=orid,
         title=_title(logbooks),
@@ -130,9 +109,60 @@ def build_paper_view(
         paper_class=paper_class,
         all_falsified=all_falsified,
         registry_used=bool(registry),
-        responses=responses,
+        responses=responses_of(records),
         notes=notes,
     )
+
+
+def responses_of(records: Iterable[RecordBase]) -> dict[str, list[AuthorResponseRecord]]:
+    """The authors' responses among the paper's live records, by row id."""
+    responses: dict[str, list[AuthorResponseRecord]] = {}
+    for response in records:
+        if isinstance(response, AuthorResponseRecord) and response.target.claim:
+            responses.setdefault(response.target.claim, []).append(response)
+    return responses
+
+
+def update_cells(view: PaperView, logbook_id: str, state: AnnotationState, keys: Iterable[str]) -> list[str]:
+    """People's verdicts on the claims `keys` of one logbook changed (its review read again as `state`): update
+    that logbook's cells on those claims, the classes of their rows and the paper's. Claims neither came nor went,
+    so the alignment stands. Returns the ids of the rows whose cell changed, in row order."""
+    column = next(lb for lb in view.logbooks if lb.logbook_id == logbook_id)
+    column.state = state
+    wanted = set(keys)
+    claims = {c.key: c for c in state.effective_claims() if c.key in wanted}
+    changed: list[str] = []
+    for row in view.rows:
+        old = view.cells[(row.id, logbook_id)]
+        if old.claim is None or old.claim.key not in claims:
+            continue
+        new = _cell(column, row, old.placement, claims[old.claim.key], {})
+        if new != old:
+            view.cells[(row.id, logbook_id)] = new
+            view.claim_classes[row.id] = classify_claim(view.cells[(row.id, lb.logbook_id)].decision
+                                                        for lb in view.logbooks)  # fmt: skip
+            changed.append(row.id)
+    if changed:
+        counted = [r.id for r in view.rows if r.in_registry] if view.registry_used else None
+        view.paper_class, view.all_falsified = classify_paper(view.claim_classes, counted)
+    return changed
+
+
+def _cell(
+    lb: PaperLogbook,
+    row: PaperClaim,
+    placement: Placement | None,
+    claim: EffectiveClaim | None,
+    by_registry: dict[int, Verdict],
+) -> MatrixCell:
+    agent = claim.agent_verdict if claim else None
+    logbook_judge = lb.logbook_judge_verdicts.get(claim.key) if claim else None
+    if claim is None and row.in_registry:  # a claim's J slot is the workspace's, re-matches by hand applied
+        logbook_judge = by_registry.get(row.number)
+    people = _people(lb.state, claim.key) if claim else {}
+    rationales = _rationales(lb.state, claim.key, people) if claim else {}
+    decision = decide(people, logbook_judge, agent)
+    return MatrixCell(row.id, lb.logbook_id, claim, placement, agent, logbook_judge, people, decision, rationales)
 
 
 def alignment_of(view: PaperView) -> Alignment:

@@ -9,9 +9,11 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox
 
 from reviewapp.core.paper.gather import PaperRequest
+from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.identity import Identity
 from reviewapp.qt.paper.open_paper_dialog import OpenPaperDialog, list_sources
 from reviewapp.qt.paper.paper_window import PaperWindow
+from reviewapp.qt.workers import alive
 
 if TYPE_CHECKING:
     from reviewapp.qt.controller import LogbookController
@@ -27,6 +29,7 @@ class PaperFeature(QObject):
         self._pending: tuple[Path, str | None] | None = None
         host.actions_by_name["open_paper"].triggered.connect(self.choose_paper)
         controller.loaded.connect(self._loaded)
+        controller.review.changed.connect(self._review_changed)  # a verdict saved here shows in the paper's cell
 
     def choose_paper(self) -> None:
         dialog = OpenPaperDialog(self.host.widget())
@@ -70,6 +73,10 @@ class PaperFeature(QObject):
         root = getattr(logbook, "root", None)
         if pending is not None and root is not None and Path(root).resolve() == pending[0] and pending[1]:
             self.host.select_claim(pending[1])
+
+    def _review_changed(self, change: ChangeRecord, initiator: object) -> None:
+        if self.paper_window is not None and alive(self.paper_window):
+            self.paper_window.apply_change(change, initiator)
 
     def _me(self) -> Identity | None:
         identity = self.controller.review.identity

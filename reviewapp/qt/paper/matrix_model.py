@@ -97,6 +97,22 @@ class PaperMatrixModel(QAbstractTableModel):
         self.view = view
         self.endResetModel()
 
+    def cells_changed(self, row_ids: list[str], logbook_id: str) -> None:
+        """Redraw one logbook's cells on these rows and the rows' classes (the view was updated in place)."""
+        column = self.column_of(logbook_id)
+        for row in self._rows_of(row_ids):
+            self.dataChanged.emit(self.index(row, CLASS), self.index(row, CLASS))
+            self.dataChanged.emit(self.index(row, column), self.index(row, column))
+
+    def responses_changed(self, row_ids: list[str]) -> None:
+        column = self.responses_column()
+        for row in self._rows_of(row_ids):
+            self.dataChanged.emit(self.index(row, column), self.index(row, column))
+
+    def _rows_of(self, row_ids: list[str]) -> list[int]:
+        wanted = set(row_ids)
+        return [i for i, row in enumerate(self.view.rows) if row.id in wanted] if self.view is not None else []
+
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() or self.view is None else len(self.view.rows)
 

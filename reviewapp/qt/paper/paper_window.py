@@ -32,10 +32,21 @@ from PySide6.QtWidgets import (
 
 from reviewapp.core.io.durable import atomic_write
 from reviewapp.core.paper.export import link_text, response_markdown, view_json
-from reviewapp.core.paper.gather import GatheredPaper, PaperRequest, find_on_hub, gather_paper, rebuild
+from reviewapp.core.paper.gather import (
+    GatheredPaper,
+    PaperRequest,
+    find_on_hub,
+    gather_paper,
+    rebuild,
+    reopen_column,
+    reread_responses,
+    reread_review,
+)
 from reviewapp.core.paper.paper_review import PaperCommandError, PaperReview
-from reviewapp.core.paper.view import MatrixCell, PaperLogbook, PaperView
+from reviewapp.core.paper.view import MatrixCell, PaperLogbook, PaperView, update_cells
 from reviewapp.core.progress import CancelToken, ProgressCallback
+from reviewapp.core.review.changes import ChangeRecord
+from reviewapp.core.review.commands import changes_logbook_judge
 from reviewapp.core.review.identity import Identity
 from reviewapp.core.sources.opened import OpenedSource
 from reviewapp.qt.paper.matrix_model import CLAIM, CLASS, FIRST_LOGBOOK, PaperMatrixModel, cell_lines, cell_tooltip
@@ -245,6 +256,25 @@ class PaperWindow(QMainWindow):
         view = gathered.view
         self.model.set_view(view)
         self.setWindowTitle(f"{view.title or view.orid or 'Paper'} — reviewapp")
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(CLAIM, QHeaderView.ResizeMode.Interactive)
+        self.table.setColumnWidth(CLAIM, 300)
+        self.table.setColumnWidth(CLASS, 140)
+        self.table.setColumnWidth(self.model.responses_column(), 160)
+        self._show_summary()
+        self._enable(True)
+        if self.model.rowCount():
+            row = min(where[0], self.model.rowCount() - 1)
+            column = min(where[1], self.model.columnCount() - 1)
+            self.table.setCurrentIndex(self.model.index(row, column))
+        self.table.selectionModel().currentChanged.connect(self._show_details, Qt.ConnectionType.UniqueConnection)
+        self._show_details()
+
+    def _show_summary(self) -> None:
+        """The heading (the paper's class) and the status line (contested claims, disputed cells, notes)."""
+        gathered = self.gathered
+        assert gathered is not None
+        view = gathered.view
         flag = " (every claim falsified)" if view.all_falsified else ""
         rows = "rows from the claim registry" if view.registry_used else "claims aligned across the logbooks"
         self.heading.setText(
@@ -252,11 +282,6 @@ class PaperWindow(QMainWindow):
             f"{view.paper_class}{flag} · {len(view.logbooks)} logbook(s) · {len(view.rows)} claim(s), {rows}"
             + _mixed_papers(view)
         )
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(CLAIM, QHeaderView.ResizeMode.Interactive)
-        self.table.setColumnWidth(CLAIM, 300)
-        self.table.setColumnWidth(CLASS, 140)
-        self.table.setColumnWidth(self.model.responses_column(), 160)
         contested = sum(1 for c in view.claim_classes.values() if c == "contested")
         disputed = sum(1 for c in view.cells.values() if c.decision.disputed)
         problems = gathered.problems + view.notes
@@ -265,13 +290,26 @@ class PaperWindow(QMainWindow):
             text += f" · {len(problems)} note(s) (point here to read them)"
         self.summary.setText(text)
         self.summary.setToolTip("\n".join(problems))
-        self._enable(True)
-        if self.model.rowCount():
-            row = min(where[0], self.model.rowCount() - 1)
-            column = min(where[1], self.model.columnCount() - 1)
-            self.table.setCurrentIndex(self.model.index(row, column))
-        self.table.selectionModel().currentChanged.connect(self._show_details, Qt.ConnectionType.UniqueConnection)
-        self._show_details()
+
+    def apply_change(self, change: ChangeRecord, initiator: object = None) -> None:
+        """A logbook's review changed in another window (a verdict saved in the review window): redraw what the
+        change names. People's verdicts change only the cells of the claims named, and their rows' classes; claims
+        that came or went, or a change that can move the Logbook Judge's matches, rebuild the view with that
+        logbook read again; other records (notes, pins, ratings) show nowhere in the matrix."""
+        if initiator is self or self.gathered is None or self.busy:  # a reload under way reads everything anew
+            return
+        view = self.gathered.view
+        column = next((lb for lb in view.logbooks if lb.logbook_id == change.logbook_id), None)
+        if column is None:
+            return
+        if change.everything or change.restructures or changes_logbook_judge(change):
+            self.show_gathered(rebuild(self.gathered, reopen_column(column)))
+        elif change.touches("verdict", "adjudicated_verdict"):
+            rows = update_cells(view, column.logbook_id, reread_review(column), change.claim_keys)
+            if rows:
+                self.model.cells_changed(rows, column.logbook_id)
+                self._show_summary()
+                self._show_details()
 
     def _fit_header(self, heading: str, column: int) -> str:
         header = self.table.horizontalHeader()
@@ -512,12 +550,14 @@ class PaperWindow(QMainWindow):
         assert self.gathered is not None
         self._set_writing(True)
 
+        history = self.review.history if self.review is not None else None
+
         def done(_: object) -> None:
             if not alive(self):
                 return
             self._set_writing(False)
             if self.gathered is not None:
-                self.show_gathered(rebuild(self.gathered))
+                self._written(history.last_change if history is not None else None)
             self.statusBar().showMessage("Saved.", 4000)
 
         def failed(exc: BaseException) -> None:
@@ -529,6 +569,16 @@ class PaperWindow(QMainWindow):
             QMessageBox.warning(self, "Nothing saved", str(exc))
 
         WriteLane.shared().submit(action, done, failed, initiator=self)
+
+    def _written(self, change: ChangeRecord | None) -> None:
+        """Show what a write of this window changed: a response (or its undo) redraws its row's Authors cell; an
+        alignment moves claims between rows, so the view is built again."""
+        assert self.gathered is not None
+        if change is not None and change.record_kinds and set(change.record_kinds) <= {"author_response"}:
+            self.model.responses_changed(reread_responses(self.gathered.view))
+            self._show_details()
+        else:
+            self.show_gathered(rebuild(self.gathered))
 
     def _set_writing(self, writing: bool) -> None:
         self.writing = writing
