@@ -14,7 +14,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from reviewapp.cli.common import SOURCE_HELP, CommandError, fail, load_or_exit, print_json
+from reviewapp.cli.common import (
+    SOURCE_HELP,
+    CommandError,
+    add_blind_option,
+    blind_reviewer,
+    blind_rule,
+    fail,
+    load_or_exit,
+    print_json,
+)
 from reviewapp.cli.output import add_format_option, write_table
 
 EXIT_CODES = """exit codes:
@@ -44,6 +53,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="also write the calibration heat maps (people, agent, Logbook Judge) as OUT.png and OUT.svg",
     )
     parser.add_argument("--theme", choices=("light", "dark"), default="light", help="colours of --figure")
+    add_blind_option(parser)
     add_format_option(parser)
     parser.set_defaults(handler=run)
 
@@ -53,9 +63,12 @@ def collect_ratings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     from reviewapp.core.review.workspace import ReviewWorkspace
 
     ratings: dict[str, dict[str, Any]] = {}
+    reviewer = blind_reviewer(args)  # blind: others' verdicts count only on claims this reviewer judged
     workspace = ReviewWorkspace()  # read-only, and by logbook id: a Hub logbook's reviews are in the data folder
     for source in args.sources:
-        logbook_id = workspace.open(load_or_exit(source), logbook_judge=args.logbook_judge)
+        logbook = load_or_exit(source)
+        rule = blind_rule(logbook, reviewer) if reviewer is not None else None
+        logbook_id = workspace.open(logbook, reviewer, logbook_judge=args.logbook_judge, rule=rule)
         problem = workspace.logbook_judge_problem(logbook_id)
         if problem:
             print(f"warning: {source}: Logbook Judge verdicts not used: {problem}", file=sys.stderr)
@@ -69,7 +82,8 @@ def collect_ratings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
                 unit[AGENT] = row.slots.agent
             if row.slots.logbook_judge is not None:
                 unit[LOGBOOK_JUDGE] = row.slots.logbook_judge
-            ratings[f"{logbook_id}#{row.key}"] = unit
+            name = f"{rule.alias}#{row.key}" if rule is not None else f"{logbook_id}#{row.key}"
+            ratings[name] = unit
     return ratings
 
 

@@ -12,6 +12,7 @@ from reviewapp.core.logbook.model import Logbook
 
 if TYPE_CHECKING:
     from reviewapp.core.io.hub_download import DownloadLimits
+    from reviewapp.core.review.blind_rule import BlindRule
     from reviewapp.core.sources.opened import OpenedSource
 
 
@@ -231,3 +232,38 @@ def print_json(value: Any) -> None:
 def fail(error: CommandError) -> int:
     print(str(error), file=sys.stderr)
     return error.exit_code
+
+
+def add_blind_option(parser: argparse.ArgumentParser) -> None:
+    """--blind [NAME]: show what reviewer NAME sees in blind review, as the window shows it."""
+    parser.add_argument(
+        "--blind",
+        nargs="?",
+        const="",
+        metavar="NAME",
+        help="as reviewer NAME (default: your name in the settings) sees it in blind review: the participant's "
+        "names replaced by a pseudonym, other reviewers' verdicts and notes only on claims NAME has judged",
+    )
+
+
+def blind_reviewer(args: argparse.Namespace) -> str | None:
+    """Who looks blind (None: not blind). Raises CommandError when --blind names nobody and the settings neither."""
+    name = getattr(args, "blind", None)
+    if name is None:
+        return None
+    if name.strip():
+        return " ".join(name.split())
+    from reviewapp.core.review.preferences import load_preferences
+
+    known = load_preferences().annotator
+    if not known:
+        raise CommandError("error: --blind needs the reviewer's name: --blind NAME, or set your name in the settings")
+    return known
+
+
+def blind_rule(logbook: Logbook, reviewer: str) -> BlindRule:
+    """The blind rule the window applies to `logbook` for `reviewer`: the names its id, Spaces and git authors
+    give scrubbed (the reviewer's own left in), others' records hidden where the reviewer has no verdict."""
+    from reviewapp.core.queue.blind_logbook import blinder_of
+
+    return blinder_of(logbook, reviewer).rule(reviewer, logbook.workspace or logbook.root)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 from reviewapp.cli import inspect_judge
 from reviewapp.cli.common import (
     CommandError,
+    add_blind_option,
     add_exit_codes,
     add_source_argument,
+    blind_reviewer,
+    blind_rule,
     exit_codes_epilog,
     fail,
     load_or_exit,
@@ -23,6 +27,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_source_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     inspect_judge.add_options(parser)
+    add_blind_option(parser)
     add_exit_codes(
         parser,
         exit_codes_epilog(ok="the folder is a logbook (problems with its pages are listed, with file and line)"),
@@ -35,9 +40,11 @@ def run(args: argparse.Namespace) -> int:
         return fail(CommandError("error: --registry and --space go with --verdicts FILE"))
     try:
         logbook = load_or_exit(args.source)
+        reviewer = blind_reviewer(args)
         judge = inspect_judge.judge_summary(logbook, args) if args.verdicts else inspect_judge.stored_summary(logbook)
     except CommandError as error:
         return fail(error)
+    rule = blind_rule(logbook, reviewer) if reviewer is not None else None
     if args.json:
         result = summary(logbook)
         if judge is not None:
@@ -45,11 +52,24 @@ def run(args: argparse.Namespace) -> int:
             for claim in result["claims"]:
                 claim.update(per_claim.get(claim["key"], inspect_judge.EMPTY_CLAIM))
             result["logbook_judge"] = top
+        if rule is not None:  # blind: every text scrubbed of the participant's names, the folder not shown
+            result = _scrubbed(result, rule.text) | {"root": rule.path(logbook.root)}
         print_json(result)
     else:
         text = render_text(logbook)
-        print(text if judge is None else "\n".join([text, *inspect_judge.render_text(*judge)]))
+        text = text if judge is None else "\n".join([text, *inspect_judge.render_text(*judge)])
+        print(rule.text(text) if rule is not None else text)
     return 0
+
+
+def _scrubbed(value: Any, scrub: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, list):
+        return [_scrubbed(item, scrub) for item in value]
+    if isinstance(value, dict):
+        return {key: _scrubbed(item, scrub) for key, item in value.items()}
+    return value
 
 
 def summary(logbook: Logbook) -> dict[str, Any]:

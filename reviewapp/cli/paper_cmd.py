@@ -12,7 +12,17 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewapp.cli.common import CommandError, add_annotator_options, fail, open_for_command, open_or_exit, say_who
+from reviewapp.cli.common import (
+    CommandError,
+    add_annotator_options,
+    add_blind_option,
+    blind_reviewer,
+    blind_rule,
+    fail,
+    open_for_command,
+    open_or_exit,
+    say_who,
+)
 from reviewapp.cli.gui_cmd import add_look_options
 
 if TYPE_CHECKING:
@@ -53,6 +63,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--paper-index", type=Path, metavar="FILE", help="the challenge's paper index (numeric ids)")
     parser.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     parser.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
+    add_blind_option(parser)
     respond = parser.add_argument_group("answering a finding (as an author)")
     respond.add_argument("--respond", metavar="CLAIM", help="the claim's number (or id, `registry:3`) to answer")
     respond.add_argument("--response", choices=("agree", "disagree", "partly"), help="your answer to the finding")
@@ -72,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
     from reviewapp.core.paper.gather import rebuild
 
     if args.window or args.screenshot is not None or args.dialog:
+        if args.blind is not None:
+            return fail(CommandError("error: --blind is for the printed matrix; the paper window shows names"))
         return _window(args)
     try:
         gathered = _build(args)
@@ -129,7 +142,9 @@ def _build(args: argparse.Namespace) -> GatheredPaper:
         # with several logbooks, one that cannot be opened is named and left out; a lone one stops with its code
         several = len(request.sources) > 1 or (not request.sources and request.orid is not None)
         opener = open_for_command if several else open_or_exit
-        gathered = gather_paper(request, opener, strict=not several, find=find_on_hub)
+        reviewer = blind_reviewer(args)
+        blind = (lambda logbook: blind_rule(logbook, reviewer)) if reviewer is not None else None
+        gathered = gather_paper(request, opener, strict=not several, find=find_on_hub, blind=blind)
     except NotALogbookError as exc:
         raise CommandError(f"error: {exc}") from None
     except PaperGatherError as exc:

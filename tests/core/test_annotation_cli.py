@@ -264,3 +264,17 @@ def test_bad_input_is_explained_in_our_words(workspace: Path, tmp_path: Path) ->
                   "--tag", " ", "--annotator", "Ada")  # fmt: skip
     assert tag.returncode == 2 and "Value error" not in tag.stderr and "tag" in tag.stderr
     assert records(workspace, "ada") == []
+
+
+def test_blind_takes_the_reviewer_from_the_settings_and_says_so_when_nobody_is_known(
+    workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["annotations", str(workspace), "--json", "--blind"]) == 2
+    assert "--blind needs the reviewer's name" in capsys.readouterr().err
+    save_preferences(Preferences(annotator="Ada Lovelace"))
+    assert annotate(workspace, "--annotator", "Ada Lovelace") == 0
+    capsys.readouterr()
+    assert main(["annotations", str(workspace), "--json", "--blind"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert [row["annotator"] for row in shown["claims"] if row["annotator"]] == ["Ada Lovelace"]
+    assert not Path(shown["logbook"]).is_absolute()  # the folder (its name can name the team) is not shown

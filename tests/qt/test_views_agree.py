@@ -3,8 +3,10 @@ checks those against the ReviewWorkspace), and a verdict save does not match the
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from reviewapp.core.logbook.demo import DEMO_VERDICTS_FILE
@@ -14,6 +16,7 @@ from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.workspace import ReviewWorkspace
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.models.claim_table import ClaimRole
+from tests.core import judge_fixtures
 from tests.core.disputed_logbook import OTHER, write_disputed_logbook
 from tests.qt.conftest import LOAD_TIMEOUT_MS, REVIEWER, OpenWindow, wait_idle
 from tests.qt.review_helpers import act, written
@@ -49,6 +52,21 @@ def test_the_window_row_gives_the_same_verdicts_disagreement_and_hidden_names(
     # blind: Bob's verdict shows where I have given mine, and stays hidden (name and all) where I have not
     assert [r.annotator for r in review.other_verdicts(disputed.seen_blind)] == [OTHER]
     assert review.other_verdicts(disputed.hidden_blind) == []
+    # the people the workspace names on each claim under the window's rule: what the other views show blind
+    # (tests/core/test_views_agree.py), with me beside Bob where I judged too
+    blind_truth = ReviewWorkspace()
+    blind_id = blind_truth.open(read_logbook(disputed.folder), REVIEWER, rule=review.rule)
+    for key in shown:
+        others = {r.annotator for r in review.other_verdicts(key)}
+        assert set(blind_truth.people(blind_id, key)) - {REVIEWER} == others, key
+    # and no row names the participant (the Space its metadata names)
+    texts = [
+        str(model.index(row).data(role) or "")
+        for row in range(model.rowCount())
+        for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole)
+    ]
+    for name in judge_fixtures.SPACE.split("/"):
+        assert not any(re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", t, re.IGNORECASE) for t in texts), name
 
 
 def test_a_verdict_save_does_not_match_the_logbook_judge_again_and_a_re_match_does(

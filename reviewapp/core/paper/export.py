@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from reviewapp.core.io.markdown_safe import markdown_code, markdown_inline, markdown_quote
-from reviewapp.core.paper.view import MatrixCell, PaperView
+from reviewapp.core.paper.view import MatrixCell, PaperLogbook, PaperView
 from reviewapp.core.review.records import AuthorResponseRecord, EvidenceLink
 
 _RESPONSE = {"agree": "agrees", "disagree": "disagrees", "partly": "partly agrees"}
@@ -40,8 +40,22 @@ def cell_json(cell: MatrixCell, label: str = "") -> dict[str, Any]:
     }  # fmt: skip
 
 
+def _public(lb: PaperLogbook) -> str:
+    """Blind review: the pseudonym that heads the column stands for the logbook's id, which names the team."""
+    return lb.label if lb.rule.blind else public_id(lb.logbook_id, lb.label)
+
+
+def _blind_cell(cell: dict[str, Any], lb: PaperLogbook) -> dict[str, Any]:
+    if not lb.rule.blind:
+        return cell
+    claim = cell["claim"]
+    shown = {**claim, "title": lb.rule.text(claim["title"])} if claim is not None else None
+    rationales = [{**p, "rationale": lb.rule.text(p["rationale"])} for p in cell["decided_by_people"]]
+    return {**cell, "logbook": lb.label, "claim": shown, "decided_by_people": rationales}
+
+
 def view_json(view: PaperView) -> dict[str, Any]:
-    ids = {lb.logbook_id: public_id(lb.logbook_id, lb.label) for lb in view.logbooks}
+    ids = {lb.logbook_id: _public(lb) for lb in view.logbooks}
     return {
         "paper": view.orid,
         "title": view.title,
@@ -49,8 +63,7 @@ def view_json(view: PaperView) -> dict[str, Any]:
         "all_falsified": view.all_falsified,
         "rows_from": "claim registry" if view.registry_used else "claims aligned across logbooks",
         "logbooks": [
-            {"id": public_id(lb.logbook_id, lb.label), "label": lb.label, "title": lb.logbook.title}
-            for lb in view.logbooks
+            {"id": _public(lb), "label": lb.label, "title": lb.rule.text(lb.logbook.title)} for lb in view.logbooks
         ],
         "claims": [
             {
@@ -59,7 +72,9 @@ def view_json(view: PaperView) -> dict[str, Any]:
                 "text": row.text,
                 "in_registry": row.in_registry,
                 "class": view.claim_classes[row.id],
-                "cells": [cell_json(view.cell(row.id, lb.logbook_id), lb.label) for lb in view.logbooks],
+                "cells": [
+                    _blind_cell(cell_json(view.cell(row.id, lb.logbook_id), lb.label), lb) for lb in view.logbooks
+                ],
                 "responses": [_response_json(r, ids) for r in view.responses.get(row.id, [])],
             }
             for row in view.rows

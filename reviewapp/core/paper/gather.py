@@ -23,6 +23,7 @@ from reviewapp.core.logbook_judge.registry import RegistryClaim, read_paper_inde
 from reviewapp.core.paper.paper_store import PaperIdError, PaperStore
 from reviewapp.core.paper.view import PaperLogbook, PaperView, build_paper_view, column_label, responses_of
 from reviewapp.core.progress import CancelToken, ProgressCallback
+from reviewapp.core.review.blind_rule import BlindRule
 from reviewapp.core.review.state import AnnotationState
 from reviewapp.core.review.workspace import ReviewWorkspace
 from reviewapp.core.sources.opened import OpenedSource
@@ -61,8 +62,10 @@ def gather_paper(
     find: Callable[[str], list[str]] | None = None,
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
+    blind: Callable[[Logbook], BlindRule] | None = None,
 ) -> GatheredPaper:
-    """Open every source with `opener` and build the paper view.
+    """Open every source with `opener` and build the paper view; `blind` gives each logbook the blind rule of
+    the reviewer looking (its pseudonym heads the column, others' verdicts show where the reviewer gave theirs).
 
     With `strict` a source that cannot be opened or read raises (the command line stops with its exit code);
     otherwise it is left out and named in `problems` (the window shows the rest). `find(orid)` lists the Hub's
@@ -84,7 +87,7 @@ def gather_paper(
         if progress is not None:
             progress(done, len(sources), source)
         try:
-            column = open_column(source, opener)
+            column = open_column(source, opener, blind)
         except (SourceError, SourceUnavailable, NotALogbookError, OSError) as exc:
             if strict:
                 raise
@@ -132,17 +135,17 @@ def find_on_hub(orid: str, cancel: CancelToken | None = None) -> list[str]:
     return [f.repo_id for f in find_logbooks(orid, cancel=cancel, count_claims=False)]
 
 
-def open_column(source: str, opener: Opener) -> PaperLogbook:
+def open_column(source: str, opener: Opener, blind: Callable[[Logbook], BlindRule] | None = None) -> PaperLogbook:
     """One logbook's column: read through the parse cache, its review and Logbook Judge slot as the workspace has
     them (re-matches by hand applied, as in the review window)."""
     opened = opener(source)
     logbook = read_logbook_cached(opened.folder)
     if opened.logbook_id is not None:
         logbook = dataclasses.replace(logbook, explicit_id=opened.logbook_id)
-    return _column(source, logbook)
+    return _column(source, logbook, blind(logbook) if blind is not None else BlindRule.SEEING_ALL)
 
 
-def _column(source: str, logbook: Logbook, label: str | None = None) -> PaperLogbook:
+def _column(source: str, logbook: Logbook, rule: BlindRule, label: str | None = None) -> PaperLogbook:
     workspace = ReviewWorkspace()  # a damaged import shows no J verdicts; `verdicts import` again replaces it
     logbook_id = workspace.open(logbook)
     state = workspace.state(logbook_id)
@@ -150,15 +153,15 @@ def _column(source: str, logbook: Logbook, label: str | None = None) -> PaperLog
     verdicts = {
         row.key: row.slots.logbook_judge for row in workspace.rows(logbook_id) if row.slots.logbook_judge is not None
     }
-    label = label or column_label(source, logbook_id, logbook)
+    label = label or (rule.alias if rule.blind else column_label(source, logbook_id, logbook))
     judged = workspace.logbook_judge_import(logbook_id)
-    return PaperLogbook(logbook_id, label, logbook, state, judged, verdicts, source=source)
+    return PaperLogbook(logbook_id, label, logbook, state, judged, verdicts, source=source, rule=rule)
 
 
 def reopen_column(column: PaperLogbook) -> PaperLogbook:
     """The same logbook (not read again) with its review and Logbook Judge slot read again: after claims came or
     went, or a change that can move the Logbook Judge's matches."""
-    return _column(column.source, column.logbook, column.label)
+    return _column(column.source, column.logbook, column.rule, column.label)
 
 
 def reread_review(column: PaperLogbook) -> AnnotationState:

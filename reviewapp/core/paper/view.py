@@ -12,6 +12,7 @@ from reviewapp.core.logbook_judge.registry import RegistryClaim
 from reviewapp.core.logbook_judge.stored import StoredImport
 from reviewapp.core.paper.alignment import Alignment, PaperClaim, Placement, align
 from reviewapp.core.paper.classify import ClaimClass, Decision, PaperClass, classify_claim, classify_paper, decide
+from reviewapp.core.review.blind_rule import BlindRule
 from reviewapp.core.review.records import AuthorResponseRecord, ClaimAlignmentRecord, RecordBase
 from reviewapp.core.review.state import AnnotationState, EffectiveClaim
 from reviewapp.core.verdicts import Verdict
@@ -28,6 +29,7 @@ class PaperLogbook:
     logbook_judge: StoredImport | None = None
     logbook_judge_verdicts: dict[str, Verdict] = field(default_factory=dict)  # the J slot, from the workspace
     source: str = ""  # the source as given (a folder, a Space, a URL): what opening its evidence opens
+    rule: BlindRule = BlindRule.SEEING_ALL  # blind review: others' verdicts only where the reviewer judged
 
     def claims(self) -> list[EffectiveClaim]:
         return self.state.effective_claims()
@@ -159,7 +161,7 @@ def _cell(
     logbook_judge = lb.logbook_judge_verdicts.get(claim.key) if claim else None
     if claim is None and row.in_registry:  # a claim's J slot is the workspace's, re-matches by hand applied
         logbook_judge = by_registry.get(row.number)
-    people = _people(lb.state, claim.key) if claim else {}
+    people = _people(lb, claim.key) if claim else {}
     rationales = _rationales(lb.state, claim.key, people) if claim else {}
     decision = decide(people, logbook_judge, agent)
     return MatrixCell(row.id, lb.logbook_id, claim, placement, agent, logbook_judge, people, decision, rationales)
@@ -174,10 +176,10 @@ def alignment_of(view: PaperView) -> Alignment:
     return Alignment(view.rows, placements, view.notes)
 
 
-def _people(state: AnnotationState, claim_key: str) -> dict[str, Verdict]:
+def _people(lb: PaperLogbook, claim_key: str) -> dict[str, Verdict]:
     return {
         annotator: record.payload.verdict
-        for annotator, record in state.verdicts(claim_key).items()
+        for annotator, record in lb.rule.verdicts(lb.state, claim_key).items()
         if record.role != "author"  # authors are interested parties: their word never decides a class
     }
 

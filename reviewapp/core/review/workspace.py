@@ -84,6 +84,7 @@ class _Open:
     logbook_judge: LogbookJudgeSlot
     replayed: ReplayedReview | None = None  # read-only review state (the queue, the paper view, the CLI)
     reviewer: str | None = None  # whose verdicts fill H when the review is read-only
+    rule: BlindRule | None = None  # blind review (read-only): others' verdicts only where the reviewer gave theirs
     rows: list[ReviewedClaim] = field(default_factory=list)
     position: dict[str, int] = field(default_factory=dict)
     # the last row listed under each key, gone ones too: where a claim went is known however often the rows were
@@ -127,10 +128,12 @@ class ReviewWorkspace:
         *,
         replayed: ReplayedReview | None = None,
         logbook_judge: bool = True,
+        rule: BlindRule | None = None,
     ) -> str:
         """Open `logbook` read-only: every reviewer's records replayed, `reviewer`'s verdicts in the H slot (None:
         nobody's). Nothing is written, repaired or created. `logbook_judge=False` leaves the J slot empty (no
-        import read). Returns its logbook id."""
+        import read). `rule`: the blind rule of `reviewer` in blind review, which `people` applies, as the window
+        does. Returns its logbook id."""
         logbook_id = str(logbook.logbook_id)
         if logbook_id in self._open:
             self.close(logbook_id)
@@ -140,6 +143,7 @@ class ReviewWorkspace:
             LogbookJudgeSlot(logbook, self.data_dir, enabled=logbook_judge),
             replayed or read_review(logbook, trust=self.trust),
             reviewer,
+            dataclasses.replace(rule, me=reviewer or "") if rule is not None else None,
         )
         self._open[logbook_id] = opened
         opened.logbook_judge.update(opened.state)
@@ -254,9 +258,17 @@ class ReviewWorkspace:
         return disagreements(claims, slots, opened.logbook_judge.match_confidence())
 
     def people(self, logbook_id: str, key: str) -> dict[str, VerdictRecord]:
-        """Every reviewer's current verdict record on the claim, by annotator, in replay order."""
-        state = self._get(logbook_id).state
-        return dict(state.verdicts(key)) if state is not None else {}
+        """Every reviewer's current verdict record on the claim, by annotator, in replay order; opened blind, only
+        those the reviewer may see (others' once theirs is in, by the blind rule)."""
+        opened = self._get(logbook_id)
+        state = opened.state
+        if state is None:
+            return {}
+        return dict(opened.rule.verdicts(state, key) if opened.rule is not None else state.verdicts(key))
+
+    def blind_rule(self, logbook_id: str) -> BlindRule:
+        """The rule the logbook was opened with (everything shown when it was not opened blind)."""
+        return self._get(logbook_id).rule or BlindRule(me=self._get(logbook_id).me or "")
 
     def visible_verdicts(self, logbook_id: str, key: str, rule: BlindRule | None = None) -> list[VerdictRecord]:
         """Other reviewers' verdicts on the claim as this reviewer may see them, by the blind rule (no anchoring:
