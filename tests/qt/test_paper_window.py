@@ -344,7 +344,8 @@ def test_a_verdict_saved_in_the_review_window_redraws_its_one_cell_and_rebuilds_
     window.model.modelReset.connect(lambda: resets.append(True))
     window.model.dataChanged.connect(lambda first, _last, _roles=(): redrawn.append((first.row(), first.column())))
 
-    assert save(qtbot, fill_verdict(qtbot, main, Verdict.VERIFIED, "Re-ran the sweep at full scale."))
+    with qtbot.waitSignal(window.updated, timeout=LOAD_TIMEOUT_MS):  # read again off the GUI thread
+        assert save(qtbot, fill_verdict(qtbot, main, Verdict.VERIFIED, "Re-ran the sweep at full scale."))
 
     assert resets == []  # the matrix was not built again
     assert set(redrawn) == {(2, FIRST_LOGBOOK), (2, CLASS)}  # that cell and its row's class, nothing else
@@ -352,12 +353,14 @@ def test_a_verdict_saved_in_the_review_window_redraws_its_one_cell_and_rebuilds_
     after = {(r, c): text_at(window, r, c) for r in range(window.model.rowCount()) for c in range(columns)}
     assert {cell for cell in after if after[cell] != before[cell]} <= {(2, FIRST_LOGBOOK), (2, CLASS)}
 
-    main.actions_by_name["undo"].trigger()  # an undo in the review window takes the cell back, the same way
-    written(qtbot, main)
+    with qtbot.waitSignal(window.updated, timeout=LOAD_TIMEOUT_MS):
+        main.actions_by_name["undo"].trigger()  # an undo in the review window takes the cell back, the same way
+        written(qtbot, main)
     assert resets == [] and text_at(window, 2, FIRST_LOGBOOK) == before[(2, FIRST_LOGBOOK)]
 
     key = main.current_claim.key  # type: ignore[union-attr]
-    act(qtbot, controller.review, lambda review: review.split_claim(key, [{"title": "a"}, {"title": "b"}], "two"))
+    with qtbot.waitSignal(window.updated, timeout=LOAD_TIMEOUT_MS):
+        act(qtbot, controller.review, lambda r: r.split_claim(key, [{"title": "a"}, {"title": "b"}], "two"))
     assert resets == [True]  # claims came and went: the paper's rows are aligned again, with ada's parts
     ada = window.gathered.view.logbooks[0]  # type: ignore[union-attr]
     assert {c.key for c in ada.claims()} >= {f"{key}.1", f"{key}.2"}

@@ -48,6 +48,7 @@ from reviewapp.core.progress import CancelToken, ProgressCallback
 from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.commands import changes_logbook_judge
 from reviewapp.core.review.identity import Identity
+from reviewapp.core.review.state import AnnotationState
 from reviewapp.core.sources.opened import OpenedSource
 from reviewapp.qt.paper.matrix_model import CLAIM, CLASS, FIRST_LOGBOOK, PaperMatrixModel, cell_lines, cell_tooltip
 from reviewapp.qt.plain import PlainLabel
@@ -70,6 +71,7 @@ CLASS_RULE = (
 
 class PaperWindow(QMainWindow):
     loaded = Signal()  # the matrix is shown (tests and the benchmark wait for it)
+    updated = Signal()  # a change made elsewhere is shown (or found to change nothing shown)
     failed = Signal(str)
 
     def __init__(
@@ -91,6 +93,7 @@ class PaperWindow(QMainWindow):
         self.writing = False  # a response, an alignment or an undo is on the write lane
         self._cancel: CancelToken | None = None
         self.runner = TaskRunner(1, self)
+        self.updates = TaskRunner(1, self)  # changes made in other windows, read again in the order they came
         self.setWindowTitle("Paper — reviewapp")
         self.model = PaperMatrixModel()
         self.heading = PlainLabel("Gathering the logbooks on the paper…")
@@ -298,18 +301,47 @@ class PaperWindow(QMainWindow):
         logbook read again; other records (notes, pins, ratings) show nowhere in the matrix."""
         if initiator is self or self.gathered is None or self.busy:  # a reload under way reads everything anew
             return
-        view = self.gathered.view
-        column = next((lb for lb in view.logbooks if lb.logbook_id == change.logbook_id), None)
+        gathered = self.gathered
+        column = next((lb for lb in gathered.view.logbooks if lb.logbook_id == change.logbook_id), None)
         if column is None:
             return
+        # the review files are read on a thread of the window's own, one change after another, in order
         if change.everything or change.restructures or changes_logbook_judge(change):
-            self.show_gathered(rebuild(self.gathered, reopen_column(column)))
+            self.updates.submit(
+                lambda _progress: rebuild(gathered, reopen_column(column)),
+                lambda fresh: self._rebuilt(gathered, fresh),
+                self._update_failed,
+            )
         elif change.touches("verdict", "adjudicated_verdict"):
-            rows = update_cells(view, column.logbook_id, reread_review(column), change.claim_keys)
+            keys = change.claim_keys
+            self.updates.submit(
+                lambda _progress: reread_review(column),
+                lambda state: self._reread(column.logbook_id, state, keys),
+                self._update_failed,
+            )
+
+    def _rebuilt(self, before: GatheredPaper, fresh: GatheredPaper) -> None:
+        if alive(self) and self.gathered is before:  # else a reload showed everything anew meanwhile
+            self.show_gathered(fresh)
+            self.updated.emit()
+
+    def _reread(self, logbook_id: str, state: AnnotationState, keys: tuple[str, ...]) -> None:
+        """The logbook's review as read after the change: newer than what any view shown holds, so it applies to
+        the view shown now, whichever it is."""
+        if not alive(self) or self.gathered is None:
+            return
+        view = self.gathered.view
+        if any(lb.logbook_id == logbook_id for lb in view.logbooks):
+            rows = update_cells(view, logbook_id, state, keys)
             if rows:
-                self.model.cells_changed(rows, column.logbook_id)
+                self.model.cells_changed(rows, logbook_id)
                 self._show_summary()
                 self._show_details()
+        self.updated.emit()
+
+    def _update_failed(self, exc: BaseException) -> None:
+        if alive(self):
+            self.statusBar().showMessage(f"A change could not be shown ({exc}); Reload (F5) reads it again.", 8000)
 
     def _fit_header(self, heading: str, column: int) -> str:
         header = self.table.horizontalHeader()
@@ -602,6 +634,7 @@ class PaperWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.cancel()
         self.runner.wait(5000)
+        self.updates.wait(5000)
         super().closeEvent(event)
 
 
