@@ -30,9 +30,10 @@ def _size(text: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
-def add_look_options(parser: argparse.ArgumentParser, *, top: bool = False) -> None:
+def add_look_options(parser: argparse.ArgumentParser, *, top: bool = False, theme: bool = True) -> None:
     """--screenshot, --size and --theme, given before the command (`top`) or after it: on a command they keep
-    what was given before it unless given again (a suppressed default sets nothing)."""
+    what was given before it unless given again (a suppressed default sets nothing). `theme=False`: the command's
+    own --theme (its figures' colours) is the window's too."""
     group = parser.add_argument_group("window")
     group.add_argument(
         "--screenshot",
@@ -48,6 +49,9 @@ def add_look_options(parser: argparse.ArgumentParser, *, top: bool = False) -> N
         default=DEFAULT_SIZE if top else argparse.SUPPRESS,
         help="window size (default 1600x1000)",
     )
+    if not theme:
+        parser.set_defaults(has_window=True)
+        return
     group.add_argument(
         "--theme",
         dest="window_theme",  # apart from a command's own --theme (the colours of a figure it writes)
@@ -83,7 +87,7 @@ def screenshot_problem(args: argparse.Namespace) -> str | None:
         return None
     return (
         f"error: {' and '.join(given)}: `{args.command}` has no window; the windows are opened by `open`, "
-        "`queue --window`, `paper --window` and `pairs rate`"
+        "`queue --window`, `paper --window`, `pairs rate` and `pairs study --window`"
     )
 
 

@@ -4,7 +4,7 @@
   pairs rate SOURCE [--set NAME] [--annotator N]   open the rating window (resumes where you stopped)
   pairs check RESULTS.csv [--json] [--min-consistency X]
                                                    validate committed results against their protocol
-  pairs study RESULTS.csv... [--format text|json|markdown] [--out REPORT.md] [--min-consistency X]
+  pairs study RESULTS.csv... [--format text|json|markdown] [--out REPORT.md] [--min-consistency X] [--window]
                                                    every rater's results combined into condition scores
 
 `check` exits 0 when the results are valid (and consistent enough, when a threshold is given), 1 when the file
@@ -104,7 +104,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     study.add_argument(
         "--out", type=Path, metavar="REPORT.md", help="also write the Markdown report, with its figures beside it"
     )
-    study.add_argument("--theme", choices=("light", "dark"), default="light", help="colours of the figures")
+    study.add_argument(
+        "--theme", choices=("light", "dark"), help="colours of the figures (and of the window); default light"
+    )
+    study.add_argument("--window", action="store_true", help="show the study in its window instead of printing")
+    add_look_options(study, theme=False)
     add_exit_codes(
         study,
         exit_codes_epilog(
@@ -202,9 +206,14 @@ def run_study(args: argparse.Namespace) -> int:
         for problem in study.problems:
             print(f"error: {problem}", file=sys.stderr)
         return fail(CommandError("error: no valid results to combine", EXIT_USAGE))
+    if args.window or getattr(args, "screenshot", None) is not None:
+        from reviewapp.cli.gui_cmd import open_window
+
+        args.window_theme = args.theme or getattr(args, "window_theme", None)
+        return open_window(args, "study", study=study)
     if args.out is not None:
         try:
-            written = write_report(study, args.out, args.theme)
+            written = write_report(study, args.out, args.theme or "light")
         except OSError as exc:
             return fail(CommandError(f"error: cannot write {args.out}: {exc.strerror or exc}", EXIT_CANNOT_WRITE))
         print(f"wrote {', '.join(str(p) for p in written)}", file=sys.stderr)

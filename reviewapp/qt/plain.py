@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 
@@ -26,19 +26,52 @@ class PlainLabel(QLabel):
 
 class ElidedLabel(PlainLabel):
     """One line that gives way when the window is narrow: a long path in the status bar is shortened in the middle
-    (the whole text in the tool tip) instead of widening the window beyond the screen."""
+    (or a sentence at its end) instead of widening the window beyond the screen; while it is shortened, the whole
+    text leads its tool tip, above what `setToolTip` gave."""
 
-    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+    def __init__(
+        self, text: str = "", parent: QWidget | None = None, mode: Qt.TextElideMode = Qt.TextElideMode.ElideMiddle
+    ) -> None:
+        self._mode = mode
+        self._details = ""  # the tool tip the caller gave
         super().__init__(text, parent)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)  # shrinks to nothing
 
     def minimumSizeHint(self) -> QSize:
         return QSize(0, super().minimumSizeHint().height())
 
+    def shown_text(self) -> str:
+        """The text as painted at the current width: whole, or shortened with an elision mark."""
+        return self.fontMetrics().elidedText(self.text(), self._mode, self.contentsRect().width())
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._refresh_tip()
+
+    def setToolTip(self, tip: str) -> None:
+        self._details = tip
+        self._refresh_tip()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._refresh_tip()
+
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
-        shown = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideMiddle, self.contentsRect().width())
-        painter.drawText(self.contentsRect(), int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), shown)
+        painter.drawText(self.contentsRect(), int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), self.shown_text())
+
+    def _refresh_tip(self) -> None:
+        details = getattr(self, "_details", "")  # QLabel's constructor sets the text before __init__ is done
+        if self.text() and self.shown_text() != self.text():
+            inner = (
+                details.removeprefix("<qt>").removesuffix("</qt>")
+                if details.startswith("<qt>")
+                else html.escape(details)
+            )
+            whole = html.escape(self.text())
+            super().setToolTip(f"<qt>{whole}<br><br>{inner}</qt>" if inner else f"<qt>{whole}</qt>")
+        else:
+            super().setToolTip(details)
 
 
 def plain_tooltip(text: str) -> str:

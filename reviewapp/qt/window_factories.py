@@ -21,6 +21,7 @@ def register_all() -> None:
     register_window("paper", "reviewapp paper SOURCE... --window", paper_window)
     register_window("respond", "reviewapp paper SOURCE... --window --dialog respond", respond_dialog)
     register_window("pairs", "reviewapp pairs rate SOURCE", pair_window)
+    register_window("study", "reviewapp pairs study RESULTS.csv... --window", study_dialog)
 
 
 def review_window(session: WindowSession, request: WindowRequest) -> ShownWindow:
@@ -130,3 +131,17 @@ def pair_window(session: WindowSession, request: WindowRequest) -> ShownWindow:
     except RatingError as exc:
         raise WindowProblem(str(exc)) from None
     return ShownWindow(window, lambda: window.can_answer or window.rating.current is None)
+
+
+def study_dialog(session: WindowSession, request: WindowRequest) -> ShownWindow:
+    """The study results as the rating window's "Study results of every rater…" shows them, figures drawn in the
+    window's theme."""
+    if request.study is None or not request.study.raters:
+        raise WindowProblem("the study window needs valid results to combine")
+    from reviewapp.core.plots.figures import Theme
+    from reviewapp.qt import theme
+    from reviewapp.qt.pairs.study_dialog import StudyDialog, draw_study
+
+    drawn: Theme = "dark" if theme.colors().dark else "light"
+    dialog = StudyDialog(request.study, draw_study(request.study, drawn), theme=drawn)
+    return ShownWindow(dialog, dialog=True)

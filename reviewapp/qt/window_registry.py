@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 if TYPE_CHECKING:
     from reviewapp.core.pairs.sets import PairSet
+    from reviewapp.core.pairs.study import Study
     from reviewapp.core.paper.gather import PaperRequest
     from reviewapp.core.review.logbook_review import LogbookReview
     from reviewapp.qt.main_window import MainWindow
@@ -42,6 +43,7 @@ class WindowRequest:
     annotator: str | None = None
     paper: PaperRequest | None = None
     pairs: tuple[LogbookReview, PairSet] | None = None
+    study: Study | None = None  # every rater's results combined (`pairs study`)
     row: int = 0  # which queue row or paper claim a dialog opens on (0 = the first)
 
 

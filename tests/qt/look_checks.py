@@ -52,13 +52,12 @@ def inside_a_scroll_area(widget: QWidget, window: QWidget) -> bool:
 def button_problems(window: QWidget) -> list[str]:
     problems = []
     for button in window.findChildren(QAbstractButton):
-        if not shown(button) or not button.text() or inside_a_scroll_area(button, window):
-            continue
-        if button.window() is not window:
+        if not shown(button) or not button.text() or button.window() is not window:
             continue
         full = QRect(button.mapTo(window, QPoint(0, 0)), button.size())
         seen = visible_rect(button, window)
-        if seen.width() < full.width() - 1 or seen.height() < full.height() - 1:
+        scrolled = inside_a_scroll_area(button, window)  # can be scrolled to, but never narrower than its text
+        if not scrolled and (seen.width() < full.width() - 1 or seen.height() < full.height() - 1):
             problems.append(f"{_name(button)} lies partly outside the visible area ({seen.size().toTuple()} of "
                             f"{full.size().toTuple()})")  # fmt: skip
             continue
@@ -113,12 +112,20 @@ def table_problems(window: QWidget) -> list[str]:
 def label_problems(window: QWidget) -> list[str]:
     problems = []
     for label in window.findChildren(QLabel):
-        if not shown(label) or label.window() is not window or inside_a_scroll_area(label, window):
+        if not shown(label) or label.window() is not window:
             continue
         text = label.text()
-        if not text or label.textFormat() == Qt.TextFormat.RichText or "<" in text or label.pixmap() is not None:
+        if not text or label.textFormat() == Qt.TextFormat.RichText or "<" in text or not label.pixmap().isNull():
             continue
-        room = visible_rect(label, window).width() - label.contentsMargins().left() - label.contentsMargins().right()
+        painted = getattr(label, "shown_text", None)  # a label that elides itself says what it painted
+        if callable(painted):
+            drawn = str(painted())
+            if drawn != text and not (ELLIPSIS in drawn and label.toolTip()):
+                problems.append(f"{_name(label)} is cut without an elision mark and a tool tip")
+            continue
+        # in a scroll area what lies outside the viewport can be scrolled to: only the label's own width counts
+        seen = label.rect() if inside_a_scroll_area(label, window) else visible_rect(label, window)
+        room = seen.width() - label.contentsMargins().left() - label.contentsMargins().right()
         if label.wordWrap():
             needed_height = label.heightForWidth(label.width())
             if needed_height > label.height() + 2:

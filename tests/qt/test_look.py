@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.pairs.sets import load_set
+from reviewapp.core.pairs.study import study_from_files
 from reviewapp.core.paper.gather import PaperRequest
 from reviewapp.core.review.identity import Identity
 from reviewapp.core.review.logbook_review import LogbookReview
@@ -48,6 +49,8 @@ def request_for(window: str, lab: Lab) -> WindowRequest:
         logbook = read_logbook(lab.pairs)
         review = LogbookReview.open(logbook, Identity("Rita Rater", "command line"), "participant")
         return WindowRequest(pairs=(review, load_set(logbook, None)))
+    if window == "study":
+        return WindowRequest(study=study_from_files(lab.results))
     raise AssertionError(f"no request for the window {window!r}: add one")
 
 

@@ -46,6 +46,7 @@ def command_for(window: str, lab: Lab) -> list[str | Path]:
         "paper": ["paper", *lab.teams, "--window"],
         "respond": ["paper", *lab.teams, "--window", "--dialog", "respond", "--annotator", "Ann Author"],
         "pairs": ["pairs", "rate", lab.pairs, "--annotator", "Rita Rater"],
+        "study": ["pairs", "study", *lab.results, "--window"],
     }[window]
 
 

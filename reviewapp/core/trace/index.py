@@ -335,7 +335,8 @@ class TraceIndex:
         return -1
 
     def turn_count(self) -> int:
-        return max(self.turns[: self.count], default=0)
+        """How many turns the events name; 0 when none names one (a missing turn is stored as -1)."""
+        return max(max(self.turns[: self.count], default=0), 0)
 
     def time_range(self) -> tuple[float, float] | None:
         stamps = [t for t in self.times[: self.count] if not math.isnan(t)]

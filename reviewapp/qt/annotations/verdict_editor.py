@@ -40,7 +40,7 @@ from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
 from reviewapp.qt import theme, window_state
 from reviewapp.qt.annotations.review_controller import CommandFailed, ReviewController
 from reviewapp.qt.annotations.tag_chips import FlowWidget, TagChips
-from reviewapp.qt.plain import PlainLabel, plain_tooltip
+from reviewapp.qt.plain import ElidedLabel, PlainLabel, plain_tooltip
 
 CONFIDENCE = {1: "1 · unsure", 2: "2 · fairly sure", 3: "3 · certain"}
 VERDICT_KEYS = {verdict: str(n) for n, verdict in enumerate(HUMAN_VERDICTS, start=1)}  # as in the Review menu
@@ -105,7 +105,8 @@ class VerdictEditor(QFrame):
         self.heading = PlainLabel("YOUR VERDICT", self)
         self.heading.setObjectName("paneTitle")
         strip.addWidget(self.heading)
-        self.summary = PlainLabel(self)
+        # gives way to the buttons beside it, cut with an elision mark and whole in its tool tip
+        self.summary = ElidedLabel("", self, Qt.TextElideMode.ElideRight)
         self.summary.setObjectName("verdictSummary")
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         strip.addWidget(self.summary, 1)

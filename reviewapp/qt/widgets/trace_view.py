@@ -704,7 +704,8 @@ class TimelinePanel(QWidget):
         for name in sorted(n for n in index.tool_names if n):
             self.tool_filter.addItem(name, name)
         self.tool_filter.blockSignals(False)
-        facts = [index.format, f"{index.count:,} events", f"{index.turn_count()} turns"]
+        turns = index.turn_count()  # a trace whose events name no turn says nothing of turns
+        facts = [index.format, f"{index.count:,} events", *([f"{turns} turns"] if turns else [])]
         session = self.session
         if session is not None and session.transcript is not None:
             facts.insert(0, f"attached {session.transcript.file_name}")
