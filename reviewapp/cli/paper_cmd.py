@@ -213,7 +213,8 @@ def _print(view: PaperView, fmt: str) -> None:
     out.write(f"class: {view.paper_class}{' (every claim falsified)' if view.all_falsified else ''}\n\n")
     heads = [f"L{i + 1}" for i in range(len(view.logbooks))]
     for i, lb in enumerate(view.logbooks):
-        out.write(f"  {heads[i]} = {lb.label}\n")
+        broken = f"  (broken: {lb.broken})" if lb.broken is not None else ""
+        out.write(f"  {heads[i]} = {lb.label}{broken}\n")
     table = [["claim", "class", *heads]]
     for row in view.rows:
         text = f"{row.number}. {' '.join(row.text.split())}"
@@ -237,6 +238,8 @@ def _cut(text: str, width: int) -> str:
 
 def _cell_text(view: PaperView, row: str, logbook_id: str) -> str:
     cell = view.cell(row, logbook_id)
+    if cell.broken is not None:
+        return "broken"
     if cell.claim is None and cell.logbook_judge is None:
         return "—"
     people = "|".join(sorted({v.value[:4] for v in cell.people.values()})) or "-"

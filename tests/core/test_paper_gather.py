@@ -267,3 +267,34 @@ def test_cells_updated_for_a_changed_verdict_are_the_cells_built_anew(tmp_path: 
     assert view.cells == fresh.cells and view.claim_classes == fresh.claim_classes
     assert view.paper_class == fresh.paper_class == "falsified" != before  # a person falsified claim 2
     assert update_cells(view, ada.logbook_id, reread_review(ada), [record.target.claim or ""]) == []  # nothing new
+
+
+def test_a_broken_logbook_is_a_broken_column_naming_its_problem_and_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reviewapp.core.paper.export import response_markdown, view_json
+    from tests.support.look_fixtures import write_broken_logbook
+
+    ada = write_team_logbook(tmp_path / "ada", "ada", [(0, "verified"), (1, "verified")])
+    lost = write_broken_logbook(tmp_path / "lost-pages")
+    view = gather(ada, lost).view
+    problems = read_logbook(lost).problems
+    first = str(problems[0])
+    assert problems and first.startswith("pages/")  # the problem names the file that is missing
+    healthy, broken = view.logbooks
+    assert healthy.broken is None
+    assert broken.broken is not None and first in broken.broken and "no claims could be read" in broken.broken
+    for row in view.rows:
+        assert view.cell(row.id, broken.logbook_id).broken == broken.broken
+        assert view.cell(row.id, healthy.logbook_id).broken is None
+    assert view.paper_class == "fully verified"  # a broken logbook attempted nothing: it decides nothing
+    markdown = response_markdown(view)
+    assert f"- {markdown_inline(broken.label)}: {markdown_inline(broken.broken)}" in markdown
+    exported = view_json(view)
+    assert [lb["broken"] for lb in exported["logbooks"]] == [None, broken.broken]
+    assert {cell["broken"] for claim in exported["claims"] for cell in claim["cells"][1:]} == {broken.broken}
+    assert main(["paper", str(ada), str(lost)]) == 0
+    text = capsys.readouterr().out
+    assert f"L2 = {broken.label}  (broken: {broken.broken})" in text
+    table = text[text.index("claim  ") :].splitlines()[1:3]
+    assert all(line.rstrip().endswith("broken") and "—" not in line for line in table), table

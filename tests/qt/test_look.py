@@ -44,7 +44,8 @@ def request_for(window: str, lab: Lab) -> WindowRequest:
     if window in ("queue", "ranking", "score", "disagreements"):
         return WindowRequest(queue=lab.queue, annotator="Grace Hopper")
     if window in ("paper", "respond"):
-        return WindowRequest(paper=PaperRequest([str(t) for t in lab.teams], None), annotator="Ann Author")
+        sources = [str(t) for t in [*lab.teams, lab.broken]]  # a broken column among them
+        return WindowRequest(paper=PaperRequest(sources, None), annotator="Ann Author")
     if window == "pairs":
         logbook = read_logbook(lab.pairs)
         review = LogbookReview.open(logbook, Identity("Rita Rater", "command line"), "participant")

@@ -365,3 +365,28 @@ def test_a_verdict_saved_in_the_review_window_redraws_its_one_cell_and_rebuilds_
     ada = window.gathered.view.logbooks[0]  # type: ignore[union-attr]
     assert {c.key for c in ada.claims()} >= {f"{key}.1", f"{key}.2"}
     window.close()
+
+
+def test_a_broken_logbook_is_a_broken_column_and_enter_opens_its_problems(qtbot: QtBot, tmp_path: Path) -> None:
+    from tests.support.look_fixtures import write_broken_logbook
+
+    teams = {
+        "ada": write_team_logbook(tmp_path / "ada", "ada", [(0, "verified"), (1, "verified")]),
+        "lost": write_broken_logbook(tmp_path / "lost-pages"),
+    }
+    opened: list[tuple[str, Path, str | None]] = []
+    window = open_paper(qtbot, teams, opened)
+    model, column = window.model, FIRST_LOGBOOK + 1
+    assert model.rowCount() == 2
+    for row in range(model.rowCount()):
+        index = model.index(row, column)
+        assert model.data(index) == "⚠ broken\nno claims could be read"
+        tip = model.data(index, Qt.ItemDataRole.ToolTipRole)
+        assert "is broken: no claims could be read: pages/" in tip, tip
+    assert "Broken: no claims could be read: pages/" in model.headerData(
+        column, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole
+    )
+    window.table.setCurrentIndex(model.index(0, column))
+    window.open_evidence()
+    [(source, _, claim)] = opened  # the logbook opened at no claim: the review window lists every problem
+    assert (source, claim) == (str(teams["lost"]), None)

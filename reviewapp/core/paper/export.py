@@ -37,6 +37,7 @@ def cell_json(cell: MatrixCell, label: str = "") -> dict[str, Any]:
         "decided_by_people": [{"name": name, "verdict": cell.people[name].value, "rationale": text}
                               for name, text in sorted(cell.rationales.items())],
         "disputed": cell.decision.disputed,
+        "broken": cell.broken,
     }  # fmt: skip
 
 
@@ -63,7 +64,8 @@ def view_json(view: PaperView) -> dict[str, Any]:
         "all_falsified": view.all_falsified,
         "rows_from": "claim registry" if view.registry_used else "claims aligned across logbooks",
         "logbooks": [
-            {"id": _public(lb), "label": lb.label, "title": lb.rule.text(lb.logbook.title)} for lb in view.logbooks
+            {"id": _public(lb), "label": lb.label, "title": lb.rule.text(lb.logbook.title), "broken": lb.broken}
+            for lb in view.logbooks
         ],
         "claims": [
             {
@@ -94,6 +96,11 @@ def response_markdown(view: PaperView) -> str:
         + ("from the challenge's claim registry." if view.registry_used else "aligned across the logbooks."),
         "",
     ]  # fmt: skip
+    broken = [lb for lb in view.logbooks if lb.broken is not None]
+    if broken:  # a logbook with problems and no claims attempted nothing: said once, with why
+        lines += ["Broken logbooks (read with problems and no claims):", ""]
+        lines += [f"- {markdown_inline(lb.label)}: {markdown_inline(lb.broken or '')}" for lb in broken]
+        lines.append("")
     for row in view.rows:
         lines += [
             f"## Claim {row.number}: {markdown_inline(row.text)}",

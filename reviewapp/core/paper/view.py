@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from reviewapp.core.logbook.broken import broken_problem
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook_judge.matching import claim_texts
 from reviewapp.core.logbook_judge.registry import RegistryClaim
@@ -34,6 +35,15 @@ class PaperLogbook:
     def claims(self) -> list[EffectiveClaim]:
         return self.state.effective_claims()
 
+    @property
+    def broken(self) -> str | None:
+        """Why this logbook is broken (read with problems and no claims, its first problem naming the file), or
+        None. Only a logbook with problems and no claims read pays for asking the review."""
+        problems = self.logbook.problems
+        if not problems or self.logbook.claims or self.claims():
+            return None
+        return self.rule.text(broken_problem(problems))
+
 
 @dataclass(slots=True)
 class MatrixCell:
@@ -46,6 +56,7 @@ class MatrixCell:
     people: dict[str, Verdict]  # annotator -> verdict, authors left out
     decision: Decision
     rationales: dict[str, str] = field(default_factory=dict)  # annotator -> why they gave their verdict
+    broken: str | None = None  # the logbook is broken: why (its first problem and file); it has no claim here
 
 
 @dataclass(slots=True)
@@ -164,7 +175,10 @@ def _cell(
     people = _people(lb, claim.key) if claim else {}
     rationales = _rationales(lb.state, claim.key, people) if claim else {}
     decision = decide(people, logbook_judge, agent)
-    return MatrixCell(row.id, lb.logbook_id, claim, placement, agent, logbook_judge, people, decision, rationales)
+    broken = lb.broken if claim is None else None
+    return MatrixCell(
+        row.id, lb.logbook_id, claim, placement, agent, logbook_judge, people, decision, rationales, broken
+    )
 
 
 def alignment_of(view: PaperView) -> Alignment:

@@ -8,15 +8,16 @@ problems and no claims is **broken**, with its first problem on the row.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from reviewapp.core.io.hub_download import DownloadLimits
 from reviewapp.core.io.source_errors import SourceUnavailable
 from reviewapp.core.io.source_ref import SourceError
+from reviewapp.core.logbook.broken import broken_problem
 from reviewapp.core.logbook.locate import NotALogbookError
-from reviewapp.core.logbook.model import Logbook, Problem
+from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook.parse_cache import is_cached, read_logbook_cached
 from reviewapp.core.logbook_judge.stored import StoredImport
 from reviewapp.core.progress import CancelToken, ProgressCallback
@@ -226,12 +227,6 @@ def _row(
     elif mine or row.my_score is not None:
         row.status = IN_PROGRESS
     return row
-
-
-def broken_problem(problems: Sequence[Problem]) -> str:
-    """A logbook read with problems and no claims: broken, not empty. The first problem names its file."""
-    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    return f"no claims could be read: {problems[0]}{more}"
 
 
 def points_text(row: QueueRow) -> str:

@@ -50,6 +50,8 @@ def claim_caption(claim: EffectiveClaim) -> str:
 
 def cell_lines(cell: MatrixCell) -> tuple[str, str]:
     """Two lines: the three slots, then the verdict that decides and its source (A, J or H)."""
+    if cell.broken is not None:
+        return "⚠ broken", "no claims could be read"
     if cell.claim is None and cell.logbook_judge is None:
         return "not attempted", ""
     slots = f"A {short(cell.agent)} · J {short(cell.logbook_judge)} · H {people_text(cell)}"
@@ -64,6 +66,8 @@ def cell_lines(cell: MatrixCell) -> tuple[str, str]:
 
 
 def cell_tooltip(cell: MatrixCell, label: str) -> str:
+    if cell.broken is not None:
+        return f"{label} is broken: {cell.broken}.\nOpen it in the review window to see every problem with its file."
     if cell.claim is None and cell.logbook_judge is None:
         return f"{label} did not attempt this claim."
     lines = [label]
@@ -153,7 +157,8 @@ class PaperMatrixModel(QAbstractTableModel):
             column = self.view.logbooks[section - FIRST_LOGBOOK]
             heading = f"L{section - FIRST_LOGBOOK + 1} {column.label}"
             shown = self.fit_header(heading, section) if self.fit_header is not None else heading
-            names = (shown, f"{heading}\n{column.logbook.title}")
+            broken = f"\nBroken: {column.broken}" if column.broken is not None else ""
+            names = (shown, f"{heading}\n{column.logbook.title}{broken}")
         if role == Qt.ItemDataRole.DisplayRole:
             return names[0]
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -200,6 +205,8 @@ class PaperMatrixModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return cell_tooltip(cell, view.logbooks[column - FIRST_LOGBOOK].label)
         if role == Qt.ItemDataRole.ForegroundRole:
+            if cell.broken is not None:
+                return QBrush(QColor(theme.colors().error))
             if cell.claim is None and cell.logbook_judge is None:
                 return QBrush(QColor(theme.colors().muted))
             if cell.decision.verdict is not None:

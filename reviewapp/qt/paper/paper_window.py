@@ -406,10 +406,13 @@ class PaperWindow(QMainWindow):
         cell = self.current_cell()
         if cell is None or self._open_evidence is None:
             return
+        column = self._column(cell.logbook_id)
+        if cell.broken is not None:  # the review window lists every problem with its file
+            self._open_evidence(column.source or column.label, column.logbook.root, None)
+            return
         if cell.claim is None:
             self.statusBar().showMessage("This logbook did not attempt this claim.", 6000)
             return
-        column = self._column(cell.logbook_id)
         self._open_evidence(column.source or column.label, column.logbook.root, cell.claim.key)
 
     def compare(self) -> None:
