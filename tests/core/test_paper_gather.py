@@ -298,3 +298,33 @@ def test_a_broken_logbook_is_a_broken_column_naming_its_problem_and_file(
     assert f"L2 = {broken.label}  (broken: {broken.broken})" in text
     table = text[text.index("claim  ") :].splitlines()[1:3]
     assert all(line.rstrip().endswith("broken") and "—" not in line for line in table), table
+
+
+def test_blind_exports_hide_other_reviewers_and_the_participant_where_the_window_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Blind as Grace: Bob's verdict and rationale show only on the claim Grace judged, scrubbed of the team's
+    name; his verdict on the claim she has not judged, and who gave it, are in no export."""
+    import re
+
+    kestrel = write_team_logbook(tmp_path / "kestrel", "kestrel", [(0, "verified"), (1, "verified")])
+    bob = open_review(kestrel, "Bob Byron")
+    bob.set_verdict(1, "falsified", "kestrel cherry-picked the seeds")
+    bob.set_verdict(2, "falsified", "kestrel ran it twice and kept the better run")
+    open_review(kestrel, "Grace Hopper").set_verdict(2, "falsified", "one seed reverses it")
+    outputs = {}
+    for fmt in ("markdown", "json", "text"):
+        assert main(["paper", str(kestrel), "--blind", "Grace Hopper", "--format", fmt]) == 0
+        outputs[fmt] = capsys.readouterr().out
+    for fmt, text in outputs.items():
+        assert not re.search(r"\bkestrel\b", text, re.IGNORECASE), (fmt, text)
+        assert "cherry-picked" not in text, fmt
+        assert str(tmp_path) not in text, fmt
+    markdown = outputs["markdown"]
+    first, second = markdown[: markdown.index("## Claim 2")], markdown[markdown.index("## Claim 2") :]
+    assert "Bob Byron" not in first and "(decided by the agent)" in first  # his verdict is not counted either
+    assert "Bob Byron: “Participant" in second and "ran it twice and kept the better run" in second
+    exported = json.loads(outputs["json"])
+    first_cell, second_cell = (claim["cells"][0] for claim in exported["claims"][:2])
+    assert first_cell["people"] == {} and first_cell["decided_by_people"] == []
+    assert {p["name"] for p in second_cell["decided_by_people"]} == {"Bob Byron", "Grace Hopper"}

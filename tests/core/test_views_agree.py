@@ -19,7 +19,7 @@ from reviewapp.cli import main
 from reviewapp.cli.agreement_cmd import collect_ratings
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook_judge.agreement_report import AGENT, LOGBOOK_JUDGE, agreement_report
-from reviewapp.core.paper.export import view_json
+from reviewapp.core.paper.export import response_markdown, view_json
 from reviewapp.core.paper.gather import PaperRequest, gather_paper
 from reviewapp.core.queue.blind_logbook import blinder_of
 from reviewapp.core.queue.queue_file import read_queue
@@ -95,7 +95,9 @@ def paper_view(disputed: Disputed, _tmp_path: Path, _capsys: pytest.CaptureFixtu
 
     request = PaperRequest([str(disputed.folder)])
     gathered = gather_paper(request, open_source, strict=True, blind=blind if looking.blind else None)
-    shown = Shown(people={}, text=json.dumps(view_json(gathered.view)) + gathered.view.logbooks[0].label)
+    # both exports, as the window writes them (Ctrl+Shift+E, Ctrl+E)
+    exports = json.dumps(view_json(gathered.view)) + response_markdown(gathered.view)
+    shown = Shown(people={}, text=exports + gathered.view.logbooks[0].label)
     for cell in gathered.view.cells.values():
         if cell.claim is None:
             continue

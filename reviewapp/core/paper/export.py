@@ -90,6 +90,7 @@ def response_markdown(view: PaperView) -> str:
     if view.orid:
         lines += [f"Paper: {markdown_inline(view.orid)}.", ""]
     labels = {lb.logbook_id: lb.label for lb in view.logbooks}
+    rules = {lb.logbook_id: lb.rule for lb in view.logbooks}  # blind review: each logbook's names scrubbed
     lines += [
         f"**Paper class: {view.paper_class}**" + (" (every claim falsified)" if view.all_falsified else "")
         + f" — from {len(view.logbooks)} logbook(s); claims "
@@ -120,7 +121,8 @@ def response_markdown(view: PaperView) -> str:
             if cell.decision.disputed:
                 people = ", ".join(f"{markdown_inline(k)} {v.value}" for k, v in sorted(cell.people.items()))
                 by = f" (reviewers disagree: {people})"
-            where = f", evidence: page {markdown_inline(cell.claim.page)}" if cell.claim else ""
+            page = rules[cell.logbook_id].text(cell.claim.page) if cell.claim else ""
+            where = f", evidence: page {markdown_inline(page)}" if cell.claim else ""
             lines.append(f"- {markdown_inline(labels[cell.logbook_id])}: **{decided}**{by}{where}")
         lines.append("")
         for response in view.responses.get(row.id, []):

@@ -3,7 +3,8 @@ and people's verdicts with the one that decides it, and the classes that follow 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import dataclasses
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from reviewapp.core.logbook.broken import broken_problem
@@ -112,10 +113,11 @@ def build_paper_view(
     }
     counted = [r.id for r in alignment.rows if r.in_registry] if registry else None
     paper_class, all_falsified = classify_paper(claim_classes, counted)
+    shown = blind_text(logbooks)  # a row's wording and a note may come from any logbook: every name scrubbed
     return PaperView(
         orid=orid,
-        title=_title(logbooks),
-        rows=alignment.rows,
+        title=shown(_title(logbooks)),
+        rows=[dataclasses.replace(row, text=shown(row.text)) for row in alignment.rows],
         logbooks=list(logbooks),
         cells=cells,
         claim_classes=claim_classes,
@@ -123,7 +125,7 @@ def build_paper_view(
         all_falsified=all_falsified,
         registry_used=bool(registry),
         responses=responses_of(records),
-        notes=notes,
+        notes=[shown(note) for note in notes],
     )
 
 
@@ -173,7 +175,7 @@ def _cell(
     if claim is None and row.in_registry:  # a claim's J slot is the workspace's, re-matches by hand applied
         logbook_judge = by_registry.get(row.number)
     people = _people(lb, claim.key) if claim else {}
-    rationales = _rationales(lb.state, claim.key, people) if claim else {}
+    rationales = _rationales(lb, claim.key, people) if claim else {}
     decision = decide(people, logbook_judge, agent)
     broken = lb.broken if claim is None else None
     return MatrixCell(
@@ -198,9 +200,24 @@ def _people(lb: PaperLogbook, claim_key: str) -> dict[str, Verdict]:
     }
 
 
-def _rationales(state: AnnotationState, claim_key: str, people: dict[str, Verdict]) -> dict[str, str]:
-    records = state.verdicts(claim_key)
-    return {name: " ".join(str(records[name].payload.rationale).split()) for name in people if name in records}
+def _rationales(lb: PaperLogbook, claim_key: str, people: dict[str, Verdict]) -> dict[str, str]:
+    """Why each person gave their verdict, as one line; blind, with the participant's names scrubbed."""
+    records = lb.state.verdicts(claim_key)
+    return {
+        name: lb.rule.text(" ".join(str(records[name].payload.rationale).split())) for name in people if name in records
+    }
+
+
+def blind_text(logbooks: Sequence[PaperLogbook]) -> Callable[[str], str]:
+    """Text shown beside several logbooks, as blind review allows it: each blind logbook's names scrubbed."""
+    rules = [lb.rule for lb in logbooks if lb.rule.blind]
+
+    def shown(text: str) -> str:
+        for rule in rules:
+            text = rule.text(text)
+        return text
+
+    return shown
 
 
 def column_label(source: str, logbook_id: str, logbook: Logbook) -> str:
