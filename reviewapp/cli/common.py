@@ -262,8 +262,7 @@ def blind_reviewer(args: argparse.Namespace) -> str | None:
 
 
 def blind_rule(logbook: Logbook, reviewer: str) -> BlindRule:
-    """The blind rule the window applies to `logbook` for `reviewer`: the names its id, Spaces and git authors
-    give scrubbed (the reviewer's own left in), others' records hidden where the reviewer has no verdict."""
-    from reviewapp.core.queue.blind_logbook import blinder_of
+    """The blind rule the window applies to `logbook` for `reviewer` (`reviewer_rule`)."""
+    from reviewapp.core.queue.blind_logbook import reviewer_rule
 
-    return blinder_of(logbook, reviewer).rule(reviewer, logbook.workspace or logbook.root)
+    return reviewer_rule(logbook, reviewer)

@@ -84,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.window or args.screenshot is not None or args.dialog:
         if args.blind is not None:
-            return fail(CommandError("error: --blind is for the printed matrix; the paper window shows names"))
+            said = "the paper window is blind when File > Open Paper is used in blind review (View > Blind Review)"
+            return fail(CommandError(f"error: --blind is for the printed matrix; {said}"))
         return _window(args)
     try:
         gathered = _build(args)

@@ -148,3 +148,34 @@ def test_not_blind_everything_is_shown_as_before(qtbot: QtBot, tmp_path: Path) -
     )
     assert str(folder.resolve() / "results" / "metrics-1.json") in shown  # the whole path, as today
     QApplication.processEvents()
+
+
+def test_the_paper_window_opened_in_blind_review_is_blind_too_and_so_are_its_exports(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """Ctrl+Shift+P while blind: the column under the pseudonym, the other judge's verdict on a claim I have not
+    judged neither shown nor counted, his rationale nowhere, and the exports written from it the same."""
+    from PySide6.QtCore import Qt
+
+    from reviewapp.core.paper.gather import PaperRequest
+    from reviewapp.qt.paper.matrix_model import FIRST_LOGBOOK
+
+    folder = write_checkout(tmp_path)
+    window = open_blind(qtbot, folder)
+    alias = window.controller.blinder.alias if window.controller.blinder else ""
+    paper = window.paper.open_paper(PaperRequest([str(folder)]))
+    qtbot.addWidget(paper)
+    qtbot.waitUntil(lambda: paper.gathered is not None, timeout=LOAD_TIMEOUT_MS)
+    assert paper.blind
+    model = paper.model
+    heading = model.headerData(FIRST_LOGBOOK, Qt.Orientation.Horizontal)
+    assert alias in heading and OWNER not in heading
+    first = model.index(0, FIRST_LOGBOOK)
+    tip = model.data(first, Qt.ItemDataRole.ToolTipRole)
+    assert OTHER_JUDGE not in tip and "People (H): nobody yet" in tip
+    for fmt in ("markdown", "json"):
+        out = paper.export(fmt, tmp_path / f"findings.{fmt}")
+        assert out is not None
+        text = out.read_text(encoding="utf-8")
+        assert OWNER not in text and OTHER_JUDGE not in text and OTHER_RATIONALE not in text, fmt
+    paper.close()

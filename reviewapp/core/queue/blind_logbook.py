@@ -27,6 +27,7 @@ from reviewapp.core.logbook.model import (
 )
 from reviewapp.core.queue.blind import Blinder, blinder_for
 from reviewapp.core.queue.status import QueueRow
+from reviewapp.core.review.blind_rule import BlindRule
 
 MAX_AUTHORS = 50
 _LOOKUP_KEYS = frozenset({"space_id"})  # kept as they are: Logbook Judge imports are found through them
@@ -58,6 +59,12 @@ def logbook_authors(logbook: Logbook, exclude: Iterable[str] = ()) -> list[str]:
 def blinder_of(logbook: Logbook, judge: str = "") -> Blinder:
     """The blinder of a logbook: its id, the Space ids it names and its git authors (the judge left out)."""
     return blinder_for(logbook.logbook_id, logbook, logbook_authors(logbook, exclude=(judge,)))
+
+
+def reviewer_rule(logbook: Logbook, reviewer: str) -> BlindRule:
+    """The blind rule the window applies to `logbook` for `reviewer`: the names its id, Spaces and git authors
+    give scrubbed (the reviewer's own left in), others' records hidden where the reviewer has no verdict."""
+    return blinder_of(logbook, reviewer).rule(reviewer, logbook.workspace or logbook.root)
 
 
 def row_blinder(row: QueueRow, judge: str = "") -> Blinder:

@@ -52,7 +52,8 @@ class PaperFeature(QObject):
         if self.paper_window is not None:
             self.paper_window.close()
         me = (lambda: Identity(who, "command line")) if who else self._me
-        self.paper_window = PaperWindow(request, self.open_evidence, identity=me)
+        # blind review goes on in the paper window: the same rule, for the same reviewer
+        self.paper_window = PaperWindow(request, self.open_evidence, identity=me, blind=self.controller.blind)
         self.paper_window.show()
         return self.paper_window
 

@@ -65,14 +65,15 @@ def cell_lines(cell: MatrixCell) -> tuple[str, str]:
     return slots, f"→ {decision.verdict.value} ({source}){mark}"
 
 
-def cell_tooltip(cell: MatrixCell, label: str) -> str:
+def cell_tooltip(cell: MatrixCell, label: str, shown: Callable[[str], str] = str) -> str:
+    """Everything about a cell; `shown` scrubs the logbook's own text (its claim's title) in blind review."""
     if cell.broken is not None:
         return f"{label} is broken: {cell.broken}.\nOpen it in the review window to see every problem with its file."
     if cell.claim is None and cell.logbook_judge is None:
         return f"{label} did not attempt this claim."
     lines = [label]
     if cell.claim is not None:
-        lines.append(claim_caption(cell.claim))
+        lines.append(shown(claim_caption(cell.claim)))
     if cell.placement is not None:
         lines.append(f"Alignment: {cell.placement.method} (confidence {cell.placement.confidence:.2f})")
     lines.append(f"Agent (A): {short(cell.agent)}")
@@ -203,7 +204,8 @@ class PaperMatrixModel(QAbstractTableModel):
             first, second = cell_lines(cell)
             return f"{first}\n{second}" if second else first
         if role == Qt.ItemDataRole.ToolTipRole:
-            return cell_tooltip(cell, view.logbooks[column - FIRST_LOGBOOK].label)
+            logbook = view.logbooks[column - FIRST_LOGBOOK]
+            return cell_tooltip(cell, logbook.label, logbook.rule.text)
         if role == Qt.ItemDataRole.ForegroundRole:
             if cell.broken is not None:
                 return QBrush(QColor(theme.colors().error))

@@ -43,8 +43,9 @@ from reviewapp.core.paper.gather import (
     reread_review,
 )
 from reviewapp.core.paper.paper_review import PaperCommandError, PaperReview
-from reviewapp.core.paper.view import MatrixCell, PaperLogbook, PaperView, update_cells
+from reviewapp.core.paper.view import MatrixCell, PaperLogbook, PaperView, blind_text, update_cells
 from reviewapp.core.progress import CancelToken, ProgressCallback
+from reviewapp.core.queue.blind_logbook import reviewer_rule
 from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.commands import changes_logbook_judge
 from reviewapp.core.review.identity import Identity
@@ -80,13 +81,17 @@ class PaperWindow(QMainWindow):
         open_evidence: OpenEvidence | None = None,
         *,
         identity: Callable[[], Identity | None] | None = None,
+        blind: bool = False,
         parent: QWidget | None = None,
     ) -> None:
+        """`blind`: as the review window in blind review, for the reviewer `identity` names: each logbook under
+        its pseudonym, others' verdicts only on claims that reviewer judged, nothing shown that names the team."""
         super().__init__(parent)
         self.setObjectName("paperWindow")
         self.request = request
         self._open_evidence = open_evidence
         self._identity = identity
+        self.blind = blind
         self.gathered: GatheredPaper | None = None
         self.review: PaperReview | None = None
         self.dialog: QWidget | None = None
@@ -204,6 +209,8 @@ class PaperWindow(QMainWindow):
         self._enable(False)
         request, token = self.request, CancelToken()
         self._cancel = token
+        who = self.identity() if self.blind else None
+        me = who.name if who is not None else ""
 
         def work(progress: ProgressCallback) -> GatheredPaper:
             from reviewapp.core.sources.opener import open_source
@@ -211,9 +218,12 @@ class PaperWindow(QMainWindow):
             def opener(source: str) -> OpenedSource:
                 return open_source(source, cancel=token)
 
-            return gather_paper(
-                request, opener, find=lambda orid: find_on_hub(orid, token), progress=progress, cancel=token
-            )
+            rules = (lambda logbook: reviewer_rule(logbook, me)) if self.blind else None
+
+            def find(orid: str) -> list[str]:
+                return find_on_hub(orid, token)
+
+            return gather_paper(request, opener, find=find, progress=progress, cancel=token, blind=rules)
 
         self.runner.submit(work, self._loaded, self._failed, self._progressed)
 
@@ -287,7 +297,7 @@ class PaperWindow(QMainWindow):
         )
         contested = sum(1 for c in view.claim_classes.values() if c == "contested")
         disputed = sum(1 for c in view.cells.values() if c.decision.disputed)
-        problems = gathered.problems + view.notes
+        problems = [blind_text(view.logbooks)(p) for p in gathered.problems] + view.notes  # sources name teams
         text = f"{len(view.logbooks)} logbooks · {contested} contested claim(s) · {disputed} disputed cell(s)"
         if problems:
             text += f" · {len(problems)} note(s) (point here to read them)"
@@ -390,7 +400,8 @@ class PaperWindow(QMainWindow):
         parts.append(f"Attempted by {len(attempted)} of {len(view.logbooks)} logbook(s).")
         cell = self.current_cell()
         if cell is not None:
-            parts += ["", cell_tooltip(cell, self._column(cell.logbook_id).label)]
+            column = self._column(cell.logbook_id)
+            parts += ["", cell_tooltip(cell, column.label, column.rule.text)]
         labels = {lb.logbook_id: lb.label for lb in view.logbooks}
         for response in view.responses.get(row_id, []):
             payload = response.payload
@@ -419,6 +430,9 @@ class PaperWindow(QMainWindow):
         """The selected cell against another logbook's on the same claim: a second selected cell of the row, the
         only other attempt, or the one the user picks (those that reached another verdict first)."""
         row_id, cell = self.current_row_id(), self.current_cell()
+        if self.blind:  # the two pages side by side are shown as written, names and all
+            self.statusBar().showMessage("Comparing shows the pages as written: not in blind review.", 6000)
+            return
         if row_id is None or cell is None or cell.claim is None:
             self.statusBar().showMessage("Select a logbook's cell on a claim it attempted, then compare.", 6000)
             return
@@ -499,6 +513,9 @@ class PaperWindow(QMainWindow):
         cell = self.current_cell()
         view = self._view() if self.gathered is not None else None
         if view is None:
+            return
+        if self.blind:  # the dialog lists each logbook's claims as written
+            self.statusBar().showMessage("Aligning by hand shows the claims as written: not in blind review.", 6000)
             return
         logbook_id = cell.logbook_id if cell is not None else view.logbooks[0].logbook_id
         key = cell.claim.key if cell is not None and cell.claim is not None else None
