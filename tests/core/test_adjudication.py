@@ -135,6 +135,10 @@ def test_a_conflict_is_adjudicated_undone_redone_committed_and_decided(team, cap
     report = (work / "queue-decision.md").read_text(encoding="utf-8")
     assert "headline claim adjudicated falsified" in report and "No ties." in report
     assert "> careful" in report and "The rerun in cell 2 shows the 4-point drop." in report
+    alpha_part = report[report.index("## alpha") :]
+    for judge in ("Harsh", "Kind"):  # who gave claim 2 its people's verdict, each with their rationale
+        assert f"{judge}:\n\n> claim 2 falsified: Measured 1.02x." in alpha_part
+    assert "claim 1 verified" not in alpha_part  # settled: the adjudicated verdict and its rationale stand for it
     table = (work / "queue-decision.csv").read_text(encoding="utf-8").splitlines()
     assert table[0].startswith("rank,logbook,title,score,tied") and table[1].startswith("1,alpha,")
     assert remote_file(remote, "decisions/ada-adjudicator.jsonl") == b"\n".join(stored) + b"\n"

@@ -21,7 +21,7 @@ from pathlib import Path
 from reviewapp.core.io.durable import atomic_write, fsync_dir, locked, open_for_append, write_all
 from reviewapp.core.io.markdown_safe import markdown_inline, markdown_quote, markdown_table_cell
 from reviewapp.core.io.spreadsheet import spreadsheet_safe
-from reviewapp.core.queue.adjudication import VerdictSummary, adjudications, verdict_summary
+from reviewapp.core.queue.adjudication import VerdictSummary, adjudications, people_verdicts, verdict_summary
 from reviewapp.core.queue.queue_file import Queue
 from reviewapp.core.queue.ranking import JudgeScore, Method, Ranking, rank_logbooks
 from reviewapp.core.queue.scoring import current_flag
@@ -102,8 +102,16 @@ def candidate(row: QueueRow, state: AnnotationState) -> Candidate:
         for criterion in score.payload.criteria:
             if criterion.comment:
                 found.rationales.append((judge, f"{criterion.name}: {criterion.comment}"))
+    settled = adjudications(state)
+    for claim in state.effective_claims():  # who gave each claim its people's verdict, and why
+        if claim.key in settled:
+            continue
+        for verdict in people_verdicts(state, claim.key):
+            if verdict.role != "author":  # authors are interested parties: never counted, so not reported here
+                found.rationales.append((verdict.annotator, f"{claim_label(claim)} {verdict.payload.verdict}: "
+                                                            f"{verdict.payload.rationale}"))  # fmt: skip
     claims = {c.key: c for c in state.effective_claims()}
-    for key, adjudication in adjudications(state).items():
+    for key, adjudication in settled.items():
         label = claim_label(claims.get(key), key)
         found.rationales.append(
             (
