@@ -12,7 +12,7 @@ import html
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
-from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QStyle, QWidget
 
 
 class PlainLabel(QLabel):
@@ -72,6 +72,43 @@ class ElidedLabel(PlainLabel):
             super().setToolTip(f"<qt>{whole}<br><br>{inner}</qt>" if inner else f"<qt>{whole}</qt>")
         else:
             super().setToolTip(details)
+
+
+class ElidedButton(QPushButton):
+    """A button whose text gives way when there is no room, elided at its end with the whole text leading its
+    tool tip (a link that names a long page title, say). `full_text` is what it says when there is room."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.full_text = ""
+        self._details = ""
+
+    def set_full_text(self, text: str, details: str = "") -> None:
+        """`text` as for setText (ampersands doubled); `details`: the tool tip's own text, plain."""
+        self.full_text, self._details = text, details
+        self.updateGeometry()
+        self._fit()
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        room = self.fontMetrics().horizontalAdvance(self.full_text) + hint.width() - self._text_width()
+        return QSize(max(hint.width(), room), hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _text_width(self) -> int:
+        return self.fontMetrics().horizontalAdvance(self.text())
+
+    def _fit(self) -> None:
+        margin = self.style().pixelMetric(QStyle.PixelMetric.PM_ButtonMargin, None, self) * 2 + 8
+        shown = self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight, self.width() - margin)
+        if shown != self.text():
+            super().setText(shown)
+        cut = shown != self.full_text
+        whole = self.full_text.replace("&&", "&")
+        super().setToolTip(plain_tooltip("\n\n".join(t for t in (whole if cut else "", self._details) if t)))
 
 
 def plain_tooltip(text: str) -> str:

@@ -58,3 +58,38 @@ def test_a_label_that_elides_itself_shows_the_mark_and_the_whole_text_in_its_too
 def test_a_short_text_that_fits_is_no_problem(qtbot: QtBot) -> None:
     window = window_with(qtbot, PlainLabel("Saved"), scrolled=False)
     assert look_problems(window) == []
+
+
+def test_a_button_too_narrow_for_its_text_is_seen_inside_a_scroll_area_and_an_eliding_one_is_not(
+    qtbot: QtBot,
+) -> None:
+    from PySide6.QtWidgets import QPushButton
+
+    from reviewapp.qt.plain import ElidedButton
+
+    for make_eliding in (False, True):
+        window = QWidget()
+        qtbot.addWidget(window)
+        area = QScrollArea(window)
+        area.setWidgetResizable(True)
+        holder = QWidget()
+        row = QHBoxLayout(holder)
+        if make_eliding:
+            button: QPushButton = ElidedButton(holder)
+            button.set_full_text(f"on page “{SENTENCE}”", "Show the whole page")
+        else:
+            button = QPushButton(f"on page “{SENTENCE}”", holder)
+        button.setMinimumWidth(60)
+        button.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        row.addWidget(button)
+        area.setWidget(holder)
+        QVBoxLayout(window).addWidget(area)
+        window.resize(220, 100)
+        window.show()
+        settle(4)
+        problems = look_problems(window)
+        if make_eliding:
+            assert problems == [] and button.text().endswith("…")
+            assert SENTENCE.split(",")[0] in button.toolTip() and "Show the whole page" in button.toolTip()
+        else:
+            assert any("too narrow for its text" in p for p in problems), problems

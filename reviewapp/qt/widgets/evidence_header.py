@@ -13,7 +13,7 @@ from reviewapp.core.review.slots import VerdictSlots
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt import theme
 from reviewapp.qt.models.claim_table import short_title
-from reviewapp.qt.plain import PlainLabel, button_text, plain_tooltip
+from reviewapp.qt.plain import ElidedButton, PlainLabel, button_text, plain_tooltip
 from reviewapp.qt.widgets.verdict_badge import VerdictBadge
 
 _SOURCES = {
@@ -54,9 +54,10 @@ class EvidenceHeader(QFrame):
         self.kicker = PlainLabel(self)
         self.kicker.setObjectName("claimKicker")
         top.addWidget(self.kicker)
-        self.page_link = QPushButton(self)
+        self.page_link = ElidedButton(self)  # a long page title gives way, whole in the tool tip
         self.page_link.setObjectName("link")
         self.page_link.setMinimumWidth(_LINK_MIN_WIDTH)
+        self.page_link.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.page_link.setCursor(Qt.CursorShape.PointingHandCursor)
         self.page_link.clicked.connect(lambda: self.page_requested.emit(self._page_slug))
         top.addWidget(self.page_link)
@@ -222,8 +223,7 @@ class EvidenceHeader(QFrame):
         self._page_slug = page.slug if page is not None else ""
         self.page_link.setVisible(page is not None)
         if page is not None:
-            self.page_link.setText(button_text(f"on page “{page.title}”"))
-            self.page_link.setToolTip(plain_tooltip(f"Show the whole page ({page.file})"))
+            self.page_link.set_full_text(button_text(f"on page “{page.title}”"), f"Show the whole page ({page.file})")
 
     def _clear_elsewhere(self) -> None:
         while self.elsewhere.count():
