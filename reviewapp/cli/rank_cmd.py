@@ -11,7 +11,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewapp.cli.common import CommandError, add_download_limit_options, download_limits, fail
+from reviewapp.cli.common import (
+    CommandError,
+    add_download_limit_options,
+    blind_reviewer,
+    download_limits,
+    fail,
+)
 from reviewapp.cli.output import add_format_option, write_table
 
 if TYPE_CHECKING:
@@ -34,14 +40,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_ranking_arguments(parser)
     add_format_option(parser)
+    parser.add_argument(
+        "--blind",
+        nargs="?",
+        const="",
+        metavar="NAME",
+        help="as judge NAME (default: your name in the settings) sees the ranking in blind review: only the "
+        "logbooks NAME has scored, without the verdict counts (they count other reviewers' verdicts)",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        _queue, result = ranked_queue(args)
+        reviewer = blind_reviewer(args)
+        _queue, result = ranked_queue(args, scored_by=reviewer)
     except CommandError as error:
         return fail(error)
+    hide_verdicts = reviewer is not None  # the counts hold other reviewers' verdicts on claims NAME has not judged
     ranking = result.ranking
     titles = {source: c.title for source, c in result.candidates.items()}
     if args.format == "json":
@@ -61,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
                         "spread": round(r.spread, 3),
                         "judges": r.judges,
                         "normalized": {k: round(v, 3) for k, v in r.normalized.items()},
-                        **_verdicts_and_marks(result, r.logbook),
+                        **_verdicts_and_marks(result, r.logbook, hide_verdicts),
                     }
                     for r in ranking.rows
                 ],
@@ -100,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
                 r.raw_mean,
                 r.spread,
                 *(f"{r.judges[j]:g} ({r.normalized[j]:+.2f})" if j in r.judges else "" for j in ranking.judges),
-                found.summary.text() if found else "",
+                "hidden in blind review" if hide_verdicts else found.summary.text() if found else "",
                 "; ".join(found.marks) if found else "",
             ]
         )
@@ -114,8 +130,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def ranked_queue(args: argparse.Namespace) -> tuple[Queue, QueueRanking]:
-    """The queue of `args.queue` ranked by `args.method` on `args.rubric`; raises CommandError (exit 2)."""
+def ranked_queue(args: argparse.Namespace, scored_by: str | None = None) -> tuple[Queue, QueueRanking]:
+    """The queue of `args.queue` ranked by `args.method` on `args.rubric`; raises CommandError (exit 2).
+    `scored_by`: blind review, only the logbooks that judge has scored (as the queue window's ranking shows)."""
     from reviewapp.core.queue.decision import queue_ranking
     from reviewapp.core.queue.queue_file import QueueError, read_queue
     from reviewapp.core.queue.rubric import RubricError, load_rubric
@@ -138,13 +155,26 @@ def ranked_queue(args: argparse.Namespace) -> tuple[Queue, QueueRanking]:
     uncached = [r for r in rows if r.problem and r.entry.remote and r.logbook is None]
     if uncached and not allowed:
         print(f"note: {len(uncached)} Hub or URL logbook(s) left out; --download reads them", file=sys.stderr)
-    return queue, queue_ranking(rows, args.method, wanted)
+    held_back = 0
+    if scored_by is not None:
+        held_back = sum(1 for r in rows if r.scores and scored_by not in r.scores)
+        rows = [r for r in rows if scored_by in r.scores]
+    result = queue_ranking(rows, args.method, wanted)
+    if held_back:
+        result.notes.append(
+            f"{held_back} logbook(s) {scored_by} has not scored are left out: blind review hides other judges' "
+            "scores until yours is given"
+        )
+    return queue, result
 
 
-def _verdicts_and_marks(result: QueueRanking, source: str) -> dict[str, object]:
+def _verdicts_and_marks(result: QueueRanking, source: str, hidden: bool = False) -> dict[str, object]:
+    """The people's verdict counts (None when blind review hides them) and the marks."""
     found = result.candidates.get(source)
     if found is None:
         return {"verdicts": {}, "marks": []}
+    if hidden:
+        return {"verdicts": None, "adjudicated": None, "marks": found.marks}
     return {"verdicts": found.summary.to_dict(), "adjudicated": found.summary.adjudicated, "marks": found.marks}
 
 

@@ -183,3 +183,21 @@ def test_a_rubric_spread_above_the_threshold_is_a_disagreement(team, capsys) -> 
     found = disputes(capsys, work)
     assert {(d["source"], d["kind"], d["spread"]) for d in found} == {("alpha", "rubric", 2.0), ("beta", "rubric", 2.0)}
     assert disputes(capsys, work, "--max-spread", "2.5") == []
+
+
+def test_rank_blind_shows_only_the_logbooks_the_judge_scored_and_no_verdict_counts(team, capsys) -> None:
+    """As the queue window's ranking in blind review: a logbook Grace has not scored is left out (said, not named),
+    and the verdict counts, which count other reviewers' verdicts, are hidden."""
+    work, _ = team
+    two_judges_disagree(work)
+    assert main(["score", str(work / "alpha"), "--overall", "3", "--annotator", "Grace"]) == 0
+    capsys.readouterr()
+    code, out, err = run(capsys, "rank", str(work / "queue.txt"), "--json", "--blind", "Grace")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert [(r["logbook"], r["verdicts"]) for r in shown["ranking"]] == [("alpha", None)]
+    assert "1 logbook(s) Grace has not scored are left out" in " ".join(shown["notes"])
+    assert "beta" not in out
+    code, out, err = run(capsys, "rank", str(work / "queue.txt"), "--blind", "Grace")
+    assert code == 0 and "hidden in blind review" in out and "beta" not in out
+    assert set(ranking(capsys, work)) == {"alpha", "beta"}  # not blind: every scored logbook, with its verdicts
