@@ -1,6 +1,6 @@
 """A real-looking lab for looking at every window: a queue of team logbooks on one paper with long names and two
-judges' scores (the first with its agent session), one broken logbook (its pages are missing), and a logbook
-with an image pair set two raters have rated."""
+judges' scores (the first with its agent session, the second with a claim the judges disagree on), one broken
+logbook (its pages are missing), and a logbook with an image pair set two raters have rated."""
 
 from __future__ import annotations
 
@@ -95,6 +95,14 @@ def write_lab(root: Path) -> Lab:
             record_rubric_score(
                 review, score_payload(DEFAULT_RUBRIC, dict.fromkeys(("rigor", "scale", "honesty", "clarity"), value))
             )
+    disputed = [
+        ("verified", "Table 2 reproduced within 0.3 points on three seeds."),
+        ("falsified", "The gap reverses at the paper's batch size; the logbook ran a tenth of it."),
+    ]
+    for judge, (verdict, why) in zip(JUDGES, disputed, strict=True):  # a dispute for the Disagreements view
+        LogbookReview.open(read_logbook(teams[1]), Identity(judge, "command line"), "judge").set_verdict(
+            1, verdict, why
+        )
     broken = write_broken_logbook(root / "lost-pages-flat-minima")
     lines = ["source,paper", *(f"{f.name},{ORID}" for f in teams), f"{broken.name},{ORID}"]
     queue = root / "queue.csv"

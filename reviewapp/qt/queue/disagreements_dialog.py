@@ -105,8 +105,9 @@ class DisagreementsDialog(QDialog):
                 row = index
         self.list.blockSignals(False)
         open_count = sum(d.status != "settled" for d in self.disputes)
+        found = f"{len(self.disputes)} disagreement{'' if len(self.disputes) == 1 else 's'}"
         self.summary.setText(
-            f"{len(self.disputes)} disagreements, {open_count} not settled. Verdicts conflict when they fall in "
+            f"{found}, {open_count} not settled. Verdicts conflict when they fall in "
             "different classes (supported: verified, partial; refuted: falsified; undetermined: toy, inconclusive)."
             + ("" if self._adjudicate else " Only an adjudicator records an adjudicated verdict.")
         )
