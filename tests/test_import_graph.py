@@ -18,7 +18,7 @@ PACKAGE = REPO / "reviewapp"
 KNOWN_CIRCLE_ARROWS: frozenset[tuple[str, str]] = (
     frozenset(
         # the review feature takes the whole MainWindow (a TYPE_CHECKING import) until it takes the host
-        {("reviewapp.qt.annotations.feature", "reviewapp.qt.main_window")}
+        {("reviewapp.qt.review.feature", "reviewapp.qt.main_window")}
     )
     | frozenset(
         # the window registry imports the built-in factories, which register themselves in it, on first use
@@ -26,11 +26,11 @@ KNOWN_CIRCLE_ARROWS: frozenset[tuple[str, str]] = (
     )
     | frozenset(
         # the review feature's parts take the whole feature (a TYPE_CHECKING import) until they take the host
-        (part, "reviewapp.qt.annotations.feature")
+        (part, "reviewapp.qt.review.feature")
         for part in (
-            "reviewapp.qt.annotations.corrections",
-            "reviewapp.qt.annotations.note_actions",
-            "reviewapp.qt.annotations.tools",
+            "reviewapp.qt.review.corrections",
+            "reviewapp.qt.review.note_actions",
+            "reviewapp.qt.review.tools",
         )
     )
 )

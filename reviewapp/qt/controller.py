@@ -36,9 +36,9 @@ from reviewapp.core.review.trust import Trust
 from reviewapp.core.review.workspace import ReviewWorkspace, RowUpdate
 from reviewapp.core.sources.opened import OpenedSource
 from reviewapp.core.trace.excerpts import Excerpt, ExcerptIndex, index_excerpts_elsewhere
-from reviewapp.qt.annotations.opening import ReviewOpening, prepare_review
-from reviewapp.qt.annotations.review_controller import ReviewController
 from reviewapp.qt.image_loader import ImageLoader
+from reviewapp.qt.review.opening import ReviewOpening, prepare_review
+from reviewapp.qt.review.review_controller import ReviewController
 from reviewapp.qt.workers import TaskRunner
 
 log = logging.getLogger(__name__)

@@ -28,7 +28,6 @@ from reviewapp.core.trace.excerpts import Excerpt
 from reviewapp.qt import theme, window_state
 from reviewapp.qt.actions import ACTIONS as ACTION_SPECS
 from reviewapp.qt.actions import MENUS, build_actions
-from reviewapp.qt.annotations.feature import ReviewFeature
 from reviewapp.qt.controller import LogbookController
 from reviewapp.qt.links import display_path, open_with_system, system_url
 from reviewapp.qt.logbook_judge.feature import LogbookJudgeFeature
@@ -39,7 +38,9 @@ from reviewapp.qt.paper.feature import PaperFeature
 from reviewapp.qt.plain import ElidedLabel, PlainLabel
 from reviewapp.qt.queue.feature import QueueFeature
 from reviewapp.qt.resources import app_icon
-from reviewapp.qt.trace_feature import TraceFeature
+from reviewapp.qt.review.feature import ReviewFeature
+from reviewapp.qt.trace.feature import TraceFeature
+from reviewapp.qt.trace.trace_view import ExcerptPanel, TimelinePanel
 from reviewapp.qt.widgets.artifact_panel import ArtifactPanel
 from reviewapp.qt.widgets.card import CardContext
 from reviewapp.qt.widgets.claim_list import ClaimListPanel
@@ -50,7 +51,6 @@ from reviewapp.qt.widgets.info_dialogs import ProblemsDialog, ShortcutsDialog, a
 from reviewapp.qt.widgets.load_panel import LoadPanel
 from reviewapp.qt.widgets.page_pane import PagePane
 from reviewapp.qt.widgets.side_tabs import SideTabs
-from reviewapp.qt.widgets.trace_view import ExcerptPanel, TimelinePanel
 from reviewapp.qt.workers import TaskRunner, alive
 
 

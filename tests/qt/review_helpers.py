@@ -12,10 +12,10 @@ from pytestqt.qtbot import QtBot
 
 from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.verdicts import Verdict
-from reviewapp.qt.annotations.note_dialog import NoteDialog
-from reviewapp.qt.annotations.review_controller import ReviewController
-from reviewapp.qt.annotations.verdict_editor import VerdictEditor
 from reviewapp.qt.main_window import MainWindow
+from reviewapp.qt.review.note_dialog import NoteDialog
+from reviewapp.qt.review.review_controller import ReviewController
+from reviewapp.qt.review.verdict_editor import VerdictEditor
 from reviewapp.qt.workers import alive
 from tests.qt.conftest import wait_idle
 

@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 from reviewapp.core.commit.service import CommitOutcome, CommitService
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.review.records import SCHEMA_VERSION
-from reviewapp.qt.dialogs.commit_dialog import GIT_COMMIT, GIT_PUSH, HUB_COMMIT, HUB_PR, CommitDialog
+from reviewapp.qt.commit.dialog import GIT_COMMIT, GIT_PUSH, HUB_COMMIT, HUB_PR, CommitDialog
 from tests.core.annotation_helpers import open_review
 from tests.core.commit_helpers import clone, git, isolate_git, make_remote, published_files
 from tests.qt.conftest import Screenshots

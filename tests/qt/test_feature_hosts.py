@@ -15,8 +15,8 @@ from reviewapp.qt.logbook_judge.disagreement_panel import KEY_ROLE
 from reviewapp.qt.logbook_judge.feature import LogbookJudgeFeature
 from reviewapp.qt.models.trace_events import TraceEventModel
 from reviewapp.qt.queue.feature import QueueFeature
-from reviewapp.qt.trace_feature import TraceFeature
-from reviewapp.qt.widgets.trace_view import ExcerptPanel, TimelinePanel
+from reviewapp.qt.trace.feature import TraceFeature
+from reviewapp.qt.trace.trace_view import ExcerptPanel, TimelinePanel
 from reviewapp.qt.workers import TaskRunner
 from tests.qt.conftest import LOAD_TIMEOUT_MS
 from tests.qt.host_window import HostWindow

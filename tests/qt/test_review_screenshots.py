@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt import theme
-from reviewapp.qt.annotations.identity_dialog import IdentityDialog
+from reviewapp.qt.review.identity_dialog import IdentityDialog
 from reviewapp.qt.widgets.cell_cards import CodeCard
 from tests.qt.conftest import QT_NOISE, OpenWindow, Screenshots, wait_idle
 from tests.qt.review_helpers import fill_verdict, note_dialog, save, save_note, show_claim, trigger, written

@@ -16,15 +16,15 @@ from reviewapp.core.logbook.writer import LogbookDraft
 from reviewapp.core.review.identity import Identity
 from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.verdicts import Verdict
-from reviewapp.qt.annotations.claim_dialogs import (
+from reviewapp.qt.commit.dialog import GIT_COMMIT, CommitDialog
+from reviewapp.qt.models.claim_table import ClaimRole
+from reviewapp.qt.pairs import PairRatingWindow
+from reviewapp.qt.review.claim_dialogs import (
     AddClaimDialog,
     CorrectVerdictDialog,
     MergeClaimsDialog,
     SplitClaimDialog,
 )
-from reviewapp.qt.dialogs.commit_dialog import GIT_COMMIT, CommitDialog
-from reviewapp.qt.models.claim_table import ClaimRole
-from reviewapp.qt.pairs import PairRatingWindow
 from reviewapp.qt.workers import alive
 from tests.core.commit_helpers import clone, git, isolate_git, make_remote
 from tests.qt.conftest import OpenWindow, wait_idle

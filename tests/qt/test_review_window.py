@@ -15,9 +15,9 @@ from reviewapp.core.review.identity import Identity
 from reviewapp.core.review.preferences import Preferences, load_preferences, save_preferences
 from reviewapp.core.review.store import fallback_folder
 from reviewapp.core.verdicts import Verdict
-from reviewapp.qt.annotations.identity_dialog import IdentityDialog
-from reviewapp.qt.annotations.opening import open_review
 from reviewapp.qt.models.claim_table import ClaimRole
+from reviewapp.qt.review.identity_dialog import IdentityDialog
+from reviewapp.qt.review.opening import open_review
 from reviewapp.qt.widgets.cell_cards import CodeCard
 from reviewapp.qt.widgets.figure_card import FigureCard
 from reviewapp.qt.widgets.info_dialogs import ProblemsDialog

@@ -10,7 +10,9 @@ from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtWidgets import QAbstractItemView, QMenu
 
 from reviewapp.core.review.state import EffectiveClaim
-from reviewapp.qt.annotations.claim_dialogs import (
+from reviewapp.qt.models.claim_table import ClaimRole, short_title
+from reviewapp.qt.plain import button_text
+from reviewapp.qt.review.claim_dialogs import (
     AddClaimDialog,
     CorrectVerdictDialog,
     FormDialog,
@@ -18,11 +20,9 @@ from reviewapp.qt.annotations.claim_dialogs import (
     Reply,
     SplitClaimDialog,
 )
-from reviewapp.qt.models.claim_table import ClaimRole, short_title
-from reviewapp.qt.plain import button_text
 
 if TYPE_CHECKING:
-    from reviewapp.qt.annotations.feature import ReviewFeature
+    from reviewapp.qt.review.feature import ReviewFeature
 
 
 class ClaimCorrections(QObject):

@@ -31,7 +31,7 @@ from reviewapp.core.review.trust import Trust
 from reviewapp.core.review.workspace import ReviewWorkspace
 from reviewapp.core.review.write_errors import StoreError
 from reviewapp.core.verdicts import Verdict
-from reviewapp.qt.annotations.opening import ReviewOpening, open_review
+from reviewapp.qt.review.opening import ReviewOpening, open_review
 from reviewapp.qt.write_lane import WriteLane
 
 T = TypeVar("T")

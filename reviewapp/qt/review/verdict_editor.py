@@ -38,9 +38,9 @@ from reviewapp.core.review.rationale import is_bare_template, rationale_template
 from reviewapp.core.review.records import VerdictRecord
 from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
 from reviewapp.qt import theme, window_state
-from reviewapp.qt.annotations.review_controller import CommandFailed, ReviewController
-from reviewapp.qt.annotations.tag_chips import FlowWidget, TagChips
 from reviewapp.qt.plain import ElidedLabel, PlainLabel, plain_tooltip
+from reviewapp.qt.review.review_controller import CommandFailed, ReviewController
+from reviewapp.qt.review.tag_chips import FlowWidget, TagChips
 
 CONFIDENCE = {1: "1 · unsure", 2: "2 · fairly sure", 3: "3 · certain"}
 VERDICT_KEYS = {verdict: str(n) for n, verdict in enumerate(HUMAN_VERDICTS, start=1)}  # as in the Review menu

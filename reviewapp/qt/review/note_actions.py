@@ -16,18 +16,18 @@ from PySide6.QtWidgets import QAbstractItemView, QMenu, QPlainTextEdit, QPushBut
 from reviewapp.core.logbook.model import TraceEvent
 from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.review.records import NoteRecord, Target
-from reviewapp.qt.annotations.anchors import NoteAnchor
-from reviewapp.qt.annotations.note_dialog import NoteDialog, Reply
-from reviewapp.qt.annotations.notes_panel import ShownNote
-from reviewapp.qt.annotations.review_controller import CommandFailed
 from reviewapp.qt.models.trace_events import EventRole, event_summary
 from reviewapp.qt.plain import button_text
+from reviewapp.qt.review.anchors import NoteAnchor
+from reviewapp.qt.review.note_dialog import NoteDialog, Reply
+from reviewapp.qt.review.notes_panel import ShownNote
+from reviewapp.qt.review.review_controller import CommandFailed
 from reviewapp.qt.widgets.card import Card
 from reviewapp.qt.widgets.cell_cards import CodeCard
 from reviewapp.qt.widgets.figure_card import FigureCard
 
 if TYPE_CHECKING:
-    from reviewapp.qt.annotations.feature import ReviewFeature
+    from reviewapp.qt.review.feature import ReviewFeature
 
 
 class NoteActions(QObject):

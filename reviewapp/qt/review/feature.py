@@ -17,14 +17,14 @@ from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.workspace import ReviewedClaim
 from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
 from reviewapp.qt import theme
-from reviewapp.qt.annotations.corrections import ClaimCorrections
-from reviewapp.qt.annotations.note_actions import NoteActions
-from reviewapp.qt.annotations.notes_panel import NotesPanel
-from reviewapp.qt.annotations.review_controller import CommandFailed
-from reviewapp.qt.annotations.tools import ReviewTools
-from reviewapp.qt.annotations.verdict_editor import VerdictEditor
 from reviewapp.qt.links import display_path
 from reviewapp.qt.plain import ElidedLabel, button_text, plain_tooltip
+from reviewapp.qt.review.corrections import ClaimCorrections
+from reviewapp.qt.review.note_actions import NoteActions
+from reviewapp.qt.review.notes_panel import NotesPanel
+from reviewapp.qt.review.review_controller import CommandFailed
+from reviewapp.qt.review.tools import ReviewTools
+from reviewapp.qt.review.verdict_editor import VerdictEditor
 from reviewapp.qt.workers import alive
 
 if TYPE_CHECKING:

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
-from reviewapp.qt.annotations.tag_chips import TagChips
 from reviewapp.qt.plain import PlainLabel
+from reviewapp.qt.review.tag_chips import TagChips
 
 QUOTE_CHARS = 400
 # Starts saving the note, then calls the reply with None once it is saved, or with why it could not be (nothing was).

@@ -15,14 +15,14 @@ from reviewapp.core.pairs.sets import PairSetError
 from reviewapp.core.review.export import default_export_path, export_rows, write_csv, write_jsonl
 from reviewapp.core.review.identity import Identity, resolve_identity
 from reviewapp.core.review.preferences import load_preferences, update_preferences
-from reviewapp.qt.annotations.identity_dialog import IdentityDialog
-from reviewapp.qt.annotations.review_controller import CommandFailed
-from reviewapp.qt.dialogs.commit_dialog import CommitDialog
+from reviewapp.qt.commit.dialog import CommitDialog
 from reviewapp.qt.links import display_path
 from reviewapp.qt.pairs import PairRatingWindow
+from reviewapp.qt.review.identity_dialog import IdentityDialog
+from reviewapp.qt.review.review_controller import CommandFailed
 
 if TYPE_CHECKING:
-    from reviewapp.qt.annotations.feature import ReviewFeature
+    from reviewapp.qt.review.feature import ReviewFeature
 
 EXPORT_FILTERS = "CSV (*.csv);;JSON Lines (*.jsonl)"
 

@@ -36,8 +36,8 @@ from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.progress import ProgressCallback
 from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.qt import theme
-from reviewapp.qt.dialogs.commit_changes import ChangesPanel
-from reviewapp.qt.dialogs.commit_target import GIT_COMMIT, GIT_PUSH, HUB_COMMIT, HUB_PR, Places, PlanKey, TargetBox
+from reviewapp.qt.commit.changes import ChangesPanel
+from reviewapp.qt.commit.target import GIT_COMMIT, GIT_PUSH, HUB_COMMIT, HUB_PR, Places, PlanKey, TargetBox
 from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.workers import TaskRunner, alive
 

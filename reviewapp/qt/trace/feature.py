@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from reviewapp.core.trace.transcripts import StoredTranscript
     from reviewapp.qt.controller import LogbookController
     from reviewapp.qt.host import WindowHost
-    from reviewapp.qt.widgets.trace_view import ExcerptPanel, TimelinePanel
+    from reviewapp.qt.trace.trace_view import ExcerptPanel, TimelinePanel
 
 TRANSCRIPT_FILTER = "Agent transcripts (*.jsonl *.json *.ndjson);;All files (*)"
 

@@ -1,0 +1,1 @@
+"""Committing reviews from the window: the commit dialog, what changed since the last commit, where it goes."""

@@ -1,0 +1,1 @@
+"""The review feature: verdicts, notes, claim corrections, undo/redo, export; its tools open pairs and commit."""
