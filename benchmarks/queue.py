@@ -166,7 +166,13 @@ def main() -> int:
     settled: list[float] = []  # until the window is idle (figures decoded, trace indexed)
     shown: list[float] = []
     window.subject_shown.connect(lambda: shown.append(time.perf_counter()))
-    rows = list(range(min(args.switches + 1, args.logbooks)))
+    # The queue started the empty review window on its first readable logbook: Enter on that row opens nothing
+    # (no `loaded`), so the switches go to the other rows, once that first open has settled.
+    run_until(app, lambda: window.is_idle() and not window.controller.loading)
+    shown_logbook = window.controller.logbook
+    shown_root = shown_logbook.root.resolve() if shown_logbook is not None else None
+    readable = [n for n, row in enumerate(queue.model.rows) if row.logbook is not None]
+    rows = [n for n in readable if queue.model.rows[n].logbook.root.resolve() != shown_root][: args.switches + 1]
     for position, number in enumerate(rows):
         queue.table.selectRow(queue._view_row(number))
         loaded: list[float] = []
