@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from reviewapp.core.review.trace_links import prepare_transcript
-from reviewapp.core.trace.index import MAX_LINE, MAX_PROBLEMS, built, open_transcript
+from reviewapp.core.trace.index import MAX_LINE, MAX_LINE_VALUES, MAX_PROBLEMS, built, open_transcript
 from reviewapp.core.trace.transcripts import TranscriptError
 from tests.core.hostile_helpers import run_python_bounded
 from tests.core.trace_fixtures import claude_records, write_jsonl
@@ -52,6 +52,20 @@ def test_only_lines_that_are_records_count_as_events(tmp_path: Path) -> None:
     clean = built(open_transcript(write_jsonl(tmp_path / "clean.jsonl", lines)))
     assert index.readable == clean.count  # numbers, strings and broken lines are shown, not counted
     assert index.count > index.readable
+
+
+def test_a_line_of_too_many_values_is_refused_unparsed_and_the_rest_is_read(tmp_path: Path) -> None:
+    bomb = "[" + ",".join(["{}"] * (MAX_LINE_VALUES + 1)) + "]"  # under the byte cap, millions of dicts if parsed
+    lines = [json.dumps(r) for r in claude_records()]
+    path = write_jsonl(tmp_path / "bomb.jsonl", [bomb, *lines, '{"unclosed": 1'])
+
+    index = built(open_transcript(path))
+
+    assert [p.line for p in index.problems] == [1, len(lines) + 2]
+    assert "too large to read" in index.problems[0].message
+    assert "not closed" in index.problems[1].message or "truncated" in index.problems[1].message
+    clean = built(open_transcript(write_jsonl(tmp_path / "clean.jsonl", lines)))
+    assert index.readable == clean.readable
 
 
 def test_a_line_longer_than_the_cap_is_skipped_without_holding_it(tmp_path: Path) -> None:

@@ -44,6 +44,10 @@ MAX_LINE = 32 * 1024 * 1024  # a longer line is skipped unread (and said so): it
 MAX_PROBLEMS = 100  # problems listed per trace; the rest are counted in one last problem
 DETECT_LINES = 1_000  # lines looked at to tell the format
 RECORD_STARTS = (b"{", b"[")
+RECORD_ENDS = {b"{": b"}", b"[": b"]"}
+# Each bracket or comma can become one Python object of 50+ bytes: a line of "[{},{},...]" under MAX_LINE would
+# build ten million dicts. Real transcript lines hold a few hundred; past this budget a line is refused unparsed.
+MAX_LINE_VALUES = 1_000_000
 _JSON = json.JSONDecoder()  # one decoder for every line (json.loads makes one and sniffs the encoding each time)
 CHUNK_LIMIT = 64 * 1024 * 1024
 FIRST_ROWS = 100  # events published before the rest: what a timeline shows first
@@ -436,9 +440,8 @@ class JsonlTrace(TraceIndex):
         if raw is None:
             record: Any = None
             problem = f"line of {length:,} bytes is too long to read (the limit is {MAX_LINE // (1024 * 1024)} MB)"
-        elif raw.lstrip()[:1] not in RECORD_STARTS:  # junk, cheaply: no parse, no exception per line
-            record = None
-            problem = "not valid JSON: not a record (it does not start with { or [)"
+        elif (refused := _refused_unparsed(raw, last)) is not None:  # junk, cheaply: no parse, no exception
+            record, problem = None, refused
         else:
             try:
                 record = _JSON.decode(raw.decode("utf-8-sig"))
@@ -682,3 +685,18 @@ def open_transcript(path: Path, format_name: str | None = None) -> JsonlTrace:
 def built(index: TraceIndex) -> TraceIndex:
     index.build()
     return index
+
+
+def _refused_unparsed(raw: bytes, last: bool) -> str | None:
+    """Why a line is not parsed at all, from byte counts alone, or None when it may be a record."""
+    text = raw.strip()
+    start = text[:1]
+    if start not in RECORD_STARTS:
+        return "not valid JSON: not a record (it does not start with { or [)"
+    if not text.endswith(RECORD_ENDS[start]):
+        cut = last and not raw.endswith(b"\n")
+        return "truncated last line (the file ends mid-record)" if cut else "not valid JSON: the record is not closed"
+    values = text.count(b",") + text.count(b"{") + text.count(b"[")
+    if values > MAX_LINE_VALUES:
+        return f"a record of {values:,} values is too large to read (the limit is {MAX_LINE_VALUES:,})"
+    return None
