@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-HUB_TEST = "tests/core/test_hub_sources.py::test_a_space_downloads_only_its_logbook_into_the_hub_cache"
+HUB_TEST = "tests/core/sources/test_hub_sources.py::test_a_space_downloads_only_its_logbook_into_the_hub_cache"
 
 
 def test_a_hub_test_passes_whatever_hf_settings_the_caller_exported(tmp_path: Path) -> None:

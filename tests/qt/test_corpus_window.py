@@ -12,8 +12,8 @@ from pytestqt.qtbot import QtBot
 from reviewapp.qt import theme
 from reviewapp.qt.widgets.figure_card import FigureCard
 from tests.conftest import shared_corpus
+from tests.core.logbook.test_corpus import COLLECTIONS, corpus_params
 from tests.core.logbook_shapes import rewritten_logbook
-from tests.core.test_corpus import COLLECTIONS, corpus_params
 from tests.qt.conftest import OpenWindow, Screenshots, wait_idle
 
 

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 from reviewapp.qt import theme
 from reviewapp.qt.queue.queue_model import STATUS
 from reviewapp.qt.queue.queue_window import QueueWindow
-from tests.core.test_queue_roster import ADA, BEA, write_forged_queue
+from tests.core.queue.test_queue_roster import ADA, BEA, write_forged_queue
 from tests.qt.conftest import OpenWindow, Screenshots, wait_idle
 
 QUEUE_TIMEOUT_MS = 60_000

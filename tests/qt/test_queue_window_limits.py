@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 from reviewapp.core.io.hub_download import DownloadLimits
 from reviewapp.core.review.preferences import Preferences, save_preferences
 from reviewapp.qt.queue.queue_model import STATUS
-from tests.core.test_queue_download_limits import write_queue_of_spaces
+from tests.core.queue.test_queue_download_limits import write_queue_of_spaces
 from tests.qt.conftest import OpenWindow
 from tests.support.hostile_server import HostileHub
 

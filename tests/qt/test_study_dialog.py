@@ -12,8 +12,8 @@ from reviewapp.core.pairs.study import combine
 from reviewapp.qt import theme
 from reviewapp.qt.pairs import PairRatingWindow
 from reviewapp.qt.pairs.study_dialog import StudyDialog, draw_study
+from tests.core.pairs.test_pairs_results import honest, rate_all
 from tests.core.study_fixtures import SimulatedRater, simulate
-from tests.core.test_pairs_results import honest, rate_all
 from tests.qt.conftest import Screenshots
 from tests.support.pair_fixtures import open_annotations, write_pair_logbook
 

@@ -1,5 +1,6 @@
-"""The review window shows what the queue, the paper view and the command line show (tests/core/test_views_agree.py
-checks those against the ReviewWorkspace), and a verdict save does not match the Logbook Judge again."""
+"""The review window shows what the queue, the paper view and the command line show
+(tests/core/review/test_views_agree.py checks those against the ReviewWorkspace), and a verdict save does not match
+the Logbook Judge again."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ def test_the_window_row_gives_the_same_verdicts_disagreement_and_hidden_names(
     assert [r.annotator for r in review.other_verdicts(disputed.seen_blind)] == [OTHER]
     assert review.other_verdicts(disputed.hidden_blind) == []
     # the people the workspace names on each claim under the window's rule: what the other views show blind
-    # (tests/core/test_views_agree.py), with me beside Bob where I judged too
+    # (tests/core/review/test_views_agree.py), with me beside Bob where I judged too
     blind_truth = ReviewWorkspace()
     blind_id = blind_truth.open(read_logbook(disputed.folder), REVIEWER, rule=review.rule)
     for key in shown:

@@ -31,7 +31,7 @@ from reviewapp.core.review.records import parse_line
 from reviewapp.core.review.store import AnnotationStore
 from tests.core.annotation_helpers import small_logbook, subprocess_env
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 WRITER_KILLS = 300
 CLI_KILLS = 12
 SAVED_BEFORE_KILL = (0, 1, 1, 2, 3)  # records a writer reports before the kill may come (0: at any moment)

@@ -122,7 +122,7 @@ def test_the_same_rater_and_set_twice_counts_once_and_is_named() -> None:
 
 
 def _rated_workspace(tmp_path: Path) -> tuple[Path, list[Path]]:
-    from tests.core.test_pairs_results import honest, rate_all
+    from tests.core.pairs.test_pairs_results import honest, rate_all
     from tests.support.pair_fixtures import write_pair_logbook
 
     workspace = write_pair_logbook(tmp_path / "ws", 8, controls={"rate": 0.5})

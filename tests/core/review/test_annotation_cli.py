@@ -16,7 +16,7 @@ from reviewapp.core.review.preferences import Preferences, load_preferences, sav
 from reviewapp.core.review.store import fallback_folder
 from tests.core.annotation_helpers import CLAIM_PAGES, small_logbook, subprocess_env
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(autouse=True)

@@ -32,7 +32,7 @@ from reviewapp.core.review.records import (
 )
 from reviewapp.core.verdicts import Verdict
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 CLAIM = "claim-3-robust-to-shift#3"
 CELL = Target(claim=CLAIM, page="claim-3-robust-to-shift", cell=CellAnchor(ordinal=1, id="cell_a", content_hash="ab12"))
 

@@ -17,7 +17,7 @@ from reviewapp.core.queue.scoring import record_rubric_score, score_payload
 from reviewapp.core.queue.status import queue_status
 from reviewapp.core.review.signing import create_signing_key, public_key_text
 from tests.core.annotation_helpers import open_review, small_logbook
-from tests.core.test_signed_records import ADA, BEA, CRITERIA, be, forge
+from tests.core.review.test_signed_records import ADA, BEA, CRITERIA, be, forge
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ from reviewapp.core.review.store import (
 )
 from tests.core.annotation_helpers import small_logbook, subprocess_env
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from reviewapp.core.logbook.writer import LogbookDraft
 
-BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "reader_accuracy.py"
+BENCHMARK = Path(__file__).resolve().parents[3] / "benchmarks" / "reader_accuracy.py"
 
 
 def load_benchmark():

@@ -136,7 +136,7 @@ import atexit, logging, sys, threading, time
 atexit.register(lambda: time.sleep(1.0))  # runs last: time for the worker to see its child end
 logging.basicConfig(level=logging.INFO)
 from reviewapp.core.io.child_process import run_in_child
-from tests.core.test_trace_index_process import slow_target
+from tests.core.trace.test_trace_index_process import slow_target
 
 def work():
     try:
@@ -161,7 +161,7 @@ def test_exiting_while_a_child_works_stops_it_without_doing_the_work_again(tmp_p
     script = tmp_path / "exits.py"
     script.write_text(EXIT_SCRIPT)
     marker = tmp_path / "fallback"
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     env = {**os.environ, "PYTHONPATH": str(root)}
     done = subprocess.run([sys.executable, str(script), str(marker)], capture_output=True, text=True, env=env,
                           timeout=120, check=False)  # fmt: skip

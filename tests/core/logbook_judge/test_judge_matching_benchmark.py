@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import CORPUS, corpus_available
 from tests.core.judge_match_cases import cases, write_cases
 
-BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "judge_matching.py"
+BENCHMARK = Path(__file__).resolve().parents[3] / "benchmarks" / "judge_matching.py"
 
 
 def load_benchmark():
