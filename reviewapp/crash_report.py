@@ -14,6 +14,7 @@ from pathlib import Path
 
 from reviewapp.about import versions
 from reviewapp.core.io.paths import log_file
+from reviewapp.core.io.safepath import UnsafeReference, read_tail
 from reviewapp.core.review.secret_scan import known_secrets, mask_secrets
 
 LOG_LINES = 40
@@ -43,11 +44,8 @@ def _home_forms(home: Path | None) -> list[str]:
 def last_log_lines(path: Path | None = None, count: int = LOG_LINES) -> list[str]:
     path = path or log_file()
     try:
-        with path.open("rb") as handle:
-            size = handle.seek(0, os.SEEK_END)
-            handle.seek(max(0, size - _MAX_LOG_READ))
-            data = handle.read(_MAX_LOG_READ)
-    except OSError:
+        data = read_tail(path, _MAX_LOG_READ)
+    except (OSError, UnsafeReference):  # absent, unreadable, or not a file (a FIFO would hang the report)
         return []
     return list(deque(data.decode("utf-8", errors="replace").splitlines(), maxlen=count))
 

@@ -26,7 +26,7 @@ from reviewapp.core.io.durable import (
     write_all,
     write_temp_beside,
 )
-from reviewapp.core.io.safepath import UnsafeReference, open_regular
+from reviewapp.core.io.safepath import FileTooLarge, UnsafeReference, open_capped, read_open, why_unreadable
 from reviewapp.core.review.review_files import PAIR_PROTOCOL_SUFFIX, PAIR_RESULTS_DIR
 from reviewapp.core.review.store import GITATTRIBUTES_FILE, MAX_FILE_BYTES, RECORD_SUFFIX, SCHEMA_FILE
 
@@ -83,15 +83,21 @@ def review_sources(folder: Path, *, fallback: bool) -> list[ReviewSource]:
 def read_review_file(path: Path) -> bytes:
     """The file's bytes; a record file without its unfinished last line (a writer may be mid-way)."""
     try:
-        fd = open_regular(path, follow=False)
+        fd = open_capped(path, MAX_FILE_BYTES, follow=False)
+        try:
+            with locked(fd, exclusive=False):
+                data = read_open(fd, MAX_FILE_BYTES)
+        finally:
+            os.close(fd)
+    except FileTooLarge as exc:
+        raise ReviewFileError(f"{path} is larger than {_megabytes(MAX_FILE_BYTES)}; not committed") from exc
     except UnsafeReference as exc:
-        raise ReviewFileError(f"cannot read {path}: {exc}") from exc
-    with open(fd, "rb") as handle:
-        if os.fstat(handle.fileno()).st_size > MAX_FILE_BYTES:
-            raise ReviewFileError(f"{path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; not committed")
-        with locked(handle.fileno(), exclusive=False):
-            data = handle.read(MAX_FILE_BYTES + 1)
+        raise ReviewFileError(f"cannot read {path}: {why_unreadable(exc)}") from exc
     return complete_lines(data) if path.name.endswith(RECORD_SUFFIX) else data
+
+
+def _megabytes(size: int) -> str:
+    return f"{size // (1024 * 1024)} MB"
 
 
 def schema_version(data: bytes) -> int:
@@ -152,8 +158,12 @@ def bring_into(folder: Path, rel: str, data: bytes) -> bool:
         fd, _ = open_for_append(target)
         try:
             with locked(fd, exclusive=True):
-                size = os.fstat(fd).st_size
-                current = os.pread(fd, size, 0) if size else b""
+                try:
+                    current = read_open(fd, MAX_FILE_BYTES)
+                except FileTooLarge as exc:
+                    raise ReviewFileError(
+                        f"{target} is larger than {_megabytes(MAX_FILE_BYTES)}; nothing was added to it"
+                    ) from exc
                 if current and not current.endswith(b"\n"):
                     raise ReviewFileError(
                         f"{target} ends with an unfinished line; open the logbook once so that it is set aside, "

@@ -29,6 +29,24 @@ class UnsafeReference(ValueError):
     """A reference that leaves its root or cannot be read safely; the message says why."""
 
 
+class CannotOpen(UnsafeReference):
+    """The system refused to open the file; `reason` is its own words (such as "No such file or directory")."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"cannot read: {reason}")
+        self.reason = reason
+
+
+class FileTooLarge(UnsafeReference):
+    """A file over the cap it is read under; `size` is None when it grew past the cap while being read."""
+
+    def __init__(self, limit: int, size: int | None = None) -> None:
+        grew = f"file grew past the {limit:,}-byte limit while reading"
+        super().__init__(grew if size is None else f"file is {size:,} bytes, over the {limit:,}-byte limit")
+        self.limit = limit
+        self.size = size
+
+
 def resolve_inside(root: Path, reference: str) -> Path:
     """Return the real path of `reference` (relative to `root`) or raise UnsafeReference.
 
@@ -145,6 +163,15 @@ _READ_FLAGS = (
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
+def why_unreadable(error: OSError | UnsafeReference) -> str:
+    """Why a read failed, in words that follow "cannot read FILE:" without saying "cannot read" twice."""
+    if isinstance(error, CannotOpen):
+        return error.reason
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    return str(error)
+
+
 def open_regular(path: Path | str, *, follow: bool = True) -> int:
     """An open descriptor on `path`, refused (UnsafeReference) unless it is a regular file.
 
@@ -156,31 +183,59 @@ def open_regular(path: Path | str, *, follow: bool = True) -> int:
     except OSError as exc:
         if not follow and exc.errno == errno.ELOOP:
             raise UnsafeReference("is a symbolic link; not followed") from exc
-        raise UnsafeReference(f"cannot read: {exc.strerror or exc}") from exc
+        raise CannotOpen(exc.strerror or str(exc)) from exc
     try:
         mode = os.fstat(fd).st_mode
     except OSError as exc:
         os.close(fd)
-        raise UnsafeReference(f"cannot read: {exc.strerror or exc}") from exc
+        raise CannotOpen(exc.strerror or str(exc)) from exc
     if not stat.S_ISREG(mode):
         os.close(fd)
         raise UnsafeReference("not a regular file")
     return fd
 
 
+def open_capped(path: Path | str, limit: int, *, follow: bool = True) -> int:
+    """open_regular, refusing (FileTooLarge) a file of more than `limit` bytes; for callers that lock the file or
+    read it in lines before reading it whole."""
+    fd = open_regular(path, follow=follow)
+    try:
+        size = os.fstat(fd).st_size
+    except OSError as exc:
+        os.close(fd)
+        raise CannotOpen(exc.strerror or str(exc)) from exc
+    if size > limit:
+        os.close(fd)
+        raise FileTooLarge(limit, size)
+    return fd
+
+
+def read_open(fd: int, limit: int) -> bytes:
+    """All of the open regular file `fd` from its start, refused (FileTooLarge) past `limit` bytes.
+
+    It reads at offsets, so the descriptor's own position (an append descriptor's, say) does not matter.
+    """
+    size = os.fstat(fd).st_size
+    if size > limit:
+        raise FileTooLarge(limit, size)
+    data = os.pread(fd, size + 1, 0)  # not limit + 1: that would allocate the whole limit up front
+    while len(data) > size and len(data) <= limit:  # it grew while being read
+        more = os.pread(fd, limit + 1 - len(data), len(data))
+        if not more:
+            break
+        data += more
+    if len(data) > limit:
+        raise FileTooLarge(limit)
+    return data
+
+
 def read_capped(path: Path | str, limit: int, *, follow: bool = True) -> bytes:
     """Read a regular file of at most `limit` bytes; devices, FIFOs and oversized files are refused."""
-    fd = open_regular(path, follow=follow)
-    with os.fdopen(fd, "rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
-        if size > limit:
-            raise UnsafeReference(f"file is {size:,} bytes, over the {limit:,}-byte limit")
-        data = handle.read(size + 1)  # not limit + 1: that would allocate the whole limit up front
-        if len(data) > size:  # it grew while being read
-            data += handle.read(limit + 1 - len(data))
-    if len(data) > limit:
-        raise UnsafeReference(f"file grew past the {limit:,}-byte limit while reading")
-    return data
+    fd = open_capped(path, limit, follow=follow)
+    try:
+        return read_open(fd, limit)
+    finally:
+        os.close(fd)
 
 
 def read_head(path: Path | str, limit: int, *, follow: bool = True) -> bytes:
@@ -188,6 +243,16 @@ def read_head(path: Path | str, limit: int, *, follow: bool = True) -> bytes:
     fd = open_regular(path, follow=follow)
     with os.fdopen(fd, "rb") as handle:
         return handle.read(limit)
+
+
+def read_tail(path: Path | str, limit: int, *, follow: bool = True) -> bytes:
+    """The last `limit` bytes of a regular file (for files only their end matters, such as a log)."""
+    fd = open_regular(path, follow=follow)
+    try:
+        size = os.fstat(fd).st_size
+        return os.pread(fd, min(size, limit), max(0, size - limit))
+    finally:
+        os.close(fd)
 
 
 def read_inside(root: Path, reference: str, limit: int) -> bytes:

@@ -35,7 +35,7 @@ from typing import Any, Union
 
 from reviewapp import __version__
 from reviewapp.core.io.paths import user_cache_dir
-from reviewapp.core.io.safepath import is_contained, open_regular
+from reviewapp.core.io.safepath import is_contained, open_regular, read_capped
 from reviewapp.core.logbook import model
 from reviewapp.core.logbook.locate import Location, NotALogbookError, locate
 from reviewapp.core.logbook.logbook_id import LogbookId, git_state
@@ -291,12 +291,8 @@ def _write_entry(entry: Path, data: bytes) -> None:
 
 def _load_entry(entry: Path) -> dict[str, Any] | None:
     try:
-        with entry.open("rb") as handle:
-            raw = handle.read(MAX_ENTRY_BYTES + 1)
-        if len(raw) > MAX_ENTRY_BYTES:
-            return None
-        data = json.loads(raw.decode("utf-8", "surrogatepass"))
-    except (OSError, ValueError, RecursionError):
+        data = json.loads(read_capped(entry, MAX_ENTRY_BYTES).decode("utf-8", "surrogatepass"))
+    except (OSError, ValueError, RecursionError):  # an entry over the cap or unreadable (UnsafeReference) too
         return None
     return data if isinstance(data, dict) else None
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from reviewapp.core.io.coerce import as_int, as_name, as_text
+from reviewapp.core.io.safepath import FileTooLarge, UnsafeReference, read_capped, why_unreadable
 from reviewapp.core.verdicts import JUDGE_VERDICTS, Verdict
 
 FILE_LIMIT = 256 * 1024 * 1024
@@ -147,12 +148,11 @@ def read_verdicts(path: Path | str) -> VerdictsFile:
     path = Path(path)
     name = path.name
     try:
-        with path.open("rb") as handle:
-            data = handle.read(FILE_LIMIT + 1)
-    except OSError as exc:
-        raise VerdictsFileError(f"{name}: cannot read: {exc.strerror or exc}") from exc
-    if len(data) > FILE_LIMIT:
-        raise VerdictsFileError(f"{name}: larger than {FILE_LIMIT // (1024 * 1024)} MB")
+        data = read_capped(path, FILE_LIMIT)
+    except FileTooLarge as exc:
+        raise VerdictsFileError(f"{name}: larger than {FILE_LIMIT // (1024 * 1024)} MB") from exc
+    except (UnsafeReference, OSError) as exc:
+        raise VerdictsFileError(f"{name}: cannot read: {why_unreadable(exc)}") from exc
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

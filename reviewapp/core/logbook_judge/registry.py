@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from reviewapp.core.io.coerce import as_name
+from reviewapp.core.io.safepath import FileTooLarge, UnsafeReference, read_capped, why_unreadable
 from reviewapp.core.logbook_judge.entries import FILE_LIMIT, ImportProblem, VerdictsFileError
 
 _ANCHOR = re.compile(r"\(([^()]{1,80})\)\s*[.;]?\s*$")
@@ -81,12 +82,11 @@ def anchor_of(text: str | None) -> str | None:
 def _load_json(path: Path, what: str) -> Any:
     name = path.name
     try:
-        with path.open("rb") as handle:
-            data = handle.read(FILE_LIMIT + 1)
-    except OSError as exc:
-        raise VerdictsFileError(f"{name}: cannot read {what}: {exc.strerror or exc}") from exc
-    if len(data) > FILE_LIMIT:
-        raise VerdictsFileError(f"{name}: {what} larger than {FILE_LIMIT // (1024 * 1024)} MB")
+        data = read_capped(path, FILE_LIMIT)
+    except FileTooLarge as exc:
+        raise VerdictsFileError(f"{name}: {what} larger than {FILE_LIMIT // (1024 * 1024)} MB") from exc
+    except (UnsafeReference, OSError) as exc:
+        raise VerdictsFileError(f"{name}: cannot read {what}: {why_unreadable(exc)}") from exc
     try:
         return json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reviewapp.core.io.durable import atomic_write
+from reviewapp.core.io.safepath import FileTooLarge, UnsafeReference, read_capped, why_unreadable
 from reviewapp.core.logbook.locate import NotALogbookError, find_logbooks, locate
 
 MAX_QUEUE_BYTES = 8 * 1024 * 1024
@@ -67,12 +68,11 @@ def read_queue(path: Path) -> Queue:
     if path.is_dir():
         return _queue_from_folder(path)
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_QUEUE_BYTES + 1)
-    except OSError as exc:
-        raise QueueError(f"{path}: cannot read the queue: {exc.strerror or exc}") from None
-    if len(raw) > MAX_QUEUE_BYTES:
-        raise QueueError(f"{path}: larger than {MAX_QUEUE_BYTES // (1024 * 1024)} MB; not a queue file")
+        raw = read_capped(path, MAX_QUEUE_BYTES)
+    except FileTooLarge:
+        raise QueueError(f"{path}: larger than {MAX_QUEUE_BYTES // (1024 * 1024)} MB; not a queue file") from None
+    except (UnsafeReference, OSError) as exc:
+        raise QueueError(f"{path}: cannot read the queue: {why_unreadable(exc)}") from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from reviewapp.core.io.safepath import FileTooLarge, UnsafeReference, read_capped, why_unreadable
+
 MAX_RUBRIC_BYTES = 256 * 1024
 MAX_MAGNITUDE = 1e6  # weights and scale ends beyond this (or inf, nan) would make the weighted mean inf or nan
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -102,12 +104,11 @@ OVERALL_ONLY = Rubric(name="overall only", criteria=(Criterion("overall", "Overa
 def load_rubric(path: Path) -> Rubric:
     """Read a rubric TOML file; raise RubricError naming the file and the problem."""
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_RUBRIC_BYTES + 1)
-    except OSError as exc:
-        raise RubricError(f"{path}: cannot read the rubric: {exc.strerror or exc}") from None
-    if len(raw) > MAX_RUBRIC_BYTES:
-        raise RubricError(f"{path}: larger than {MAX_RUBRIC_BYTES // 1024} KB; not a rubric")
+        raw = read_capped(path, MAX_RUBRIC_BYTES)
+    except FileTooLarge:
+        raise RubricError(f"{path}: larger than {MAX_RUBRIC_BYTES // 1024} KB; not a rubric") from None
+    except (UnsafeReference, OSError) as exc:
+        raise RubricError(f"{path}: cannot read the rubric: {why_unreadable(exc)}") from None
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

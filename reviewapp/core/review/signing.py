@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from reviewapp.core.io.durable import atomic_write
 from reviewapp.core.io.paths import user_config_dir
+from reviewapp.core.io.safepath import FileTooLarge, UnsafeReference, read_capped, why_unreadable
 from reviewapp.core.review.identity import annotator_slug
 from reviewapp.core.review.records import RecordBase, RecordSignature, record_line
 
@@ -145,12 +146,11 @@ class Roster:
 def read_roster(path: Path) -> Roster:
     """The roster in `path`; raise RosterError naming the file and the line of the first problem."""
     try:
-        with path.open("rb") as stream:
-            data = stream.read(MAX_ROSTER_BYTES + 1)
-    except OSError as exc:
-        raise RosterError(f"{path}: cannot read the roster of reviewers' keys ({exc.strerror or exc})") from None
-    if len(data) > MAX_ROSTER_BYTES:
-        raise RosterError(f"{path}: a roster of reviewers' keys is at most {MAX_ROSTER_BYTES:,} bytes")
+        data = read_capped(path, MAX_ROSTER_BYTES)
+    except FileTooLarge:
+        raise RosterError(f"{path}: a roster of reviewers' keys is at most {MAX_ROSTER_BYTES:,} bytes") from None
+    except (UnsafeReference, OSError) as exc:
+        raise RosterError(f"{path}: cannot read the roster of reviewers' keys ({why_unreadable(exc)})") from None
     names: dict[str, str] = {}
     for number, raw in enumerate(data.decode("utf-8", "replace").splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()

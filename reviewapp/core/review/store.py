@@ -39,7 +39,15 @@ from reviewapp.core.io.durable import (
     write_all,
 )
 from reviewapp.core.io.paths import user_data_dir
-from reviewapp.core.io.safepath import UnsafeReference, hub_blob_target, hub_repo_folder, open_regular, read_capped
+from reviewapp.core.io.safepath import (
+    FileTooLarge,
+    UnsafeReference,
+    hub_blob_target,
+    hub_repo_folder,
+    open_capped,
+    read_capped,
+    why_unreadable,
+)
 from reviewapp.core.logbook.logbook_id import LogbookId, logbook_id_for, safe_folder_name
 from reviewapp.core.review.identity import annotator_slug
 from reviewapp.core.review.records import (
@@ -526,16 +534,13 @@ def read_file(path: Path) -> tuple[list[tuple[RecordBase, str]], list[StoreIssue
     label = _label(path)
     try:
         # a downloaded logbook's own review files link into its Hub cache's blobs/; no other link is followed
-        handle = os.fdopen(open_regular(hub_blob_target(path) or path, follow=False), "rb")
-    except UnsafeReference as exc:
-        message = str(exc) if str(exc).startswith("cannot read") else f"cannot read: {exc}"
+        handle = os.fdopen(open_capped(hub_blob_target(path) or path, MAX_FILE_BYTES, follow=False), "rb")
+    except FileTooLarge as exc:  # not read, repaired or copied: a person's reviews are a few MB at most
+        message = f"file is {exc.size or 0:,} bytes, over the {MAX_FILE_BYTES:,} bytes a review file may have; not read"
         issues.append(StoreIssue(path, None, message, "error"))
         return records, issues, False
-    size = os.fstat(handle.fileno()).st_size
-    if size > MAX_FILE_BYTES:  # not read, repaired or copied: a person's reviews are a few MB at most
-        handle.close()
-        message = f"file is {size:,} bytes, over the {MAX_FILE_BYTES:,} bytes a review file may have; not read"
-        issues.append(StoreIssue(path, None, message, "error"))
+    except UnsafeReference as exc:
+        issues.append(StoreIssue(path, None, f"cannot read: {why_unreadable(exc)}", "error"))
         return records, issues, False
     pending: tuple[int, bytes, str] | None = None  # a line that is torn if nothing follows it
     torn = False

@@ -7,7 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core.io.safepath import UnsafeReference, local_reference, read_capped, resolve_inside
+from reviewapp.core.io.safepath import (
+    CannotOpen,
+    FileTooLarge,
+    UnsafeReference,
+    local_reference,
+    open_capped,
+    read_capped,
+    read_open,
+    read_tail,
+    resolve_inside,
+    why_unreadable,
+)
 
 
 @pytest.fixture
@@ -79,3 +90,44 @@ def test_read_capped_refuses_devices_fifos_and_folders(tmp_path: Path) -> None:
     for path in (fifo, Path("/dev/zero"), tmp_path):
         with pytest.raises(UnsafeReference, match="not a regular file"):
             read_capped(path, 1024)
+
+
+def test_a_refused_size_says_the_size_and_the_cap(tmp_path: Path) -> None:
+    big = tmp_path / "big.bin"
+    big.write_bytes(b"x" * 2000)
+    with pytest.raises(FileTooLarge) as refused:
+        open_capped(big, 1024)
+    assert (refused.value.size, refused.value.limit) == (2000, 1024)
+    assert str(refused.value) == "file is 2,000 bytes, over the 1,024-byte limit"
+
+
+def test_a_missing_file_says_why_in_the_systems_words(tmp_path: Path) -> None:
+    with pytest.raises(CannotOpen) as refused:
+        read_capped(tmp_path / "absent.txt", 1024)
+    assert why_unreadable(refused.value) == os.strerror(2)
+    assert str(refused.value) == f"cannot read: {os.strerror(2)}"
+    assert why_unreadable(UnsafeReference("not a regular file")) == "not a regular file"
+
+
+def test_read_open_reads_from_the_start_wherever_the_descriptor_stands(tmp_path: Path) -> None:
+    path = tmp_path / "records.jsonl"
+    path.write_bytes(b"one\ntwo\n")
+    fd = os.open(path, os.O_RDWR | os.O_APPEND)
+    try:
+        os.write(fd, b"three\n")  # the descriptor now stands at the end
+        assert read_open(fd, 1024) == b"one\ntwo\nthree\n"
+        with pytest.raises(FileTooLarge, match="over the 10-byte limit"):
+            read_open(fd, 10)
+    finally:
+        os.close(fd)
+
+
+def test_read_tail_reads_only_the_end_of_a_regular_file(tmp_path: Path) -> None:
+    log = tmp_path / "app.log"
+    log.write_bytes(b"a" * 5000 + b"the end\n")
+    assert read_tail(log, 8) == b"the end\n"
+    assert read_tail(log, 1 << 20) == log.read_bytes()
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(UnsafeReference, match="not a regular file"):
+        read_tail(fifo, 1024)

@@ -117,6 +117,24 @@ def test_a_damaged_entry_is_a_miss(tmp_path: Path) -> None:
     assert encode(read_logbook_cached(workspace)) == expected
 
 
+def test_an_entry_over_its_cap_or_not_a_file_is_a_miss(tmp_path: Path) -> None:
+    workspace = small_logbook(tmp_path)
+    expected = encode(read_logbook_cached(workspace))
+    (entry,) = entries(parse_cache.cache_folder())
+    with entry.open("r+b") as handle:  # sparse: reading it whole would cost half a gigabyte
+        handle.truncate(parse_cache.MAX_ENTRY_BYTES + 1)
+    forget_recent()
+    stats = CacheStats()
+    assert encode(read_logbook_cached(workspace, stats=stats)) == expected
+    assert not stats.whole
+    entry.unlink()
+    os.mkfifo(entry)  # opened as a file, it would wait for a writer forever
+    forget_recent()
+    stats = CacheStats()
+    assert encode(read_logbook_cached(workspace, stats=stats)) == expected
+    assert not stats.whole
+
+
 def test_every_corpus_logbook_survives_the_round_trip(corpus: Path) -> None:
     for folder in sorted(p for p in corpus.iterdir() if p.is_dir()):
         root = folder if (folder / ".trackio").is_dir() else find_logbooks(folder, max_depth=2)[0]
