@@ -127,7 +127,7 @@ def pair_window(session: WindowSession, request: WindowRequest) -> ShownWindow:
 
     review, pair_set = request.pairs
     try:
-        window = PairRatingWindow.for_set(review, pair_set=pair_set)
+        window = PairRatingWindow.for_set(review, pair_set=pair_set, preview=not session.interactive)
     except RatingError as exc:
         raise WindowProblem(str(exc)) from None
     return ShownWindow(window, lambda: window.can_answer or window.rating.current is None)

@@ -82,3 +82,20 @@ def test_a_command_without_a_window_refuses_a_screenshot(lab: Lab, tmp_path: Pat
     assert result.returncode == 2
     assert "`inspect` has no window" in result.stderr
     assert not out.exists()
+
+
+def files_under(*folders: Path) -> dict[Path, bytes]:
+    return {p: p.read_bytes() for folder in folders for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_screenshot_of_the_pair_rating_window_starts_no_pair_protocol(lab: Lab, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    before = files_under(lab.pairs, home)
+    out = tmp_path / "pairs.png"
+    result = reviewapp(home, "pairs", "rate", lab.pairs, "--annotator", "Sam Screenshot", "--screenshot", out)
+    assert result.returncode == 0, result.stderr
+    shot(out)
+    written = {p for p in files_under(lab.pairs, home) if p.suffix == ".jsonl"} - set(before)
+    assert not written, f"a screenshot wrote {sorted(written)}"
+    assert all(p.read_bytes() == data for p, data in before.items() if p.suffix == ".jsonl")

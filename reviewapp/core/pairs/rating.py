@@ -44,7 +44,9 @@ from reviewapp.core.review.records import (
     PairRatingRecord,
     PairSessionPayload,
     PairSessionRecord,
+    RecordBase,
     Target,
+    make_record,
 )
 from reviewapp.core.review.review_files import PAIR_RESULTS_DIR
 
@@ -99,8 +101,12 @@ class PairRatingRound:
         seed: int | None = None,
         controls: ControlSettings | None = None,
         restart: bool = False,
+        preview: bool = False,
     ) -> PairRatingRound:
         """Resume this rater's pair protocol on the set, or start one.
+
+        A `preview` (a screenshot of the rating window) builds a new protocol in memory and writes nothing: looking
+        at a window must not change the review.
 
         The seed is derived from the set's fingerprint and the rater's name (algorithm v2). A `seed` given here
         (to reproduce an earlier pair protocol) is recorded as algorithm v1, which `pairs check` flags as chosen.
@@ -133,6 +139,14 @@ class PairRatingRound:
             control_kinds=[t.control for t in trials],
             app_version=__version__,
         )
+        if preview:
+            target = _target(pair_set)
+            record: RecordBase | None = make_record(
+                "pair_session", annotator=annotations.identity.name, role=annotations.role, target=target,
+                payload=payload, revision=annotations.revision(target),
+            )  # fmt: skip
+            assert isinstance(record, PairSessionRecord)
+            return cls(annotations, pair_set, record)
         # a command like the ratings, so that every window showing the review hears of it
         draft = RecordDraft("pair_session", _target(pair_set), payload)
         label = f"pair protocol of {pair_set.name}"

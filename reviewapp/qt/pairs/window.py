@@ -132,13 +132,15 @@ class PairRatingWindow(QWidget):
         parent: QWidget | None = None,
         *,
         pair_set: PairSet | None = None,
+        preview: bool = False,
     ) -> PairRatingWindow:
         """Open (resuming where this annotator stopped) the rating of a pair set of the review's logbook.
 
         Raises PairSetError when the set cannot be loaded and RatingError when none of its pairs can be shown.
+        A `preview` (a screenshot) starts no pair protocol on disk.
         """
         loaded = pair_set or load_set(annotations.logbook, set_name)
-        return cls(PairRatingRound.open(annotations, loaded), parent)
+        return cls(PairRatingRound.open(annotations, loaded, preview=preview), parent)
 
     # -- layout -----------------------------------------------------------------------------------------------
 
