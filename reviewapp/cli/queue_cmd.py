@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         status = row.status if not row.problem else f"{row.status if row.logbook else 'unreadable'}: {row.problem}"
         reviewed = f"{row.reviewed_by_me}/{row.claims}" if not row.problem else ""
         table.append(
-            [number, row.entry.source, row.title, row.paper, row.claims, reviewed, row.my_score, points, status,
+            [number, row.entry.source, row.title, row.paper, row.claims, reviewed, row.my_score_text, points, status,
              row.disagreements]
         )  # fmt: skip
     write_table(columns, table, args.format)

@@ -87,6 +87,13 @@ class Rubric:
         return mean
 
 
+def score_text(value: float, scale: tuple[float, float]) -> str:
+    """A score written as its rubric's scale is: 4 on a 1-5 scale, not 4.00; a weighted mean between whole values,
+    or any score on a scale with fractional ends, keeps two decimals."""
+    whole_scale = all(float(end).is_integer() for end in scale)
+    return f"{value:.0f}" if whole_scale and float(value).is_integer() else f"{value:.2f}"
+
+
 DEFAULT_RUBRIC = Rubric(
     name="reviewapp default",
     criteria=(

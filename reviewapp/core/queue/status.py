@@ -22,6 +22,7 @@ from reviewapp.core.logbook.parse_cache import is_cached, read_logbook_cached
 from reviewapp.core.logbook_judge.stored import StoredImport
 from reviewapp.core.progress import CancelToken, ProgressCallback
 from reviewapp.core.queue.queue_file import Queue, QueueEntry
+from reviewapp.core.queue.rubric import score_text
 from reviewapp.core.queue.scoring import current_flag, rubric_scores
 from reviewapp.core.review.records import RubricScoreRecord
 from reviewapp.core.review.trust import Trust
@@ -74,6 +75,7 @@ class QueueRow:
     claims: int = 0
     reviewed_by_me: int = 0
     my_score: float | None = None
+    my_score_text: str = ""  # as the rubric's scale writes it ("4" on a 1-5 scale); empty without a score
     status: str = NOT_STARTED
     flag_reason: str | None = None
     disagreements: int = 0
@@ -219,6 +221,7 @@ def _row(
     row.judges = sorted(scores)
     if me in scores:
         row.my_score = scores[me].payload.overall
+        row.my_score_text = score_text(row.my_score, scores[me].payload.scale)
     flag = current_flag(state)
     if flag is not None and flag.payload.raised:
         row.status, row.flag_reason = FLAGGED, flag.payload.reason

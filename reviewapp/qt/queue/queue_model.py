@@ -155,7 +155,7 @@ class QueueTableModel(QAbstractTableModel):
             row.paper,
             str(row.claims),
             f"{row.reviewed_by_me} of {row.claims}",
-            "" if row.my_score is None else f"{row.my_score:.2f}",
+            row.my_score_text,
             points_text(row),
             row.status + (" ⚑" if row.status == FLAGGED else "") + unverified_mark(row.unverified),
             str(row.disagreements) if row.disagreements else "",

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewapp.core.queue.rubric import Rubric
+from reviewapp.core.queue.rubric import Rubric, score_text
 from reviewapp.core.review.records import RubricScoreRecord
 
 
@@ -85,4 +85,4 @@ class ScoreDialog(QDialog):
         return {name: edit.text().strip() for name, edit in self.comments.items() if edit.text().strip()}
 
     def _update_overall(self) -> None:
-        self.overall.setText(f"<b>{self.rubric.overall(self.scores()):.2f}</b>")
+        self.overall.setText(f"<b>{score_text(self.rubric.overall(self.scores()), self.rubric.scale)}</b>")

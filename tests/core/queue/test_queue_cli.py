@@ -93,6 +93,18 @@ def test_queue_shows_progress_status_and_the_next_claim(team: Path) -> None:
     assert again["gamma"]["status"] == "not started"
 
 
+def test_the_queue_writes_my_score_as_the_rubric_scale_does(team: Path) -> None:
+    score(team, "alpha", "Ada", 4)
+    score(team, "beta", "Ada", 3.25)
+    done = cli(team, "queue", "queue.txt", "--annotator", "Ada", "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    rows = {row["source"]: row for row in csv.DictReader(io.StringIO(done.stdout))}
+    # a whole score on the 1-5 scale is 4, as the score dialog shows it; a fraction keeps its decimals
+    assert (rows["alpha"]["my score"], rows["beta"]["my score"], rows["gamma"]["my score"]) == ("4", "3.25", "")
+    text = cli(team, "queue", "queue.txt", "--annotator", "Ada").stdout
+    assert "4.00" not in text and "3.25" in text
+
+
 def test_a_logbook_is_done_when_every_claim_has_my_verdict_and_my_score(team: Path) -> None:
     for n in (1, 2, 3):
         assert cli(team, "annotate", "alpha", "--claim", str(n), "--verdict", "toy", "--rationale", "small",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core.queue.rubric import DEFAULT_RUBRIC, OVERALL_ONLY, RubricError, load_rubric, rubric_toml
+from reviewapp.core.queue.rubric import DEFAULT_RUBRIC, OVERALL_ONLY, RubricError, load_rubric, rubric_toml, score_text
 from reviewapp.core.queue.scoring import current_flag, record_rubric_score, rubric_scores, score_payload, set_flag
 from reviewapp.core.review.records import parse_line, record_line
 from tests.core.annotation_helpers import open_review, small_logbook
@@ -109,3 +109,11 @@ def test_any_judge_can_raise_and_clear_a_flag(tmp_path: Path) -> None:
     assert flag is not None and flag.payload.raised and flag.annotator == "Ada"
     with pytest.raises(ValueError, match="needs a reason"):
         set_flag(ada, True, "  ")
+
+
+@pytest.mark.parametrize(
+    ("value", "scale", "shown"),
+    [(4.0, (1.0, 5.0), "4"), (3.5, (1.0, 5.0), "3.50"), (2.0 / 3, (0.0, 1.0), "0.67"), (1.0, (0.5, 2.5), "1.00")],
+)
+def test_a_score_is_written_as_its_scale_is(value: float, scale: tuple[float, float], shown: str) -> None:
+    assert score_text(value, scale) == shown
