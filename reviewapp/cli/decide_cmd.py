@@ -27,6 +27,12 @@ from reviewapp.cli.rank_cmd import add_ranking_arguments
 EXIT_USAGE = 2
 EXIT_WRITE_FAILED = 3
 EXIT_REFUSED = 4
+# blind review hides the logbooks a judge has not scored and other reviewers' verdicts; a decision is the opposite
+BLIND_REFUSED = (
+    "error: a decision cannot be blind: it names every candidate, with every judge's scores and the people's "
+    "verdicts, which blind review hides (nothing recorded); to see the ranking as a judge in blind review does, "
+    "run `reviewapp rank QUEUE --blind [NAME]`"
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -68,6 +74,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="what to print: the record id (text, default), the record (json), or the report (csv, markdown)",
     )
     decide.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
+    decide.add_argument(
+        "--blind",
+        nargs="?",
+        const="",
+        metavar="NAME",
+        help="refused: a decision names every candidate with every judge's scores and the people's verdicts; "
+        "`reviewapp rank QUEUE --blind [NAME]` shows the ranking as a judge in blind review sees it",
+    )
     add_annotator_options(decide)
     add_exit_codes(
         decide,
@@ -114,6 +128,8 @@ def run_decide(args: argparse.Namespace) -> int:
 
     if args.push and not args.commit:
         return fail(CommandError("error: --push goes with --commit", EXIT_USAGE))
+    if args.blind is not None:
+        return fail(CommandError(BLIND_REFUSED, EXIT_USAGE))
     try:
         queue, result = ranked_queue(args)
         folder = queue.path if queue.path.is_dir() else queue.path.parent

@@ -151,6 +151,18 @@ def test_a_conflict_is_adjudicated_undone_redone_committed_and_decided(team, cap
     assert len((work / "decisions" / "ada-adjudicator.jsonl").read_bytes().splitlines()) == 2
 
 
+@pytest.mark.parametrize("blind", [["--blind"], ["--blind", "Hugo"]])
+def test_a_blind_decision_is_refused_and_records_nothing(team, capsys, blind: list[str]) -> None:
+    work, _ = team
+    two_judges_disagree(work)
+    capsys.readouterr()  # the scores' record ids
+    code, out, err = run(capsys, "decide", str(work / "queue.txt"), "--annotator", "Ada Adjudicator", *blind)
+    assert code == 2 and out == ""
+    assert "a decision cannot be blind: it names every candidate" in err and "rank QUEUE --blind" in err
+    assert "Traceback" not in err
+    assert not (work / "decisions").exists() and not (work / "queue-decision.md").exists()
+
+
 def test_only_an_adjudicator_settles_and_only_a_real_dispute(team) -> None:
     work, _ = team
     two_judges_disagree(work)
