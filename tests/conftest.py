@@ -6,9 +6,9 @@ import os
 import shutil
 from pathlib import Path
 
-# The caller's Hugging Face settings (HF_HUB_OFFLINE=1, HF_TOKEN, HF_ENDPOINT, ...) must not reach the tests:
-# every one is dropped, and the tests' own are set. Before anything imports Qt or huggingface_hub: both read
-# these once at import.
+# The caller's Hugging Face settings (HF_HUB_OFFLINE=1, HF_TOKEN, HF_ENDPOINT, ...) and proxies (HTTP_PROXY,
+# https_proxy, NO_PROXY, ... which the HTTP client honours) must not reach the tests: every one is dropped, and
+# the tests' own are set. Before anything imports Qt or huggingface_hub: both read these once at import.
 CALLER_HF_NAMES = ("TRANSFORMERS_OFFLINE", "HUGGING_FACE_HUB_TOKEN", "HUGGINGFACE_HUB_CACHE", "HF_DATASETS_OFFLINE")
 TEST_HF_ENVIRONMENT = {
     "HF_HUB_DISABLE_TELEMETRY": "1",
@@ -19,7 +19,11 @@ TEST_HF_ENVIRONMENT = {
 
 
 def _is_hub_setting(name: str) -> bool:
-    return name.startswith("HF_") or name in CALLER_HF_NAMES
+    return name.startswith("HF_") or name in CALLER_HF_NAMES or _is_proxy_setting(name)
+
+
+def _is_proxy_setting(name: str) -> bool:
+    return name.lower().endswith("_proxy")  # what urllib's getproxies reads, and so httpx
 
 
 for _name in [n for n in os.environ if _is_hub_setting(n)]:
@@ -56,8 +60,8 @@ def shared_corpus(folder: Path) -> Path:
 
 @pytest.fixture(autouse=True)
 def isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own data, config and HF home and the tests' own HF_* settings (none of the caller's),
-    so nothing leaks between tests or from the machine."""
+    """Every test gets its own data, config and HF home and the tests' own HF_* settings (none of the caller's, nor
+    the caller's proxies), so nothing leaks between tests or from the machine."""
     home = tmp_path_factory.mktemp("user")
     for name in [n for n in os.environ if _is_hub_setting(n) and n not in TEST_HF_ENVIRONMENT]:
         monkeypatch.delenv(name)

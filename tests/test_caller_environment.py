@@ -1,7 +1,8 @@
-"""The tests set their own Hugging Face environment: the caller's HF_* settings cannot change a result.
+"""The tests set their own Hugging Face environment: the caller's HF_* settings and proxies cannot change a result.
 
-A person who runs the suite from a shell with `HF_HUB_OFFLINE=1`, a token or another endpoint exported must see
-the same results as CI. This runs one Hub test in a fresh pytest with all three set.
+A person who runs the suite from a shell with `HF_HUB_OFFLINE=1`, a token, another endpoint or a proxy exported
+must see the same results as CI. This runs one Hub test in a fresh pytest with all of them set, the proxy a dead
+one (nothing listens on port 9): a test whose loopback requests went through it would fail.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ REPO = Path(__file__).resolve().parents[1]
 HUB_TEST = "tests/core/sources/test_hub_sources.py::test_a_space_downloads_only_its_logbook_into_the_hub_cache"
 
 
-def test_a_hub_test_passes_whatever_hf_settings_the_caller_exported(tmp_path: Path) -> None:
+def test_a_hub_test_passes_whatever_hf_settings_and_proxies_the_caller_exported(tmp_path: Path) -> None:
     env = dict(os.environ)
     env.update(
         HF_HUB_OFFLINE="1",
@@ -24,6 +25,10 @@ def test_a_hub_test_passes_whatever_hf_settings_the_caller_exported(tmp_path: Pa
         HF_HOME=str(tmp_path / "callers-hf-home"),
         HF_HUB_DISABLE_XET="0",
     )
+    dead_proxy = "http://127.0.0.1:9"
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        env[name] = env[name.lower()] = dead_proxy
+    env["NO_PROXY"] = env["no_proxy"] = "example.invalid"  # not the loopback: it would hide the proxy
 
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", HUB_TEST],

@@ -2,8 +2,8 @@
 
 A server that trickles a byte every second stays inside every per-read timeout, and huggingface_hub reads a
 file in 10 MB chunks, so a check between chunks never runs. Instead, every connection huggingface_hub's HTTP
-client makes (the shared `get_session()` client, which the web source uses too) goes through a network backend
-that, for the thread's active `TransferGuard`:
+client makes (the shared `get_session()` client, which the web source uses too), directly or through a proxy
+the environment names, goes through a network backend that, for the thread's active `TransferGuard`:
 
 - gives each read and write at most the time left before the deadline (a socket timeout, not a check after);
 - counts every byte received against the cap of the file being fetched and the cap of the whole transfer,
@@ -293,25 +293,35 @@ def _guarded_backend() -> Any:
 def _guarded_client() -> httpx2.Client:
     """huggingface_hub's own client (its request hook, redirects, no timeout of its own), over guarded sockets.
 
-    Connections through a proxy from the environment go through httpx's proxy transport, which this does not
-    wrap: there the per-read timeouts and the checks between files still hold, the socket-level deadline not."""
-    import httpcore2
+    The client is built as httpx builds it (no transport of its own), so the proxies the environment names
+    (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY) are mounted; then every connection pool, the direct one and
+    each proxy's, gets the guarded backend, so the deadline and the byte caps hold through a proxy too (on the
+    connection to the proxy, which carries the forwarded answer or the CONNECT tunnel)."""
     import httpx2
     from huggingface_hub.utils._http import default_client_factory
 
     base = default_client_factory()
     hooks = {"request": list(base.event_hooks["request"]), "response": [*base.event_hooks["response"], check_answer]}
     base.close()
-    limits = httpx2.Limits()
-    transport = httpx2.HTTPTransport()
-    transport._pool = httpcore2.ConnectionPool(  # the same pool HTTPTransport builds, with the guarded backend
-        ssl_context=httpx2.create_ssl_context(),
-        max_connections=limits.max_connections,
-        max_keepalive_connections=limits.max_keepalive_connections,
-        keepalive_expiry=limits.keepalive_expiry,
-        network_backend=_guarded_backend(),
-    )
-    return httpx2.Client(event_hooks=hooks, follow_redirects=True, timeout=None, transport=transport)
+    client = httpx2.Client(event_hooks=hooks, follow_redirects=True, timeout=None)
+    backend = _guarded_backend()
+    for pool in connection_pools(client):
+        pool._network_backend = backend
+    return client
+
+
+def connection_pools(client: httpx2.Client) -> list[Any]:
+    """The httpcore pools of `client`'s direct transport and of each proxy it mounted.
+
+    httpx has no public way to give a client's proxy transports a network backend, so this reaches for
+    `Client._transport`, `Client._mounts`, `HTTPTransport._pool` and the pool's `_network_backend` (httpx2 and
+    httpcore2 2.16); if a release moves them this fails here, loudly, rather than leaving a connection unguarded.
+    """
+    transports = [client._transport, *(t for t in client._mounts.values() if t is not None)]
+    pools = [getattr(transport, "_pool", None) for transport in transports]
+    if not all(pool is not None and hasattr(pool, "_network_backend") for pool in pools):
+        raise RuntimeError("this httpx2/httpcore2 release moved the connection pools the transfer guard wraps")
+    return pools
 
 
 def install_guarded_client() -> None:
