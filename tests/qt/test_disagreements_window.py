@@ -3,6 +3,7 @@ until settled, an adjudicator records the adjudicated verdict from the window an
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -72,6 +73,19 @@ def test_an_adjudicator_settles_a_dispute_from_the_queue_window_and_undoes_it(
     qtbot.keyClick(dialog.list, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: dialog.disputes and dialog.disputes[0].status == "open", timeout=TIMEOUT_MS)
     assert adjudications(open_review(disputed_queue.parent / "alpha", "Reader").state) == {}
+
+
+def test_the_evidence_line_names_the_claims_page_once(qtbot: QtBot, disputed_queue: Path) -> None:
+    rows = queue_status(read_queue(disputed_queue), "Harsh")
+    dialog = DisagreementsDialog(queue_disputes(rows))
+    qtbot.addWidget(dialog)
+    [claim] = [c for c in rows[0].logbook.claims if c.key == dialog.disputes[0].claim_key]
+    assert len(claim.cells) > 1  # several cells of one page: the page is said once, before their numbers
+    text = dialog.evidence.text()
+    assert text.startswith(f"Evidence: {claim.page}, cells ") and text.count(claim.page) == 1, text
+    assert [int(n) for n in re.findall(r"\d+", text.removeprefix(f"Evidence: {claim.page}"))] == [
+        c + 1 for c in claim.cells
+    ]
 
 
 def test_a_judge_sees_the_disagreements_but_cannot_adjudicate(qtbot: QtBot, disputed_queue: Path) -> None:

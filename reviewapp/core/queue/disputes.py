@@ -9,6 +9,7 @@ evidence, not who wrote them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -114,7 +115,7 @@ def _claim_row(row: QueueRow, index: int, dispute: ClaimDispute, blind: bool) ->
     status: Status = "settled" if dispute.settled else "reopened" if dispute.reopened else "open"
     adjudication = dispute.adjudication
     claim = next((c for c in row.logbook.claims if c.key == dispute.claim_key), None) if row.logbook else None
-    evidence = [f"{claim.page} cell {c + 1}" for c in claim.cells] if claim is not None else []
+    evidence = [claim_evidence(claim.page, claim.cells)] if claim is not None else []
     return QueueDispute(
         source=_source(row, hidden),
         logbook_id=row.logbook_id,
@@ -130,6 +131,15 @@ def _claim_row(row: QueueRow, index: int, dispute: ClaimDispute, blind: bool) ->
         row=index,
         evidence=evidence,
     )
+
+
+def claim_evidence(page: str, cells: Sequence[int]) -> str:
+    """Where a claim's evidence is, its page named once: "results, cells 2, 3 and 5" (cell numbers from 1)."""
+    numbers = [str(c + 1) for c in cells]
+    if not numbers:
+        return page
+    listed = numbers[0] if len(numbers) == 1 else f"{', '.join(numbers[:-1])} and {numbers[-1]}"
+    return f"{page}, {'cell' if len(numbers) == 1 else 'cells'} {listed}"
 
 
 def _as_is(text: str) -> str:
