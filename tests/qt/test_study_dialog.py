@@ -62,3 +62,26 @@ def test_study_screenshots(qtbot: QtBot, screenshots: Screenshots, choice: theme
     screenshots.take(dialog, f"study-scores-{choice.value}", min_colors=8)
     dialog.tabs.setCurrentIndex(1)
     screenshots.take(dialog, f"study-raters-{choice.value}", min_colors=8)
+
+
+@pytest.mark.parametrize("choice", [theme.ThemeChoice.LIGHT, theme.ThemeChoice.DARK])
+def test_the_study_opened_from_the_rating_window_is_drawn_in_its_theme(
+    qtbot: QtBot, tmp_path: Path, choice: theme.ThemeChoice
+) -> None:
+    theme.manager().apply(choice)
+    workspace = write_pair_logbook(tmp_path / "ws", 4)
+    for name in ("Ada", "Ben"):
+        rate_all(workspace, answer=honest, name=name)
+    window = PairRatingWindow.for_set(open_annotations(workspace, "Ada"), "test")
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.study_button.isVisible(), timeout=20_000)
+    window.study_button.click()
+    qtbot.waitUntil(lambda: getattr(window, "study_dialog", None) is not None, timeout=60_000)
+    dialog = window.study_dialog
+    for label in dialog.pictures.values():
+        corner = label.pixmap().toImage().pixelColor(2, 2).lightness()  # the figure's own background
+        assert corner < 90 if choice is theme.ThemeChoice.DARK else corner > 160, corner
+    assert dialog.theme == ("dark" if choice is theme.ThemeChoice.DARK else "light")
+    dialog.close()
+    window.close()
