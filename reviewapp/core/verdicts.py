@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from enum import StrEnum
+from functools import lru_cache
 
 
 class Verdict(StrEnum):
@@ -131,11 +132,29 @@ def may_state_verdict(text: str) -> bool:
     return any(stem in lowered for stem in _STEMS)
 
 
-def find_phrases(text: str) -> list[re.Match[str]]:
-    """All PHRASE_RE matches, left to right and non-overlapping, at a fraction of a full regex scan's cost."""
+def find_phrases(text: str) -> tuple[re.Match[str], ...]:
+    """All PHRASE_RE matches, left to right and non-overlapping, at a fraction of a full regex scan's cost.
+
+    Remembered for the most recent texts: the reader asks about the same paragraph several times (its labelled
+    statements, bold lead-ins, every passing verdict word, once per claim whose scope holds it), and a match is
+    read-only, so every caller can share one scan. Texts longer than a window are scanned afresh, so the memory
+    holds at most _REMEMBERED windows' worth of text."""
+    return _remembered_phrases(text) if len(text) <= _WINDOW else _scan_phrases(text)
+
+
+_WINDOW = 8192
+_REMEMBERED = 1024
+
+
+@lru_cache(maxsize=_REMEMBERED)
+def _remembered_phrases(text: str) -> tuple[re.Match[str], ...]:
+    return _scan_phrases(text)
+
+
+def _scan_phrases(text: str) -> tuple[re.Match[str], ...]:
     lowered = text.lower()
     if len(lowered) != len(text):  # lower() changed lengths (rare scripts): offsets would not line up
-        return list(PHRASE_RE.finditer(text))
+        return tuple(PHRASE_RE.finditer(text))
     starts: set[int] = set()
     for stem in _STEMS:
         at = lowered.find(stem)
@@ -156,10 +175,10 @@ def find_phrases(text: str) -> list[re.Match[str]]:
         if match:
             found.append(match)
             end = match.end()
-    return found
+    return tuple(found)
 
 
-def iter_phrases(text: str, window: int = 8192) -> Iterator[tuple[int, int, re.Match[str]]]:
+def iter_phrases(text: str, window: int = _WINDOW) -> Iterator[tuple[int, int, re.Match[str]]]:
     """(start, end, match) of every phrase, left to right, found a window at a time so that a caller who stops early
     pays only for what it read. Windows end at a sentence end ('. '), which no phrase spans."""
     start = 0
