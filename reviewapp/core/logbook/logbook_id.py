@@ -21,9 +21,6 @@ import re
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
-from reviewapp.core.io import gitcmd
-from reviewapp.core.io.hub_cache_snapshot import snapshot_in_app_cache
-
 LogbookId = str
 
 HUB_KINDS = ("space", "dataset")
@@ -74,6 +71,8 @@ def check_logbook_id(value: str) -> LogbookId:
 def hub_cache_id(root: Path) -> LogbookId | None:
     """`hf:space/OWNER/NAME` when `root` is inside a snapshot of the Hub cache this app downloads into, and that
     cache names the snapshot's revision (`hub_cache_snapshot`); a folder elsewhere of the same shape is not."""
+    from reviewapp.core.io.hub_cache_snapshot import snapshot_in_app_cache  # the Hub's modules: only when asked
+
     snapshot = snapshot_in_app_cache(root)
     if snapshot is None:
         return None
@@ -88,6 +87,8 @@ def git_logbook_id(root: Path) -> LogbookId | None:
 
     The tracked-pages check keeps an unrelated enclosing repository (a home folder under git) from naming it.
     """
+    from reviewapp.core.io import gitcmd  # git's helpers are imported when an id is first derived, not with the model
+
     root = Path(root).resolve()
     try:
         top = gitcmd.run(["rev-parse", "--show-toplevel"], root, timeout=5)
