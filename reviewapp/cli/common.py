@@ -225,8 +225,8 @@ class _TerminalProgress:
 
 
 def print_json(value: Any) -> None:
-    json.dump(value, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    # one write: json.dump writes each of a large answer's hundred thousand pieces to the stream on its own
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
 
 
 def fail(error: CommandError) -> int:

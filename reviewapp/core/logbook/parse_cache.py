@@ -482,8 +482,12 @@ def _decode_cell(fields: list[Any], text: str) -> Cell:
 
 def encode(value: Any) -> Any:
     """Plain JSON values; a dataclass's private fields (values looked up and kept on first use) are left out."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.name[0] != "_"}
+    kind: type = type(value)
+    if kind in _PLAIN:  # most values of a logbook: passed on before asking what else they might be
+        return value
+    names = _public_fields(kind)
+    if names is not None:
+        return {name: encode(getattr(value, name)) for name in names}
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, Path):
@@ -493,6 +497,17 @@ def encode(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): encode(v) for k, v in value.items()}
     return value
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+@cache
+def _public_fields(kind: type) -> tuple[str, ...] | None:
+    """The names of a dataclass's public fields, asked of `dataclasses` once per class (None: not a dataclass)."""
+    if not dataclasses.is_dataclass(kind):
+        return None
+    return tuple(f.name for f in dataclasses.fields(kind) if f.name[0] != "_")
 
 
 @cache
