@@ -240,8 +240,26 @@ def parse_verdict(text: str) -> Verdict:
     return value
 
 
+# What people's verdicts say of a claim: held (fully or partly), refuted, or not established. People dispute a
+# claim when their verdicts fall in different classes (the queue's disputes, the paper's disputed cells).
+VERDICT_CLASS = {
+    Verdict.VERIFIED: "supported",
+    Verdict.PARTIAL: "supported",
+    Verdict.FALSIFIED: "refuted",
+    Verdict.TOY: "undetermined",
+    Verdict.INCONCLUSIVE: "undetermined",
+}
+
+
+def dispute(a: Verdict, b: Verdict) -> bool:
+    """Two people's stated verdicts dispute a claim: they fall in different classes."""
+    return a in VERDICT_CLASS and b in VERDICT_CLASS and VERDICT_CLASS[a] != VERDICT_CLASS[b]
+
+
 def disagree(a: Verdict | None, b: Verdict | None) -> bool:
-    """Two verdicts disagree when both are stated and differ; unstated never counts."""
+    """Two slots' verdicts disagree when both are stated and differ in what they found; unstated never counts.
+    Verified against partial is a difference of degree (both say the claim holds), as between people; toy against
+    inconclusive is not (one found the claim held at toy scale, the other found nothing: 1 and 0 points)."""
     if a is None or b is None or Verdict.UNSTATED in (a, b):
         return False
-    return a != b
+    return a != b and {a, b} != {Verdict.VERIFIED, Verdict.PARTIAL}

@@ -6,7 +6,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewapp.core.verdicts import PHRASE_RE, Verdict, disagree, find_phrases, normalize, parse_verdict
+from reviewapp.core.paper.classify import decide
+from reviewapp.core.review.slots import VerdictSlots
+from reviewapp.core.verdicts import (
+    PHRASE_RE,
+    Verdict,
+    disagree,
+    dispute,
+    find_phrases,
+    normalize,
+    parse_verdict,
+)
 
 
 @pytest.mark.parametrize(
@@ -63,6 +73,21 @@ def test_parse_verdict_rejects_unknown_words() -> None:
     assert parse_verdict("unstated") is Verdict.UNSTATED
     with pytest.raises(ValueError, match="unknown verdict 'great'"):
         parse_verdict("great")
+
+
+def test_verified_against_partial_is_a_difference_of_degree_in_every_view() -> None:
+    # an agent's verified against a person's partial: no disagreement mark, no row in the disagreement list
+    assert not disagree(Verdict.VERIFIED, Verdict.PARTIAL) and not disagree(Verdict.PARTIAL, Verdict.VERIFIED)
+    assert not VerdictSlots(Verdict.VERIFIED, Verdict.PARTIAL, Verdict.PARTIAL).disagreement
+    assert VerdictSlots(Verdict.VERIFIED, None, Verdict.FALSIFIED).disagreement
+    # two people: not a dispute, in the queue's rule or in the paper's cell, where the cautious verdict decides
+    assert not dispute(Verdict.VERIFIED, Verdict.PARTIAL) and dispute(Verdict.PARTIAL, Verdict.TOY)
+    cell = decide({"ada": Verdict.VERIFIED, "ben": Verdict.PARTIAL}, None, Verdict.VERIFIED)
+    assert (cell.verdict, cell.disputed) == (Verdict.PARTIAL, False)
+    cell = decide({"ada": Verdict.VERIFIED, "ben": Verdict.TOY}, None, None)
+    assert (cell.verdict, cell.disputed) == (Verdict.TOY, True)
+    # toy against inconclusive found different things (1 and 0 Logbook Judge points): the slots disagree
+    assert disagree(Verdict.TOY, Verdict.INCONCLUSIVE)
 
 
 def test_disagreement_ignores_unstated() -> None:

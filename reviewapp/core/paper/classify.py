@@ -2,9 +2,10 @@
 
 A cell is one logbook's verdict on one paper claim. It is decided by a person's verdict over the Logbook Judge's
 over the agent's. People (any role but author: authors are interested parties and their responses never decide a
-class) who disagree on a cell make it *disputed*: verified against falsified makes the claim contested; falsified
-against anything else leaves the cell undecided; otherwise the most cautious verdict decides (inconclusive < toy
-< partial < verified).
+class) who disagree on a cell (verdicts in different classes, as everywhere: verified and partial only differ in
+degree) make it *disputed*: verified against falsified makes the claim contested; falsified against anything else
+leaves the cell undecided; otherwise, and between verdicts of one class, the most cautious verdict decides
+(inconclusive < toy < partial < verified).
 
 Per claim, over its cells, in this order: **contested** (one cell verified, another falsified, or a cell disputed
 between the two), **falsified**, **verified** (some cell verified, none falsified), **partially verified** (some
@@ -22,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from reviewapp.core.verdicts import Verdict
+from reviewapp.core.verdicts import Verdict, dispute
 
 DecidedBy = Literal["person", "Logbook Judge", "agent"]
 ClaimClass = Literal["contested", "falsified", "verified", "partially verified", "toy only", "nothing established"]
@@ -50,8 +51,8 @@ def decide(people: Mapping[str, Verdict], logbook_judge: Verdict | None, agent: 
             return Decision(None, "person", disputed=True, verified_vs_falsified=True)
         if Verdict.FALSIFIED in said:
             return Decision(None, "person", disputed=True)
-        cautious = min(said, key=_CAUTION.index)
-        return Decision(cautious, "person", disputed=True)
+        cautious = min(said, key=_CAUTION.index)  # verified and partial: a difference of degree, not a dispute
+        return Decision(cautious, "person", disputed=any(dispute(a, b) for a in said for b in said))
     if logbook_judge is not None and logbook_judge is not Verdict.UNSTATED:
         return Decision(logbook_judge, "Logbook Judge")
     if agent is not None and agent is not Verdict.UNSTATED:

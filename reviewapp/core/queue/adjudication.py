@@ -25,7 +25,7 @@ from reviewapp.core.review.history import RecordDraft
 from reviewapp.core.review.logbook_review import AnnotationError
 from reviewapp.core.review.records import AdjudicatedVerdictPayload, AdjudicatedVerdictRecord, VerdictRecord
 from reviewapp.core.review.targets import claim_label, claim_target
-from reviewapp.core.verdicts import Verdict
+from reviewapp.core.verdicts import VERDICT_CLASS, Verdict
 
 if TYPE_CHECKING:
     from reviewapp.core.review.logbook_review import LogbookReview
@@ -34,13 +34,6 @@ if TYPE_CHECKING:
 ADJUDICATOR = "adjudicator"
 DEFAULT_MAX_SPREAD = 1.5  # normalized rubric scores further apart than this (1.5 standard deviations) disagree
 
-VERDICT_CLASS = {
-    Verdict.VERIFIED: "supported",
-    Verdict.PARTIAL: "supported",
-    Verdict.FALSIFIED: "refuted",
-    Verdict.TOY: "undetermined",
-    Verdict.INCONCLUSIVE: "undetermined",
-}
 DISPUTED = "disputed"
 
 

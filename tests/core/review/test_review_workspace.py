@@ -110,7 +110,7 @@ def test_the_stored_import_fills_the_j_slot_and_a_verdict_save_does_not_match_it
     matched = workspace.logbook_judge_matches_made(logbook_id)
     assert matched == 1
 
-    review.set_verdict(1, "partial", "half of it")
+    review.set_verdict(1, "inconclusive", "the run never finished")
     review.add_note(review.claim_target(2), "timed on one GPU")
     review.history.undo()
 
