@@ -223,6 +223,40 @@ def transcript_random_bytes(home: Path, scale: float) -> tuple[Figure, str, bool
     return figure, bound + ", refused", met and "no event could be read" in figure.said
 
 
+ORDINARY_LINE = b'{"type": "user", "message": {"role": "user", "content": "and one ordinary line"}}\n'
+
+
+def _record_line(values: int, per_value: bytes) -> bytes:
+    """A closed record whose content is `values` copies of `per_value` (each ending in a comma)."""
+    body = (per_value * values).rstrip(b",")
+    return b'{"type": "user", "message": {"role": "user", "content": [' + body + b"]}}\n"
+
+
+def transcript_brace_junk(home: Path, scale: float) -> tuple[Figure, str, bool]:
+    """Lines under the 32 MB line cap that are all brackets: '[{},{},...]' (ten million values a line) and
+    brackets nested deeper than the parser goes, at and under the million-value budget."""
+    path = home / "braces.jsonl"
+    lines = max(int(4 * scale), 1)
+    with path.open("wb") as out:
+        for _ in range(lines):
+            out.write(b"[" + b"{}," * (10 * MB) + b"{}]\n")  # 30 MB, ten million values
+            out.write(b"[" * (15 * MB) + b"]" * (15 * MB) + b"\n")  # 30 MB nested fifteen million deep
+            out.write(b"[" * 400_000 + b"]" * 400_000 + b"\n")  # under the value budget, deeper than the parser
+        out.write(ORDINARY_LINE)
+    return _attach(home, path)
+
+
+def container_bomb(home: Path, scale: float) -> tuple[Figure, str, bool]:
+    """Well-formed records just under the million-value budget, as many as the format is told from: each parses
+    into half a million containers (telling the format used to keep all of them at once)."""
+    path = home / "bomb.jsonl"
+    with path.open("wb") as out:
+        for _ in range(max(int(100 * scale), 1)):
+            out.write(_record_line(490_000, b"{},"))  # 1.5 MB a line, 980,000 values
+        out.write(ORDINARY_LINE)
+    return _attach(home, path)
+
+
 CASES: dict[str, Case] = {
     "hub-file-trickle": hub_file_trickle,
     "repo-info-trickle": repo_info_trickle,
@@ -236,6 +270,8 @@ CASES: dict[str, Case] = {
     "transcript-junk-lines": transcript_junk_lines,
     "transcript-600mb-line": transcript_one_huge_line,
     "transcript-random": transcript_random_bytes,
+    "transcript-brace-junk": transcript_brace_junk,
+    "container-bomb": container_bomb,
 }
 
 

@@ -26,7 +26,7 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from reviewapp.core.io.safepath import UnsafeReference, read_capped, resolve_inside
 from reviewapp.core.logbook.model import TraceInfo
@@ -405,15 +405,19 @@ class JsonlTrace(TraceIndex):
         self._convert = formats.converter(self.format)
 
     def _detect(self) -> str:
-        records: list[Any] = []
         with self.path.open("rb") as handle:
-            for looked, (raw, _length) in enumerate(capped_lines(handle, MAX_LINE), 1):
-                if raw is not None and raw.strip():
-                    with contextlib.suppress(ValueError, RecursionError):
-                        records.append(json.loads(raw))
-                if len(records) >= formats.DETECT_RECORDS or looked >= DETECT_LINES:
-                    break
-        return formats.detect(records)
+            return formats.detect(self._first_records(handle))
+
+    def _first_records(self, handle: BinaryIO) -> Iterator[Any]:
+        """The first lines' records, one at a time and under the reading's value budget: detection looks at each
+        and drops it, so a hundred records of a million values each never sit in memory together."""
+        found = 0
+        for looked, (raw, _length) in enumerate(capped_lines(handle, MAX_LINE), 1):
+            parsed = _parsed_record(raw)
+            found += len(parsed)
+            yield from parsed
+            if found >= formats.DETECT_RECORDS or looked >= DETECT_LINES:
+                return
 
     def recipe(self) -> tuple[type[TraceIndex], tuple[Any, ...], str]:
         return JsonlTrace, (self.path, self.format), self.label
@@ -685,6 +689,16 @@ def open_transcript(path: Path, format_name: str | None = None) -> JsonlTrace:
 def built(index: TraceIndex) -> TraceIndex:
     index.build()
     return index
+
+
+def _parsed_record(raw: bytes | None) -> list[Any]:
+    """The line's record (a list of one), or none when the line is blank, junk or over the value budget."""
+    if raw is None or not raw.strip() or _refused_unparsed(raw, last=False) is not None:
+        return []
+    try:
+        return [json.loads(raw)]
+    except (ValueError, RecursionError):
+        return []
 
 
 def _refused_unparsed(raw: bytes, last: bool) -> str | None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
 from reviewapp.core.review.trace_links import prepare_transcript
+from reviewapp.core.trace import formats
 from reviewapp.core.trace.index import MAX_LINE, MAX_LINE_VALUES, MAX_PROBLEMS, built, open_transcript
 from reviewapp.core.trace.transcripts import TranscriptError
 from tests.core.hostile_helpers import run_python_bounded
@@ -66,6 +68,29 @@ def test_a_line_of_too_many_values_is_refused_unparsed_and_the_rest_is_read(tmp_
     assert "not closed" in index.problems[1].message or "truncated" in index.problems[1].message
     clean = built(open_transcript(write_jsonl(tmp_path / "clean.jsonl", lines)))
     assert index.readable == clean.readable
+
+
+def _peak_bytes_telling_the_format(path: Path) -> tuple[str, int]:
+    tracemalloc.start()
+    try:
+        told = open_transcript(path).format  # opening tells the format from the first records; nothing is read yet
+        return told, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_telling_the_format_holds_one_record_at_a_time(tmp_path: Path) -> None:
+    # Records of many containers each, under the value budget: a hundred of a million values each, all kept while
+    # the format was told, were gigabytes.
+    record = json.dumps({"type": "user", "message": {"role": "user", "content": [{}] * 20_000}})
+    one = write_jsonl(tmp_path / "one.jsonl", [record])
+    hundred = write_jsonl(tmp_path / "hundred.jsonl", [record] * formats.DETECT_RECORDS)
+
+    told_one, peak_one = _peak_bytes_telling_the_format(one)
+    told_hundred, peak_hundred = _peak_bytes_telling_the_format(hundred)
+
+    assert told_one == told_hundred == formats.CLAUDE
+    assert peak_hundred < 3 * peak_one, (peak_one, peak_hundred)
 
 
 def test_a_line_longer_than_the_cap_is_skipped_without_holding_it(tmp_path: Path) -> None:
