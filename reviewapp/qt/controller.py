@@ -16,6 +16,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from reviewapp.core.io.collector import collector_paused
 from reviewapp.core.io.hub_download import DownloadLimits
 from reviewapp.core.io.source_errors import SourceAccessDenied, SourceUnavailable
 from reviewapp.core.io.source_ref import SourceError, SourceRef, parse_source
@@ -188,12 +189,7 @@ class LogbookController(QObject):
         trust, self._trust_next = self._trust_next, None  # only the open it was given for
 
         def work(progress: ProgressCallback) -> _Loaded:
-            # While a logbook is read the heap only grows, and each full pass of the cyclic collector walked all of
-            # it, holding the interpreter (and the window) for up to half a second; what is read stays until the
-            # next logbook is opened (freed then by reference counts: the reader's objects hold no cycles), so it
-            # is moved out of the collector's reach instead.
-            gc.disable()
-            try:
+            with collector_paused():  # the heap only grows while a logbook is read (see core/io/collector.py)
                 logbook = load(progress, token)
                 blinder = None
                 if blind:
@@ -203,9 +199,6 @@ class LogbookController(QObject):
                     logbook = blind_logbook(logbook, blinder)
                 # the search index reads every cell: built once the first claim is shown (_index_search)
                 return _Loaded(logbook, list_artifacts(logbook), prepare_review(logbook, trust), blinder, trust)
-            finally:
-                gc.freeze()
-                gc.enable()
 
         self.loading_started.emit(label)
         self.busy_changed.emit(True)
@@ -247,7 +240,7 @@ class LogbookController(QObject):
             except OSError as exc:
                 log.warning("could not update the recent logbooks list: %s", exc)
         self._index_pending = True
-        gc.freeze()  # what attaching it made, too (see work in _start)
+        gc.freeze()  # what attaching it made, too (see core/io/collector.py)
         self.loaded.emit(result.logbook)
         self._index_search(result.logbook)
         # The window starts the trace index once the first claim is on screen (index_traces); this is the fallback.

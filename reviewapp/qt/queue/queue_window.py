@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewapp.core.io.child_process import run_in_child
+from reviewapp.core.io.collector import collector_paused
 from reviewapp.core.io.hub_download import DownloadLimits
 from reviewapp.core.logbook.parse_cache import is_cached
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
@@ -272,12 +273,13 @@ class QueueWindow(QMainWindow):
 
             def work(_progress: ProgressCallback, entries: list[QueueEntry] = entries, first: int = number) -> _Chunk:
                 ahead.wait(range(first * CHUNK, first * CHUNK + len(entries)))
-                part = queue_status(
-                    Queue(queue.path, entries, [], queue.roster),
-                    me,
-                    open_remote=lambda entry: download_entry(entry, token, limits),
-                    cancel=token,
-                )
+                with collector_paused():  # the rows' logbooks stay while the queue is open (core/io/collector.py)
+                    part = queue_status(
+                        Queue(queue.path, entries, [], queue.roster),
+                        me,
+                        open_remote=lambda entry: download_entry(entry, token, limits),
+                        cancel=token,
+                    )
                 # reading git authors costs a git run a logbook: only when blind mode needs them
                 blinders = [
                     row_blinder(r, me) if blind else blinder_for(r.logbook_id or r.entry.location, r.logbook)
@@ -289,10 +291,7 @@ class QueueWindow(QMainWindow):
                 if token is self._token and alive(self) and self.model.rows is rows:
                     self.model.replace_rows(first, *result, complete=blind)
                     self._announce_first()
-                    # The rows' logbooks are kept for as long as the queue is open: moved out of the collector's
-                    # reach, a full collection no longer walks every logbook read so far (half a second by the
-                    # end of a thousand, on whichever thread allocated, while the window waited).
-                    gc.freeze()
+                    gc.freeze()  # what showing them made, too (see core/io/collector.py)
                     self.progress.setValue(self.progress.value() + len(result[0]))
                     self._chunks_left -= 1
                     if self._chunks_left == 0:
