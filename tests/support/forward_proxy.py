@@ -91,7 +91,7 @@ class _ProxyHandler(socketserver.StreamRequestHandler):
             return
         self.wfile.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
         self.wfile.flush()
-        _pipe_both_ways(self.connection, upstream, proxy.stopping)
+        pipe_both_ways(self.connection, upstream, proxy.stopping)
 
     def _forward(self, method: str, target: str, header_lines: list[str]) -> None:
         parts = urlsplit(target)
@@ -143,7 +143,7 @@ def _copy(source: socket.socket, target: socket.socket, stopping: threading.Even
             target.sendall(data)
 
 
-def _pipe_both_ways(client: socket.socket, upstream: socket.socket, stopping: threading.Event) -> None:
+def pipe_both_ways(client: socket.socket, upstream: socket.socket, stopping: threading.Event) -> None:
     back = threading.Thread(target=_copy, args=(upstream, client, stopping), daemon=True)
     back.start()
     _copy(client, upstream, stopping)

@@ -20,7 +20,8 @@ from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.sources.opener import open_source
 from tests.core.commit_helpers import published_files
 from tests.support.forward_proxy import ForwardProxy
-from tests.support.hostile_server import HostileHub, Misbehaviour, run_bounded
+from tests.support.hostile_server import HostileHub, HostileWeb, Misbehaviour, run_bounded
+from tests.support.tls_front import TlsFront
 
 pytest_plugins = ["tests.support.hub_fixtures"]
 
@@ -132,3 +133,53 @@ def test_every_connection_pool_of_the_client_gets_the_guarded_backend(
         assert all(type(pool._network_backend).__name__ == guarded.__name__ for pool in pools)
     finally:
         client.close()
+
+
+# -- through a CONNECT tunnel ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    folder = tmp_path / "site"
+    for path, content in published_files(tmp_path / "draft", SPACE).items():
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content if isinstance(content, bytes) else content.encode())
+    return folder
+
+
+@pytest.fixture
+def https_site(site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[HostileWeb, str]]:
+    """The published site over HTTPS (a loopback certificate the client is told to trust)."""
+    with HostileWeb(site) as web, TlsFront(int(web.url.rsplit(":", 1)[1].strip("/")), tmp_path / "tls") as front:
+        monkeypatch.setenv("SSL_CERT_FILE", str(front.certificate))
+        yield web, front.url
+
+
+def test_an_https_open_goes_through_a_connect_tunnel(https_site: tuple[HostileWeb, str], proxy: ForwardProxy) -> None:
+    web, url = https_site
+    from huggingface_hub.utils import close_session
+
+    close_session()  # built again with the certificate to trust
+
+    opened, error = _open(DownloadLimits(max_seconds=60.0), source=url)
+
+    assert error is None, repr(error)
+    assert read_logbook(opened.folder).claims  # type: ignore[attr-defined]
+    assert proxy.requests and {method for method, _ in proxy.requests} == {"CONNECT"}, proxy.requests
+    assert "/pages/index.md" in web.paths
+
+
+def test_a_trickling_page_through_a_connect_tunnel_stops_at_the_deadline(
+    https_site: tuple[HostileWeb, str], proxy: ForwardProxy
+) -> None:
+    web, url = https_site
+    from huggingface_hub.utils import close_session
+
+    close_session()
+    web.misbehave("/pages/index.md", Misbehaviour(pace=0.3))
+
+    _, error = _open(source=url)
+
+    assert isinstance(error, SourceTimedOut) and error.source == url and "longer than 2 s" in str(error), repr(error)
+    assert {method for method, _ in proxy.requests} == {"CONNECT"}, proxy.requests
