@@ -22,6 +22,7 @@ from reviewapp.core.logbook_judge.matching import (
     match_claims,
 )
 from reviewapp.core.logbook_judge.registry import RegistryClaim
+from reviewapp.core.logbook_judge.stored import logbook_id_of
 from reviewapp.core.verdicts import Verdict
 
 
@@ -94,12 +95,6 @@ def judge_logbook(
     judge, notes = logbook_judge_claims_with_text(entry, registry)
     result = match_claims(judge, claim_texts(logbook, claims), manual, notes)
     return JudgedLogbook(entry, result, check_revision(entry, logbook.root, revision), dict(link or {}))
-
-
-def logbook_id_of(logbook: Logbook) -> str:
-    """The logbook's id (where it was opened from); the folder when the reader does not name one."""
-    found = getattr(logbook, "logbook_id", None)
-    return str(found) if found else f"path:{logbook.root.resolve().as_posix()}"
 
 
 _SPACE_PREFIXES = ("hf:space/", "git:huggingface.co/spaces/", "git:hf.co/spaces/")
