@@ -7,16 +7,17 @@ and goes on; `open_cached` reopens the last complete download without any reques
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reviewapp.core.io.hub_download import DownloadLimits
 from reviewapp.core.io.source_errors import SourceOffline, SourceRefused, SourceUnavailable
 from reviewapp.core.io.source_ref import SourceRef, parse_source
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.sources.opened import OpenedSource
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:  # the Hub download code is imported only when a source is downloaded, not for a folder
+    from reviewapp.core.io.hub_download import DownloadLimits
+
 MAX_SAID = 300  # characters of an unforeseen error's own message kept in ours
 
 
@@ -53,7 +54,9 @@ def open_source(
     except (SourceUnavailable, Cancelled):
         raise
     except Exception as exc:  # what the server sent broke something below: this source's problem, not a crash
-        log.warning("opening %s failed unexpectedly", ref.describe(), exc_info=True)
+        import logging  # only here: a folder opens without importing logging
+
+        logging.getLogger(__name__).warning("opening %s failed unexpectedly", ref.describe(), exc_info=True)
         raise SourceRefused(ref.describe(), f"could not be opened: {unforeseen(exc)}") from exc
 
 
