@@ -300,10 +300,13 @@ def _guarded_client() -> httpx2.Client:
     import httpx2
     from huggingface_hub.utils._http import default_client_factory
 
-    base = default_client_factory()
-    hooks = {"request": list(base.event_hooks["request"]), "response": [*base.event_hooks["response"], check_answer]}
-    base.close()
-    client = httpx2.Client(event_hooks=hooks, follow_redirects=True, timeout=None)
+    try:
+        base = default_client_factory()
+        hooks = {"request": [*base.event_hooks["request"]], "response": [*base.event_hooks["response"], check_answer]}
+        base.close()
+        client = httpx2.Client(event_hooks=hooks, follow_redirects=True, timeout=None)
+    except (ImportError, ValueError) as exc:  # a SOCKS proxy (socksio is not installed), a proxy of another scheme
+        raise _proxy_unusable(exc) from exc
     backend = _guarded_backend()
     for pool in connection_pools(client):
         pool._network_backend = backend
@@ -368,6 +371,15 @@ def _refused(what: str, value: str, response: httpx2.Response) -> SourceUnavaila
         source,
         f"the server answered {what} that is not one ({shown!r}) for {response.request.url.path}; nothing was "
         "written from it (is HF_ENDPOINT a real Hub?)",
+    )
+
+
+def _proxy_unusable(exc: Exception) -> SourceRefused:
+    guard = active_guard()
+    return SourceRefused(
+        guard.source if guard is not None else "the network",
+        f"the proxy the environment names cannot be used ({exc}); name an http:// proxy in HTTP_PROXY, "
+        "HTTPS_PROXY or ALL_PROXY, or unset them",
     )
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from reviewapp.core.io.hub_download import DownloadLimits
-from reviewapp.core.io.source_errors import SourceTimedOut, SourceTooLarge
+from reviewapp.core.io.source_errors import SourceRefused, SourceTimedOut, SourceTooLarge
 from reviewapp.core.io.transfer_guard import _guarded_backend, _guarded_client, connection_pools
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.sources.opener import open_source
@@ -183,3 +183,21 @@ def test_a_trickling_page_through_a_connect_tunnel_stops_at_the_deadline(
 
     assert isinstance(error, SourceTimedOut) and error.source == url and "longer than 2 s" in str(error), repr(error)
     assert {method for method, _ in proxy.requests} == {"CONNECT"}, proxy.requests
+
+
+def test_a_proxy_the_client_cannot_use_is_a_clear_error(
+    hostile_hub: HostileHub, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from huggingface_hub.utils import close_session
+
+    _publish(hostile_hub, tmp_path)
+    monkeypatch.setenv("ALL_PROXY", "socks5://127.0.0.1:9")  # SOCKS needs a package that is not installed
+    close_session()
+    try:
+        _, error = _open(DownloadLimits(max_seconds=60.0))
+    finally:
+        monkeypatch.delenv("ALL_PROXY")
+        close_session()
+
+    assert isinstance(error, SourceRefused), repr(error)
+    assert str(error).startswith(f"Space {SPACE}") and "proxy the environment names cannot be used" in str(error)
