@@ -219,3 +219,25 @@ def test_a_queue_opened_with_an_empty_review_window_starts_it_on_the_first_logbo
     assert main.controller.logbook.root.resolve() == (first / ".trackio" / "logbook").resolve()
     qtbot.waitUntil(lambda: main.current_claim is not None, timeout=60_000)
     queue.close()
+
+
+def test_a_copy_read_in_a_later_chunk_is_merged_once_the_queue_is_read(qtbot: QtBot, tmp_path: Path) -> None:
+    import shutil
+
+    from reviewapp.qt.queue.queue_window import CHUNK
+
+    write_team_logbook(tmp_path / "kestrel", "kestrel", [(0, "verified"), (1, "toy")])
+    others = [f"team{n}" for n in range(CHUNK)]
+    for team in others:
+        write_team_logbook(tmp_path / team, team, [(2, "verified")])
+    shutil.copytree(tmp_path / "kestrel" / ".trackio" / "logbook", tmp_path / "kestrel-published")
+    path = tmp_path / "queue.txt"
+    path.write_text("\n".join(["kestrel", *others, "kestrel-published"]) + "\n", encoding="utf-8")
+    window = QueueWindow(path, "Ada", lambda *_: None)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: len(window.model.rows) == CHUNK + 2 and not window.loading, timeout=QUEUE_TIMEOUT_MS)
+    copy = window.model.rows[-1]
+    assert copy.status == "merged" and copy.claims == 0
+    status = window.model.data(window.model.index(CHUNK + 1, STATUS))
+    assert status.startswith("merged: the same logbook as row 1 (kestrel;")

@@ -118,32 +118,56 @@ def queue_status(
 
 def merge_copies(rows: list[QueueRow]) -> list[int]:
     """Mark each row that is another form of a logbook on an earlier row (its workspace and its published
-    snapshot, say) as merged into it: counted once, with why on the row. Returns the rows marked.
+    snapshot, say) as merged into it: counted once, with why on the row. Returns the rows marked."""
+    found = find_copies(rows)
+    for copy in found:
+        mark_copy(rows, copy)
+    return [copy.number for copy in found]
+
+
+@dataclass(frozen=True)
+class Copy:
+    """Row `number` is another form of the logbook on the earlier row `twin`, for the reason `why`."""
+
+    number: int
+    twin: int
+    why: str
+
+
+def find_copies(rows: list[QueueRow]) -> list[Copy]:
+    """The rows that are another form of a logbook on an earlier row; changes nothing, so a window can look for
+    them off its GUI thread (a thousand rows take a tenth of a second) and mark them after (mark_copy).
 
     Only rows sharing a page file (same bytes) are compared, so a long queue is not compared pair by pair."""
     from reviewapp.core.logbook.same_logbook import sameness
 
     seen: dict[str, int] = {}  # a page's sha256 -> the first row holding it
-    marked: list[int] = []
+    found: list[Copy] = []
     for number, row in enumerate(rows):
         logbook = row.logbook
         if logbook is None or row.problem:
             continue
         hashes = [p.sha256 for p in logbook.pages if not p.is_index]
         earlier = sorted({seen[h] for h in hashes if h in seen})
-        twin = next((i for i in earlier if (found := rows[i].logbook) and sameness(found, logbook).same), None)
+        twin = next((i for i in earlier if (other := rows[i].logbook) and sameness(other, logbook).same), None)
         if twin is None:
             for digest in hashes:
                 seen.setdefault(digest, number)
             continue
-        found = rows[twin].logbook
-        assert found is not None
-        why = sameness(found, logbook).reason
-        row.status = MERGED
-        row.problem = f"the same logbook as row {twin + 1} ({rows[twin].entry.source}; {why}): counted once, there"
-        row.claims, row.claim_keys, row.unreviewed, row.disagreements = 0, [], [], 0
-        marked.append(number)
-    return marked
+        other = rows[twin].logbook
+        assert other is not None
+        found.append(Copy(number, twin, sameness(other, logbook).reason))
+    return found
+
+
+def mark_copy(rows: list[QueueRow], copy: Copy) -> None:
+    """Mark the copy's row as merged into its twin: counted once, there, with why on the row."""
+    row = rows[copy.number]
+    row.status = MERGED
+    row.problem = (
+        f"the same logbook as row {copy.twin + 1} ({rows[copy.twin].entry.source}; {copy.why}): counted once, there"
+    )
+    row.claims, row.claim_keys, row.unreviewed, row.disagreements = 0, [], [], 0
 
 
 def read_ahead(folders: list[str], *, send: Callable[[int], None], cancel: CancelToken | None = None) -> None:

@@ -50,9 +50,11 @@ from reviewapp.core.queue.status import (
     FLAGGED,
     IN_PROGRESS,
     NOT_STARTED,
+    Copy,
     QueueRow,
     download_entry,
-    merge_copies,
+    find_copies,
+    mark_copy,
     next_unreviewed,
     queue_status,
     read_ahead,
@@ -311,9 +313,22 @@ class QueueWindow(QMainWindow):
             self.first_row_read.emit(row.logbook.root, key, self.model.hides(number))
 
     def _filled(self, token: CancelToken) -> None:
+        """Every row read: the copies across chunks are looked for in the pool (comparing a thousand logbooks
+        would hold the window a tenth of a second), marked here, and the queue is done loading then."""
+        rows = self.model.rows
+        self.runner.submit(
+            lambda _progress: find_copies(list(rows)),
+            lambda copies: self._merged(copies, rows, token),
+            lambda exc: self._failed(exc, token),
+        )
+
+    def _merged(self, copies: list[Copy], rows: list[QueueRow], token: CancelToken) -> None:
+        if token is not self._token or not alive(self) or self.model.rows is not rows:
+            return
         self._token = None
-        for number in merge_copies(self.model.rows):  # rows read chunk by chunk: copies across chunks, found here
-            self.model.replace_row(number, self.model.rows[number])
+        for copy in copies:
+            mark_copy(rows, copy)
+            self.model.replace_row(copy.number, rows[copy.number])
         for column in range(len(COLUMNS)):
             if column != LOGBOOK:
                 self.table.resizeColumnToContents(column)

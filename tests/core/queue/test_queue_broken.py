@@ -9,7 +9,7 @@ import pytest
 
 from reviewapp.cli import main
 from reviewapp.core.queue.queue_file import read_queue
-from reviewapp.core.queue.status import BROKEN, MERGED, NOT_STARTED, queue_status
+from reviewapp.core.queue.status import BROKEN, MERGED, NOT_STARTED, find_copies, mark_copy, queue_status
 from tests.support.look_fixtures import write_broken_logbook
 from tests.support.paper_fixtures import write_team_logbook
 
@@ -53,3 +53,20 @@ def test_a_workspace_and_its_published_snapshot_in_one_queue_count_once(
     assert copy.problem is not None and copy.problem.startswith("the same logbook as row 1 (kestrel; 100% of the pages")
     assert main(["queue", str(tmp_path / "queue.txt"), "--annotator", "Ada"]) == 0
     assert "merged: the same logbook as row 1 (kestrel;" in capsys.readouterr().out
+
+
+def test_copies_are_found_without_changing_a_row_and_marked_after(tmp_path: Path) -> None:
+    import shutil
+
+    write_team_logbook(tmp_path / "kestrel", "kestrel", [(0, "verified"), (1, "toy")])
+    shutil.copytree(tmp_path / "kestrel" / ".trackio" / "logbook", tmp_path / "kestrel-published")
+    write_team_logbook(tmp_path / "other", "other", [(2, "verified")])
+    (tmp_path / "queue.txt").write_text("kestrel\nother\nkestrel-published\n", encoding="utf-8")
+    rows = queue_status(read_queue(tmp_path / "queue.txt"), "Ada")
+    rows[2].status, rows[2].problem, rows[2].claims = NOT_STARTED, None, 2  # as a chunk of a window read it
+    copies = find_copies(rows)
+    assert [(c.number, c.twin) for c in copies] == [(2, 0)] and "100% of the pages" in copies[0].why
+    assert rows[2].status == NOT_STARTED and rows[2].claims == 2  # looking changed nothing
+    mark_copy(rows, copies[0])
+    assert rows[2].status == MERGED and rows[2].claims == 0 and rows[2].unreviewed == []
+    assert rows[2].problem is not None and rows[2].problem.startswith("the same logbook as row 1 (kestrel;")
