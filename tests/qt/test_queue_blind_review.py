@@ -177,6 +177,10 @@ def test_blind_review_through_the_queue_with_two_judges(
     qtbot.addWidget(ranking)
     assert ranking.table.rowCount() == 1  # the two logbooks I have not scored stay out of my sight
     assert "2 logbook(s) you have not scored yet are left out" in ranking.notes.text()
+    verdicts = [ranking.table.horizontalHeaderItem(c).text() for c in range(ranking.table.columnCount())].index(
+        "Verdicts"
+    )
+    assert ranking.table.item(0, verdicts).text() == "hidden in blind review"  # they count others' verdicts
 
     queue.activateWindow()
     qtbot.waitUntil(queue.isActiveWindow)

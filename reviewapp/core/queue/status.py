@@ -21,6 +21,7 @@ from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook.parse_cache import is_cached, read_logbook_cached
 from reviewapp.core.logbook_judge.stored import StoredImport
 from reviewapp.core.progress import CancelToken, ProgressCallback
+from reviewapp.core.queue.adjudication import verdict_summary
 from reviewapp.core.queue.queue_file import Queue, QueueEntry
 from reviewapp.core.queue.rubric import score_text
 from reviewapp.core.queue.scoring import current_flag, rubric_scores
@@ -83,6 +84,7 @@ class QueueRow:
     unmatched_judged: int = 0  # Logbook Judge verdicts on claims no claim here matched: not in the points
     judges: list[str] = field(default_factory=list)  # who scored it (hidden in blind mode until I have)
     scores: dict[str, RubricScoreRecord] = field(default_factory=dict)  # every judge's current rubric score
+    people_verdicts: str = ""  # the people's verdict counts, as rank and decide count them ("1 falsified, ...")
     problem: str | None = None  # why the logbook could not be read, or why it is broken (read, but no claims)
     logbook: Logbook | None = None
     logbook_id: str = ""
@@ -242,6 +244,7 @@ def _row(
     row.disagreements = sum(1 for c in claims if c.disagreement)
     scores = rubric_scores(state)
     row.scores = scores
+    row.people_verdicts = verdict_summary(state).text()
     row.judges = sorted(scores)
     if me in scores:
         row.my_score = scores[me].payload.overall

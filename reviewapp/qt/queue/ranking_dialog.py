@@ -37,7 +37,7 @@ class RankingDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Ranking across judges")
         self.resize(900, 420)
-        ranking, _rows, held_back = queue_ranking(model)
+        ranking, rows_of, held_back = queue_ranking(model)
         layout = QVBoxLayout(self)
         notes = ["Scores are means of z-scores per judge; = marks a tie at two decimals.", *ranking.warnings]
         if held_back:
@@ -50,7 +50,7 @@ class RankingDialog(QDialog):
         self.notes.setTextFormat(Qt.TextFormat.PlainText)
         layout.addWidget(self.notes)
         judges = ranking.judges
-        headers = ["Rank", "Logbook", "Score", "Judges", "Raw mean", "Spread", *judges]
+        headers = ["Rank", "Logbook", "Score", "Judges", "Verdicts", "Raw mean", "Spread", *judges]
         self.table = QTableWidget(len(ranking.rows), len(headers))
         self.table.setHorizontalHeaderLabels(headers)
         self.table.verticalHeader().hide()
@@ -61,6 +61,8 @@ class RankingDialog(QDialog):
                 row.logbook,
                 f"{row.score:+.2f}",
                 str(len(row.judges)),
+                # the people's verdicts, as rank prints them; blind review hides them (they hold others' verdicts)
+                "hidden in blind review" if model.blind else model.rows[rows_of[row.logbook]].people_verdicts,
                 f"{row.raw_mean:.2f}",
                 f"{row.spread:.2f}",
                 *(f"{row.judges[j]:g} ({row.normalized[j]:+.2f})" if j in row.judges else "" for j in judges),
