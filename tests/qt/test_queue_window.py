@@ -241,3 +241,43 @@ def test_a_copy_read_in_a_later_chunk_is_merged_once_the_queue_is_read(qtbot: Qt
     assert copy.status == "merged" and copy.claims == 0
     status = window.model.data(window.model.index(CHUNK + 1, STATUS))
     assert status.startswith("merged: the same logbook as row 1 (kestrel;")
+
+
+def test_the_queue_reads_again_only_the_row_a_change_names_and_only_when_the_row_shows_it(
+    qtbot: QtBot, queue_file: Path, open_window: OpenWindow
+) -> None:
+    from tests.qt.review_helpers import act
+
+    main = open_window()
+    queue = main.queue.open_queue(queue_file)
+    qtbot.addWidget(queue)
+    qtbot.waitUntil(lambda: len(queue.model.rows) == 3 and not queue.loading, timeout=QUEUE_TIMEOUT_MS)
+    queue.table.selectRow(1)
+    number = queue.selected_row()
+    assert number is not None
+    with qtbot.waitSignal(main.controller.loaded, timeout=QUEUE_TIMEOUT_MS):
+        qtbot.keyClick(queue.table, Qt.Key.Key_Return)
+    wait_idle(qtbot, main)
+    qtbot.waitUntil(
+        lambda: not main.queue._refresh_timer.isActive() and not queue.runner.pending,
+        timeout=QUEUE_TIMEOUT_MS,
+    )
+    redrawn: list[int] = []  # the rows read again, one entry per read
+    resets: list[int] = []
+    replace_row = queue.model.replace_row
+
+    def counted(row_number: int, row: object) -> None:
+        redrawn.append(row_number)
+        replace_row(row_number, row)
+
+    queue.model.replace_row = counted  # type: ignore[method-assign]
+    queue.model.modelReset.connect(lambda: resets.append(1))
+
+    review = main.controller.review
+    act(qtbot, review, lambda r: r.add_note(r.claim_target(1), "timed on one GPU"))  # a note: no row shows it
+    assert not main.queue._refresh_timer.isActive() and redrawn == []
+
+    editor = fill_verdict(qtbot, main, Verdict.FALSIFIED, "The table's numbers are not reached.")
+    assert save(qtbot, editor)
+    qtbot.waitUntil(lambda: queue.model.rows[number].reviewed_by_me == 1, timeout=QUEUE_TIMEOUT_MS)
+    assert redrawn == [number] and resets == []  # that row, once

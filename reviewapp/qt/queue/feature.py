@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from reviewapp.core.queue.rubric import DEFAULT_RUBRIC, Rubric, RubricError, load_rubric
 from reviewapp.core.queue.status import queue_trust
+from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.qt.queue.queue_window import QueueWindow
 from reviewapp.qt.workers import alive
 
@@ -34,6 +35,20 @@ def rubric_beside(queue: Path) -> Path | None:
     return None
 
 
+# records a queue row never shows (its counts are of verdicts, scores, flags, claims and Logbook Judge matches)
+NOT_IN_QUEUE_ROW = frozenset(
+    {"note", "pair_session", "pair_rating", "transcript_link", "trace_excerpt", "author_response", "claim_alignment",
+     "decision"}
+)  # fmt: skip
+
+
+def shows_in_queue_row(change: ChangeRecord) -> bool:
+    """Whether a change can alter what its logbook's queue row shows; a change naming no kind is read again."""
+    if change.everything or change.restructures or not change.record_kinds:
+        return True
+    return any(kind not in NOT_IN_QUEUE_ROW for kind in change.record_kinds)
+
+
 class QueueFeature(QObject):
     def __init__(self, host: WindowHost, controller: LogbookController) -> None:
         super().__init__(host.widget())
@@ -48,9 +63,9 @@ class QueueFeature(QObject):
         self._refresh_timer = QTimer(self)  # a burst of verdicts reads the row once
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(400)
-        self._refresh_timer.timeout.connect(self._refresh_shown)
-        controller.verdicts_changed.connect(self._verdicts_changed)
-        controller.rows_changed.connect(self._verdicts_changed)  # a save redraws only its rows
+        self._refresh_timer.timeout.connect(self._refresh_changed)
+        self._changed_logbooks: set[str] = set()  # logbook ids a change named since the last refresh
+        controller.review.changed.connect(self._review_changed)  # only the row the change names is read again
 
     def choose_queue(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -122,12 +137,16 @@ class QueueFeature(QObject):
             queue_window = self.queue_window
             QTimer.singleShot(REFRESH_DELAY_MS, lambda: queue_window.refresh(left) if alive(queue_window) else None)
 
-    def _verdicts_changed(self, *_changed: object) -> None:
-        self._refresh_timer.start()
+    def _review_changed(self, change: ChangeRecord, _initiator: object) -> None:
+        if shows_in_queue_row(change):
+            self._changed_logbooks.add(change.logbook_id)
+            self._refresh_timer.start()
 
-    def _refresh_shown(self) -> None:
-        if self.queue_window is not None and self._shown_root is not None:
-            self.queue_window.refresh(self._shown_root)
+    def _refresh_changed(self) -> None:
+        changed, self._changed_logbooks = self._changed_logbooks, set()
+        if self.queue_window is not None:
+            for logbook_id in sorted(changed):
+                self.queue_window.refresh_logbook(logbook_id)
 
     def _me(self) -> str:
         identity = self.controller.review.identity

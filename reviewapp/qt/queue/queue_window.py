@@ -458,6 +458,14 @@ class QueueWindow(QMainWindow):
                 self._write(number, lambda _review: None, "", reopen=False)
                 return
 
+    def refresh_logbook(self, logbook_id: str) -> bool:
+        """Read again the row of the logbook with this id (a change named it); False when no row shows it."""
+        for number, row in enumerate(self.model.rows):
+            if row.logbook is not None and row.logbook_id == logbook_id:
+                self._write(number, lambda _review: None, "", reopen=False)
+                return True
+        return False
+
     def undo(self) -> None:
         """Undo the last score or flag made in this window (the review window undoes its own actions)."""
         if not self._undo:
