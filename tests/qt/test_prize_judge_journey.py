@@ -12,10 +12,13 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from reviewapp.cli import main as reviewapp
+from reviewapp.core.paper.view import build_paper_view
 from reviewapp.core.verdicts import Verdict
+from reviewapp.qt.paper.matrix_model import cell_tooltip
 from reviewapp.qt.queue.queue_model import COLUMNS, DISPUTED
 from reviewapp.qt.queue.score_dialog import ScoreDialog
 from tests.core.annotation_helpers import open_review
+from tests.core.paper.test_paper_view import column
 from tests.qt.conftest import REVIEWER, OpenWindow, wait_idle
 from tests.support.paper_fixtures import write_team_logbook
 
@@ -113,3 +116,9 @@ def test_a_changed_verdict_reaches_every_view_with_its_rationale_and_its_judge(
     assert reviewapp(["paper", str(ada), str(bob), "--format", "markdown"]) == 0
     paper = capsys.readouterr().out
     assert REVIEWER in paper and RATIONALE in paper
+    # the paper window's cell says the same in its tool tip and details pane: who decided, and why
+    view = build_paper_view([column(ada, "ada"), column(bob, "bob")])
+    decided = [cell for cell in view.cells.values() if cell.decision.verdict is Verdict.FALSIFIED]
+    assert len(decided) == 1
+    tooltip = cell_tooltip(decided[0], "ada")
+    assert f"Decided: falsified, by {REVIEWER}: “{RATIONALE}”" in tooltip

@@ -181,14 +181,21 @@ def _response_json(record: AuthorResponseRecord, ids: dict[str, str]) -> dict[st
     }
 
 
+def who_decided(cell: MatrixCell) -> list[tuple[str, str]]:
+    """The people whose verdict decides a cell, each with the rationale they gave ("" when none), by name."""
+    return [
+        (name, cell.rationales.get(name, ""))
+        for name, verdict in sorted(cell.people.items())
+        if verdict is cell.decision.verdict
+    ]
+
+
 def _who_and_why(cell: MatrixCell) -> str:
-    """The people whose verdict decides a cell, each with the rationale they gave."""
-    said = []
-    for name, verdict in sorted(cell.people.items()):
-        if verdict is not cell.decision.verdict:
-            continue
-        why = cell.rationales.get(name, "")
-        said.append(f"{markdown_inline(name)}: “{markdown_inline(why)}”" if why else markdown_inline(name))
+    """The people whose verdict decides a cell, each with the rationale they gave, for Markdown."""
+    said = [
+        f"{markdown_inline(name)}: “{markdown_inline(why)}”" if why else markdown_inline(name)
+        for name, why in who_decided(cell)
+    ]
     return "; ".join(said) or "a person"
 
 

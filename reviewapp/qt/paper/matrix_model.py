@@ -10,6 +10,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from reviewapp.core.paper.export import who_decided
 from reviewapp.core.paper.view import MatrixCell, PaperView
 from reviewapp.core.review.state import EffectiveClaim
 from reviewapp.core.verdicts import Verdict
@@ -82,7 +83,11 @@ def cell_tooltip(cell: MatrixCell, label: str, shown: Callable[[str], str] = str
     lines.append(f"People (H): {people}")
     decided = cell.decision
     if decided.verdict is not None:
-        lines.append(f"Decided: {decided.verdict.value}, by {SOURCE_WORDS.get(decided.decided_by or '', '?')}")
+        by = SOURCE_WORDS.get(decided.decided_by or "", "?")
+        if decided.decided_by == "person":  # who, and why, as the Markdown export says it
+            said = [f"{name}: “{shown(why)}”" if why else name for name, why in who_decided(cell)]
+            by = "; ".join(said) or by
+        lines.append(f"Decided: {decided.verdict.value}, by {by}")
     if decided.disputed:
         lines.append("Disputed: people disagree on this cell" + (" (verified against falsified)"
                      if decided.verified_vs_falsified else ""))  # fmt: skip
