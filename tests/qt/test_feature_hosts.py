@@ -69,14 +69,26 @@ def test_the_queue_alone_takes_the_host_to_the_claim_and_shares_blind_mode(
     queue_file: Path,  # noqa: F811
 ) -> None:
     feature = QueueFeature(host, host.controller)
-    queue = feature.open_queue(queue_file)
-    qtbot.addWidget(queue)
+    with qtbot.waitSignal(host.controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        queue = feature.open_queue(queue_file)  # an empty host shows the queue's first readable logbook by itself
+        qtbot.addWidget(queue)
     qtbot.waitUntil(lambda: len(queue.model.rows) == 3 and not queue.loading, timeout=LOAD_TIMEOUT_MS)
-    queue.table.selectRow(0)
+    qtbot.waitUntil(lambda: host.current_claim is not None, timeout=LOAD_TIMEOUT_MS)
+    first = host.controller.logbook
+    assert first is not None and "ada-lovelace-repro" in first.root.parts
+    assert host.current_claim is not None and host.current_claim.n == 1  # the first claim without my verdict
+    # Enter on another row takes the host to that logbook (the host came to the front: the user goes back)
+    queue.activateWindow()
+    qtbot.waitUntil(queue.isActiveWindow, timeout=LOAD_TIMEOUT_MS)
+    queue.table.selectRow(1)
+    number = queue.selected_row()
+    assert number is not None
+    wanted = Path(queue.model.rows[number].entry.location).name
+    assert wanted not in first.root.parts
     with qtbot.waitSignal(host.controller.loaded, timeout=LOAD_TIMEOUT_MS):
         qtbot.keyClick(queue.table, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: host.current_claim is not None, timeout=LOAD_TIMEOUT_MS)
-    assert host.current_claim is not None and host.current_claim.n == 1  # the first claim without my verdict
+    shown = host.controller.logbook
+    assert shown is not None and wanted in shown.root.parts
     # blind mode switched in the queue switches the host's menu entry, and back
     queue.blind_box.setChecked(True)
     assert host.actions_by_name["blind_review"].isChecked()
