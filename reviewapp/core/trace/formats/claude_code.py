@@ -10,10 +10,10 @@ from reviewapp.core.trace.formats.shared import (
     EXTRA_LIMIT,
     ReadState,
     images_of,
-    json_input,
     nonempty_str,
     other_event,
     text_of,
+    tool_call,
     with_usage,
 )
 
@@ -88,16 +88,9 @@ def convert(record: Any, line: int, state: ReadState) -> list[Event]:
                     body = block.get("thinking") or block.get("text") or ("[redacted]" if btype != "thinking" else "")
                     events.append(Event("reasoning", prefix + "Thought", text=str(body), turn=state.turn, **common))
                 elif btype in ("tool_use", "server_tool_use"):
-                    name = nonempty_str(block.get("name")) or "tool"
                     events.append(
-                        Event(
-                            "tool_call",
-                            prefix + name,
-                            tool_name=name,
-                            call_id=nonempty_str(block.get("id")),
-                            input=json_input(block.get("input")),
-                            turn=state.turn,
-                            **common,
+                        tool_call(
+                            block.get("name"), block.get("id"), block.get("input"), prefix, turn=state.turn, **common
                         )
                     )
                 else:

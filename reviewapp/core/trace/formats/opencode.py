@@ -8,11 +8,11 @@ from typing import Any
 from reviewapp.core.trace.events import Event
 from reviewapp.core.trace.formats.shared import (
     ReadState,
-    json_input,
     ms_time,
     nonempty_str,
     other_event,
     text_of,
+    tool_call,
     with_usage,
 )
 
@@ -62,17 +62,7 @@ def convert(record: Any, line: int, state: ReadState) -> list[Event]:
             name = nonempty_str(part.get("tool")) or "tool"
             call = nonempty_str(part.get("callID")) or nonempty_str(part.get("id"))
             tool_state: dict[str, Any] = part["state"] if isinstance(part.get("state"), dict) else {}
-            events.append(
-                Event(
-                    "tool_call",
-                    name,
-                    tool_name=name,
-                    call_id=call,
-                    input=json_input(tool_state.get("input")),
-                    turn=state.turn,
-                    **common,
-                )
-            )
+            events.append(tool_call(name, call, tool_state.get("input"), turn=state.turn, **common))
             status = nonempty_str(tool_state.get("status"))
             if "output" in tool_state or "error" in tool_state:
                 failed = status == "error" or "error" in tool_state

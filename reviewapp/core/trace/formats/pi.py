@@ -10,11 +10,11 @@ from reviewapp.core.trace.formats.shared import (
     EXTRA_LIMIT,
     ReadState,
     images_of,
-    json_input,
     ms_time,
     nonempty_str,
     other_event,
     text_of,
+    tool_call,
     with_usage,
 )
 
@@ -89,16 +89,9 @@ def convert(record: Any, line: int, state: ReadState) -> list[Event]:
                 body = str(block.get("thinking") or block.get("text") or "")
                 events.append(Event("reasoning", "Thought", text=body, turn=state.turn or None, **common))
             elif btype == "toolCall":
-                name = nonempty_str(block.get("name")) or "tool"
                 events.append(
-                    Event(
-                        "tool_call",
-                        name,
-                        tool_name=name,
-                        call_id=nonempty_str(block.get("id")),
-                        input=json_input(block.get("arguments")),
-                        turn=state.turn or None,
-                        **common,
+                    tool_call(
+                        block.get("name"), block.get("id"), block.get("arguments"), turn=state.turn or None, **common
                     )
                 )
             else:
@@ -106,14 +99,11 @@ def convert(record: Any, line: int, state: ReadState) -> list[Event]:
         for call in message.get("toolCalls") or []:  # STS: OpenAI-style calls, arguments a JSON string
             if isinstance(call, dict):
                 function: dict[str, Any] = call["function"] if isinstance(call.get("function"), dict) else call
-                name = nonempty_str(function.get("name")) or "tool"
                 events.append(
-                    Event(
-                        "tool_call",
-                        name,
-                        tool_name=name,
-                        call_id=nonempty_str(call.get("id")),
-                        input=json_input(function.get("arguments")),
+                    tool_call(
+                        function.get("name"),
+                        call.get("id"),
+                        function.get("arguments"),
                         turn=state.turn or None,
                         **common,
                     )

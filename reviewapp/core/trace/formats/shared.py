@@ -83,6 +83,19 @@ def json_input(value: Any) -> str:
     return pretty_json(value) if value is not None else ""
 
 
+def tool_call(name: Any, call_id: Any, arguments: Any, title_prefix: str = "", **fields: Any) -> Event:
+    """A call of the tool `name` ("tool" when the record names none), its arguments shown as `json_input` does."""
+    tool = nonempty_str(name) or "tool"
+    return Event(
+        "tool_call",
+        title_prefix + tool,
+        tool_name=tool,
+        call_id=nonempty_str(call_id),
+        input=json_input(arguments),
+        **fields,
+    )
+
+
 def ms_time(value: Any) -> str | None:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
         from datetime import UTC, datetime
