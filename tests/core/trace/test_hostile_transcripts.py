@@ -103,12 +103,13 @@ def test_a_line_longer_than_the_cap_is_skipped_without_holding_it(tmp_path: Path
             out.write(block)
         out.write(b'"}}\n')
         out.write((json.dumps(claude_records()[0]) + "\n").encode())
+    # the child's own high-water mark: ru_maxrss keeps the forking test process's size across exec
     code = f"""
-import resource
 from pathlib import Path
 from reviewapp.core.review.trace_links import prepare_transcript
 index, stored = prepare_transcript(Path({str(path)!r}))
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+status = Path("/proc/self/status").read_text()
+peak = int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:"))) // 1024
 print(index.readable, index.problems[0].line, index.problems[0].message, sep="|")
 print("peak", peak)
 """
