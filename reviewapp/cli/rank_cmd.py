@@ -113,9 +113,12 @@ def run(args: argparse.Namespace) -> int:
                 titles.get(r.logbook, ""),
                 r.score,
                 len(r.judges),
-                r.raw_mean,
+                result.score_text(r.raw_mean),
                 r.spread,
-                *(f"{r.judges[j]:g} ({r.normalized[j]:+.2f})" if j in r.judges else "" for j in ranking.judges),
+                *(
+                    f"{result.score_text(r.judges[j])} ({r.normalized[j]:+.2f})" if j in r.judges else ""
+                    for j in ranking.judges
+                ),
                 "hidden in blind review" if hide_verdicts else found.summary.text() if found else "",
                 "; ".join(found.marks) if found else "",
             ]

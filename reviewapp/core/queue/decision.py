@@ -24,6 +24,7 @@ from reviewapp.core.io.spreadsheet import spreadsheet_safe
 from reviewapp.core.queue.adjudication import VerdictSummary, adjudications, people_verdicts, verdict_summary
 from reviewapp.core.queue.queue_file import Queue
 from reviewapp.core.queue.ranking import JudgeScore, Method, Ranking, rank_logbooks
+from reviewapp.core.queue.rubric import score_text
 from reviewapp.core.queue.scoring import current_flag
 from reviewapp.core.queue.status import QueueRow
 from reviewapp.core.review.records import (
@@ -75,6 +76,11 @@ class QueueRanking:
     candidates: dict[str, Candidate]  # by queue source
     rubric_sha256: str | None
     notes: list[str]
+    scale: tuple[float, float] = (1.0, 5.0)  # the ranked rubric's, for writing its scores
+
+    def score_text(self, value: float) -> str:
+        """A judge's score (or a mean of them) written as the ranked rubric's scale is: 4, or 3.67."""
+        return score_text(value, self.scale)
 
     def ties(self) -> list[list[str]]:
         groups: dict[int, list[str]] = {}
@@ -132,14 +138,15 @@ def queue_ranking(
     `states`: the rows' replayed reviews when the caller has them already (one per row)."""
     candidates: dict[str, Candidate] = {}
     scored: list[tuple[str, float, str, str]] = []  # (source, overall, judge, rubric sha)
+    scales: dict[str, tuple[float, float]] = {}  # by rubric sha
     for index, row in enumerate(rows):
         state = states[index] if states is not None else review_state(row)
         if state is None:
             continue
         candidates[row.entry.source] = candidate(row, state)
-        scored.extend(
-            (row.entry.source, r.payload.overall, r.annotator, r.payload.rubric_sha256) for r in row.scores.values()
-        )
+        for record in row.scores.values():
+            scored.append((row.entry.source, record.payload.overall, record.annotator, record.payload.rubric_sha256))
+            scales.setdefault(record.payload.rubric_sha256, record.payload.scale)
     rubrics = Counter(sha for *_, sha in scored)
     chosen = rubric_sha256 or (rubrics.most_common(1)[0][0] if rubrics else None)
     notes = []
@@ -154,7 +161,8 @@ def queue_ranking(
         notes.append(
             "marks (flags, adjudicated falsified headline claims) are shown beside the rank and do not move it"
         )
-    return QueueRanking(ranking, candidates, chosen, [*ranking.warnings, *notes])
+    scale = scales.get(chosen or "", (1.0, 5.0))
+    return QueueRanking(ranking, candidates, chosen, [*ranking.warnings, *notes], scale)
 
 
 def decision_payload(queue: Queue, result: QueueRanking) -> DecisionPayload:
@@ -234,7 +242,10 @@ def decision_markdown(queue: Queue, result: QueueRanking, record: DecisionRecord
             markdown_table_cell(row.logbook),
             markdown_table_cell(found.title if found else ""),
             f"{row.score:+.2f}",
-            ", ".join(f"{markdown_table_cell(j)} {v:g} ({row.normalized[j]:+.2f})" for j, v in row.judges.items()),
+            ", ".join(
+                f"{markdown_table_cell(j)} {result.score_text(v)} ({row.normalized[j]:+.2f})"
+                for j, v in row.judges.items()
+            ),
             markdown_table_cell(found.summary.text() if found else ""),
             markdown_table_cell("; ".join(found.marks) if found else ""),
         ]
@@ -274,7 +285,7 @@ def decision_csv(result: QueueRanking) -> str:
             len(row.judges),
             found.summary.text() if found else "",
             "; ".join(found.marks) if found else "",
-            *(f"{row.judges[j]:g}" if j in row.judges else "" for j in judges),
+            *(result.score_text(row.judges[j]) if j in row.judges else "" for j in judges),
         ]
         writer.writerow([spreadsheet_safe(cell) for cell in cells])
     return out.getvalue()

@@ -73,14 +73,17 @@ def queue_disputes(
             continue
         for dispute in claim_disputes(state, include_settled=include_settled):
             found.append(_claim_row(row, index, dispute, blind))
-    ranking = queue_ranking(rows, states=states).ranking
+    result = queue_ranking(rows, states=states)
+    ranking = result.ranking
     by_source = {row.entry.source: (i, row) for i, row in enumerate(rows)}
     for ranked in ranking.rows:
         if len(ranked.normalized) < 2 or ranked.spread <= max_spread:
             continue
         index, row = by_source[ranked.logbook]
         people = [
-            PersonView(_name(judge, n, blind), f"{ranked.judges[judge]:g} ({value:+.2f})", "", None, "")
+            PersonView(
+                _name(judge, n, blind), f"{result.score_text(ranked.judges[judge])} ({value:+.2f})", "", None, ""
+            )
             for n, (judge, value) in enumerate(ranked.normalized.items(), start=1)
         ]
         found.append(

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from reviewapp.core.queue.ranking import JudgeScore, Ranking, rank_logbooks
+from reviewapp.core.queue.rubric import score_text
 from reviewapp.qt.queue.queue_model import QueueTableModel
 
 
@@ -50,6 +51,8 @@ class RankingDialog(QDialog):
         self.notes.setTextFormat(Qt.TextFormat.PlainText)
         layout.addWidget(self.notes)
         judges = ranking.judges
+        # scores are written as their rubric's scale is (4 on 1-5, not 4.00)
+        scale = next((s.payload.scale for row in model.rows for s in row.scores.values()), (1.0, 5.0))
         headers = ["Rank", "Logbook", "Score", "Judges", "Verdicts", "Raw mean", "Spread", *judges]
         self.table = QTableWidget(len(ranking.rows), len(headers))
         self.table.setHorizontalHeaderLabels(headers)
@@ -63,9 +66,12 @@ class RankingDialog(QDialog):
                 str(len(row.judges)),
                 # the people's verdicts, as rank prints them; blind review hides them (they hold others' verdicts)
                 "hidden in blind review" if model.blind else model.rows[rows_of[row.logbook]].people_verdicts,
-                f"{row.raw_mean:.2f}",
+                score_text(row.raw_mean, scale),
                 f"{row.spread:.2f}",
-                *(f"{row.judges[j]:g} ({row.normalized[j]:+.2f})" if j in row.judges else "" for j in judges),
+                *(
+                    f"{score_text(row.judges[j], scale)} ({row.normalized[j]:+.2f})" if j in row.judges else ""
+                    for j in judges
+                ),
             ]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)

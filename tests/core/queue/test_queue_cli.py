@@ -142,3 +142,21 @@ def test_ties_are_flagged_in_the_leaderboard(team: Path) -> None:
         ("beta", 1, True),
         ("gamma", 3, False),
     ]
+
+
+def test_rank_and_decide_write_scores_as_the_rubric_scale_does(team: Path) -> None:
+    score(team, "alpha", "Ada", 4)
+    score(team, "beta", "Ada", 3.6666666667)
+    score(team, "alpha", "Bob", 4)
+    score(team, "gamma", "Bob", 2)
+    text = cli(team, "rank", "queue.txt").stdout
+    alpha = next(line for line in text.splitlines() if " alpha " in f" {line} ")
+    # a whole mean on the 1-5 scale is 4 (not 4.00), a judge's fraction two decimals (not 3.66667)
+    assert "4.00" not in alpha and " 4 " in f" {alpha} " and "4 (+" in alpha
+    assert "3.67 (" in text and "3.66667" not in text
+    done = cli(team, "decide", "queue.txt", "--annotator", "Cy")
+    assert done.returncode == 0, done.stderr
+    report = (team / "queue-decision.md").read_text()
+    assert "Ada 3.67 (" in report and "Ada 4 (" in report and "3.66667" not in report
+    rows = {r["logbook"]: r for r in csv.DictReader(io.StringIO((team / "queue-decision.csv").read_text()))}
+    assert (rows["alpha"]["Ada"], rows["beta"]["Ada"], rows["gamma"]["Bob"]) == ("4", "3.67", "2")
