@@ -86,3 +86,13 @@ def published_files(tmp_path: Path, space_id: str) -> dict[str, bytes]:
     manifest["space_id"] = space_id
     (root / "logbook.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def published_site(tmp_path: Path, space_id: str) -> Path:
+    """`published_files` written to `tmp_path/site`, as a web host serves a published logbook."""
+    folder = tmp_path / "site"
+    for path, content in published_files(tmp_path / "draft", space_id).items():
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+    return folder

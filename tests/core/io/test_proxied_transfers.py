@@ -18,7 +18,7 @@ from reviewapp.core.io.source_errors import SourceRefused, SourceTimedOut, Sourc
 from reviewapp.core.io.transfer_guard import _guarded_backend, _guarded_client, connection_pools
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.sources.opener import open_source
-from tests.core.commit_helpers import published_files
+from tests.core.commit_helpers import published_files, published_site
 from tests.support.forward_proxy import ForwardProxy
 from tests.support.hostile_server import HostileHub, HostileWeb, Misbehaviour, run_bounded
 from tests.support.tls_front import TlsFront
@@ -140,12 +140,7 @@ def test_every_connection_pool_of_the_client_gets_the_guarded_backend(
 
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
-    folder = tmp_path / "site"
-    for path, content in published_files(tmp_path / "draft", SPACE).items():
-        target = folder / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content if isinstance(content, bytes) else content.encode())
-    return folder
+    return published_site(tmp_path, SPACE)
 
 
 @pytest.fixture

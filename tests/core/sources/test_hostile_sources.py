@@ -22,7 +22,7 @@ from reviewapp.core.io.source_errors import (
 )
 from reviewapp.core.progress import Cancelled, CancelToken
 from reviewapp.core.sources.opener import open_source
-from tests.core.commit_helpers import published_files
+from tests.core.commit_helpers import published_files, published_site
 from tests.support.hostile_server import HostileHub, HostileWeb, Misbehaviour, run_bounded
 
 pytest_plugins = ["tests.support.hub_fixtures"]
@@ -200,12 +200,7 @@ def test_a_listing_past_its_cap_is_refused(hub: HostileHub, tmp_path: Path) -> N
 
 @pytest.fixture
 def published(tmp_path: Path) -> Path:
-    folder = tmp_path / "site"
-    for path, content in published_files(tmp_path / "draft", SPACE).items():
-        target = folder / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content if isinstance(content, bytes) else content.encode())
-    return folder
+    return published_site(tmp_path, SPACE)
 
 
 def _open_url(url: str, limits: DownloadLimits = SHORT) -> tuple[object, BaseException | None]:
