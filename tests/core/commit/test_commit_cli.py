@@ -34,6 +34,16 @@ def checkout(tmp_path: Path) -> tuple[Path, Path]:
     return work, remote
 
 
+def downloaded_space(hub_server: HubServer, tmp_path: Path) -> tuple[str, Path]:
+    """(alice's token, the folder) of the small logbook's Space, published by alice and downloaded as a judge does."""
+    token = hub_server.add_user("alice")
+    hub_server.create_repo(SPACE, repo_type="space", files=published_files(tmp_path, SPACE))
+    local = tmp_path / "downloaded"
+    snapshot_download(SPACE, repo_type="space", local_dir=local, endpoint=hub_server.endpoint,
+                      cache_dir=tmp_path / "hf-cache", token=token)  # fmt: skip
+    return token, local
+
+
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(["commit", *args])
     out, err = capsys.readouterr()
@@ -129,11 +139,7 @@ def test_no_git_identity_and_secrets_have_their_own_exit_codes(
 def test_hub_pull_request_prints_its_url(
     hub_server: HubServer, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    token = hub_server.add_user("alice")
-    hub_server.create_repo(SPACE, repo_type="space", files=published_files(tmp_path, SPACE))
-    local = tmp_path / "downloaded"
-    snapshot_download(SPACE, repo_type="space", local_dir=local, endpoint=hub_server.endpoint,
-                      cache_dir=tmp_path / "hf-cache", token=token)  # fmt: skip
+    token, local = downloaded_space(hub_server, tmp_path)
     open_review(local).set_verdict(1, "verified", "ok")
     monkeypatch.setenv("HF_TOKEN", token)
 
@@ -154,11 +160,7 @@ def test_hub_pull_request_prints_its_url(
 def test_hub_commit_in_a_separate_process_reads_the_endpoint_and_token_from_the_environment(
     hub_server: HubServer, tmp_path: Path
 ) -> None:
-    token = hub_server.add_user("alice")
-    hub_server.create_repo(SPACE, repo_type="space", files=published_files(tmp_path, SPACE))
-    local = tmp_path / "downloaded"
-    snapshot_download(SPACE, repo_type="space", local_dir=local, endpoint=hub_server.endpoint,
-                      cache_dir=tmp_path / "hf-cache", token=token)  # fmt: skip
+    token, local = downloaded_space(hub_server, tmp_path)
     open_review(local).add_note(open_review(local).claim_target(2), "measured 1.02x, as the page says")
     env = subprocess_env(tmp_path / "home", HF_ENDPOINT=hub_server.endpoint, HF_TOKEN=token, HF_HUB_OFFLINE="0")
 
@@ -178,11 +180,7 @@ def test_hub_commit_in_a_separate_process_reads_the_endpoint_and_token_from_the_
 def test_hub_dry_run_works_offline_against_the_files_as_downloaded(
     hub_server: HubServer, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    token = hub_server.add_user("alice")
-    hub_server.create_repo(SPACE, repo_type="space", files=published_files(tmp_path, SPACE))
-    local = tmp_path / "downloaded"
-    snapshot_download(SPACE, repo_type="space", local_dir=local, endpoint=hub_server.endpoint,
-                      cache_dir=tmp_path / "hf-cache", token=token)  # fmt: skip
+    token, local = downloaded_space(hub_server, tmp_path)
     open_review(local).set_verdict(1, "verified", "ok")
     monkeypatch.setenv("HF_TOKEN", token)
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # the network is gone: nothing answers there
