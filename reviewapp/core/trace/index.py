@@ -18,6 +18,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import threading
 from array import array
 from bisect import bisect_right
@@ -48,6 +49,7 @@ RECORD_ENDS = {b"{": b"}", b"[": b"]"}
 # Each bracket or comma can become one Python object of 50+ bytes: a line of "[{},{},...]" under MAX_LINE would
 # build ten million dicts. Real transcript lines hold a few hundred; past this budget a line is refused unparsed.
 MAX_LINE_VALUES = 1_000_000
+_STRING = re.compile(rb'"[^"]*"')  # a JSON string literal once its escapes are dropped (see _values_outside_strings)
 _JSON = json.JSONDecoder()  # one decoder for every line (json.loads makes one and sniffs the encoding each time)
 CHUNK_LIMIT = 64 * 1024 * 1024
 FIRST_ROWS = 100  # events published before the rest: what a timeline shows first
@@ -701,6 +703,20 @@ def _parsed_record(raw: bytes | None) -> list[Any]:
         return []
 
 
+def _value_count(text: bytes) -> int:
+    return text.count(b",") + text.count(b"{") + text.count(b"[")
+
+
+def _values_outside_strings(text: bytes, counted: int) -> int:
+    """The values of `text` counted outside its string literals (a CSV tool output holds commas, not values).
+    Escaped backslashes, then escaped quotes, are dropped first so that no quote left ends a string early; a line
+    of more strings than the budget has too many values whatever they hold, and keeps its first count."""
+    bare = text.replace(b"\\\\", b"").replace(b'\\"', b"")
+    if bare.count(b'"') > 2 * MAX_LINE_VALUES:
+        return counted
+    return _value_count(_STRING.sub(b'""', bare))
+
+
 def _refused_unparsed(raw: bytes, last: bool) -> str | None:
     """Why a line is not parsed at all, from byte counts alone, or None when it may be a record."""
     text = raw.strip()
@@ -710,7 +726,9 @@ def _refused_unparsed(raw: bytes, last: bool) -> str | None:
     if not text.endswith(RECORD_ENDS[start]):
         cut = last and not raw.endswith(b"\n")
         return "truncated last line (the file ends mid-record)" if cut else "not valid JSON: the record is not closed"
-    values = text.count(b",") + text.count(b"{") + text.count(b"[")
+    values = _value_count(text)
+    if values > MAX_LINE_VALUES:
+        values = _values_outside_strings(text, values)
     if values > MAX_LINE_VALUES:
         return f"a record of {values:,} values is too large to read (the limit is {MAX_LINE_VALUES:,})"
     return None

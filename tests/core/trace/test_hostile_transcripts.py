@@ -70,6 +70,21 @@ def test_a_line_of_too_many_values_is_refused_unparsed_and_the_rest_is_read(tmp_
     assert index.readable == clean.readable
 
 
+def test_commas_inside_a_string_are_not_values_so_a_huge_csv_output_is_read(tmp_path: Path) -> None:
+    csv_output = "\n".join(",".join(["0.5"] * 100) for _ in range(MAX_LINE_VALUES // 50))  # 2M commas, 8 MB
+    records = claude_records()
+    result = {"type": "user", "message": {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "t1", "content": csv_output}]}}  # fmt: skip
+    lines = [json.dumps(r) for r in records]
+    path = write_jsonl(tmp_path / "csv.jsonl", [*lines, json.dumps(result)])
+
+    index = built(open_transcript(path))
+
+    assert index.problems == []
+    clean = built(open_transcript(write_jsonl(tmp_path / "clean.jsonl", lines)))
+    assert index.readable == clean.readable + 1
+
+
 def _peak_bytes_telling_the_format(path: Path) -> tuple[str, int]:
     tracemalloc.start()
     try:
