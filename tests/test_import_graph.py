@@ -15,24 +15,9 @@ REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "reviewapp"
 
 # Arrows that close a circle today, each to be removed with the change that breaks it.
-KNOWN_CIRCLE_ARROWS: frozenset[tuple[str, str]] = (
-    frozenset(
-        # the review feature takes the whole MainWindow (a TYPE_CHECKING import) until it takes the host
-        {("reviewapp.qt.review.feature", "reviewapp.qt.main_window")}
-    )
-    | frozenset(
-        # the window registry imports the built-in factories, which register themselves in it, on first use
-        {("reviewapp.qt.window_registry", "reviewapp.qt.window_factories")}
-    )
-    | frozenset(
-        # the review feature's parts take the whole feature (a TYPE_CHECKING import) until they take the host
-        (part, "reviewapp.qt.review.feature")
-        for part in (
-            "reviewapp.qt.review.corrections",
-            "reviewapp.qt.review.note_actions",
-            "reviewapp.qt.review.tools",
-        )
-    )
+KNOWN_CIRCLE_ARROWS: frozenset[tuple[str, str]] = frozenset(
+    # the window registry imports the built-in factories, which register themselves in it, on first use
+    {("reviewapp.qt.window_registry", "reviewapp.qt.window_factories")}
 )
 
 

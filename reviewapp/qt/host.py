@@ -100,3 +100,51 @@ class WindowHost(Protocol):
     def bring_to_front(self) -> None:
         """Show and activate the window, so that its shortcuts work again after another window had the focus."""
         ...
+
+
+class ReviewHost(WindowHost, Protocol):
+    """What the review tools ask of the window beyond any feature: the page shown, the claim list's keys and marks,
+    the problems line, and the trace event a note is on."""
+
+    @property
+    def logbook_shown(self) -> bool:
+        """A logbook is open and on screen (not only being loaded)."""
+        ...
+
+    @property
+    def page_shown(self) -> str | None:
+        """The slug of the page on screen: the claim's page, or the page chosen in the page list."""
+        ...
+
+    @property
+    def trace_shown(self) -> str | None:
+        """The id of the agent trace the timeline shows, if any."""
+        ...
+
+    def reveal_claim(self, key: str) -> bool:
+        """Show a claim, clearing the claim list's filters only if they hide it; False when there is no such claim."""
+        ...
+
+    def relist_claims(self) -> None:
+        """List the open logbook's claims again (reviewers added, split or merged some), keeping the search."""
+        ...
+
+    def mark_claims(self, marks: dict[str, str], corrections: dict[str, list[str]]) -> None:
+        """Say in the claim list which claims reviewers changed (a mark each) and how (its tool tip)."""
+        ...
+
+    def focus_claim_list(self) -> None:
+        """The keys are on the claim list again."""
+        ...
+
+    def next_unreviewed(self) -> None:
+        """Show the next claim without the reviewer's verdict (or say that every claim has one)."""
+        ...
+
+    def update_problems(self) -> None:
+        """Count again the problems met while reading the logbook and its review files."""
+        ...
+
+    def show_trace_event(self, trace_id: str, sequence: int) -> None:
+        """Bring the timeline to the front at one event of one agent trace."""
+        ...

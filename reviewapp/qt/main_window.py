@@ -39,6 +39,7 @@ from reviewapp.qt.plain import ElidedLabel, PlainLabel
 from reviewapp.qt.queue.feature import QueueFeature
 from reviewapp.qt.resources import app_icon
 from reviewapp.qt.review.feature import ReviewFeature
+from reviewapp.qt.review.room import ReviewViews
 from reviewapp.qt.trace.feature import TraceFeature
 from reviewapp.qt.trace.trace_view import ExcerptPanel, TimelinePanel
 from reviewapp.qt.widgets.artifact_panel import ArtifactPanel
@@ -79,8 +80,12 @@ class MainWindow(QMainWindow):
         self._build_layout()
         self._build_menus()
         self._connect()
-        self.review = ReviewFeature(self)  # verdicts, notes, corrections, undo/redo, export, pairs, commit
-        # the other features ask only what the host offers (qt/host.py)
+        # the features ask only what the host offers (qt/host.py); the review tools get the views they fill menus of
+        views = ReviewViews(
+            claim_list=self.claim_panel.view, pages=self.page_tree, page_model=self.page_model,
+            evidence=self.evidence, excerpts=self.excerpts.view, timeline=self.timeline.view,
+        )  # fmt: skip
+        self.review = ReviewFeature(self, controller, views)  # verdicts, notes, corrections, undo/redo, pairs, commit
         self.logbook_judge = LogbookJudgeFeature(self, controller)  # J badges, evidence, disagreements, re-match
         self.queue = QueueFeature(self, controller)  # File > Open Queue: many logbooks, scores, flags
         self.paper = PaperFeature(self, controller)  # File > Open Paper: every logbook on one paper, responses
@@ -401,6 +406,47 @@ class MainWindow(QMainWindow):
 
     def widget(self) -> QMainWindow:
         return self
+
+    @property
+    def logbook_shown(self) -> bool:
+        return self.context is not None
+
+    @property
+    def page_shown(self) -> str | None:
+        if self.current_claim is not None:
+            return self.current_claim.page
+        index = self.page_tree.currentIndex()
+        page = self.page_model.page_at(index) if index.isValid() else None
+        return page.slug if page is not None else None
+
+    @property
+    def trace_shown(self) -> str | None:
+        trace = self.timeline.model.trace
+        return trace.id if trace is not None else None
+
+    def reveal_claim(self, key: str) -> bool:
+        if self.controller.claim(key) is None:
+            return False
+        if not self.claim_panel.select_key(key):
+            self.claim_panel.clear_filters()
+            self.claim_panel.select_key(key)
+        return True
+
+    def relist_claims(self) -> None:
+        claims = self.controller.claims
+        self.claim_model.set_claims(claims, [self.controller.verdict_slots(c) for c in claims])
+        self.claim_panel.apply_filters(self.controller.search(self.claim_panel.search.text()))
+
+    def mark_claims(self, marks: dict[str, str], corrections: dict[str, list[str]]) -> None:
+        self.claim_model.set_marks(marks, corrections)
+
+    def focus_claim_list(self) -> None:
+        self.claim_panel.focus_list()
+
+    def show_trace_event(self, trace_id: str, sequence: int) -> None:
+        self.timeline.select_trace(trace_id)
+        self.show_tab(self.timeline)
+        self.timeline.jump_to(sequence)
 
     def say(self, text: str, timeout_ms: int = 0) -> None:
         self.statusBar().showMessage(text, timeout_ms)

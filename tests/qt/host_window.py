@@ -1,7 +1,9 @@
 """A small real window that implements `WindowHost`, so that a feature's test builds that feature and nothing else.
 
 It has the window's real actions (qt/actions.py), side tabs, a status bar and a claim header that keeps what features
-put in it; selecting a claim shows it (current_claim, subject_shown) without a claim list or evidence view.
+put in it; selecting a claim shows it (current_claim, subject_shown) without rendering its evidence. For the review
+feature (`ReviewHost`) it also has a real claim list and page list, and the views the review tools fill menus of
+(`review_views`), and it keeps what the feature asked of it (the claims' marks, the trace event shown).
 """
 
 from __future__ import annotations
@@ -10,13 +12,18 @@ from collections.abc import Mapping
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QListView, QMainWindow, QTabWidget, QTreeView, QVBoxLayout, QWidget
 
 from reviewapp.core.logbook.model import Claim
 from reviewapp.core.review.slots import VerdictSlots
 from reviewapp.core.verdicts import Verdict
-from reviewapp.qt.actions import build_actions
+from reviewapp.qt.actions import ACTIONS, build_actions
 from reviewapp.qt.controller import LogbookController
+from reviewapp.qt.models.claim_table import ClaimTableModel
+from reviewapp.qt.models.page_tree_model import PageTreeModel
+from reviewapp.qt.review.room import ReviewViews
+from reviewapp.qt.widgets.claim_list import ClaimListPanel
+from reviewapp.qt.widgets.evidence_view import EvidenceView
 
 
 class HostHeader(QWidget):
@@ -62,13 +69,31 @@ class HostWindow(QMainWindow):
         self.shown_page: str | None = None
         self.errors: list[tuple[str, str]] = []
         self.dialog: QWidget | None = None
+        self.marks: dict[str, str] = {}
+        self.trace_event: tuple[str, int] | None = None  # the last one show_trace_event was asked for
+        self.unreviewed_asked = 0
         self.actions_by_name: Mapping[str, QAction] = build_actions(self)
         self.header = HostHeader()
         self.side_tabs = QTabWidget()
         self.side_tabs.currentChanged.connect(lambda _index: self.side_tab_changed.emit())
+        self.claim_model = ClaimTableModel(self)
+        self.claim_panel = ClaimListPanel(self.claim_model)
+        self.page_model = PageTreeModel(self)
+        self.page_tree = QTreeView()
+        self.page_tree.setModel(self.page_model)
+        self.evidence = EvidenceView()  # the review tools hook the cards it adds; nothing here adds any
+        self.review_views = ReviewViews(
+            claim_list=self.claim_panel.view, pages=self.page_tree, page_model=self.page_model,
+            evidence=self.evidence, excerpts=QListView(), timeline=QListView(),
+        )  # fmt: skip
+        controller.loaded.connect(lambda _logbook: self.relist_claims())
+        for spec in ACTIONS:  # as in the review window: the verdict keys act in the claim list, the rest anywhere
+            target = self.claim_panel.view if spec.review_keys else self
+            target.addAction(self.actions_by_name[spec.name])
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.addWidget(self.header)
+        layout.addWidget(self.claim_panel)
         layout.addWidget(self.side_tabs, 1)
         self.setCentralWidget(body)
         self.statusBar().addWidget(QLabel())
@@ -89,6 +114,40 @@ class HostWindow(QMainWindow):
         self.current_claim, self.shown_page = claim, None
         self.subject_shown.emit()
         return True
+
+    @property
+    def logbook_shown(self) -> bool:
+        return self.controller.logbook is not None
+
+    @property
+    def page_shown(self) -> str | None:
+        return self.current_claim.page if self.current_claim is not None else self.shown_page
+
+    @property
+    def trace_shown(self) -> str | None:
+        return None
+
+    def reveal_claim(self, key: str) -> bool:
+        return self.select_claim(key)
+
+    def relist_claims(self) -> None:
+        claims = self.controller.claims
+        self.claim_model.set_claims(claims, [self.controller.verdict_slots(c) for c in claims])
+
+    def mark_claims(self, marks: dict[str, str], corrections: dict[str, list[str]]) -> None:
+        self.marks = marks
+
+    def focus_claim_list(self) -> None:
+        self.claim_panel.focus_list()
+
+    def next_unreviewed(self) -> None:
+        self.unreviewed_asked += 1
+
+    def update_problems(self) -> None:
+        pass  # no problems line in this window
+
+    def show_trace_event(self, trace_id: str, sequence: int) -> None:
+        self.trace_event = (trace_id, sequence)
 
     def show_page(self, slug: str) -> None:
         self.current_claim, self.shown_page = None, slug

@@ -10,15 +10,20 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from reviewapp.core.logbook.demo import write_demo
+from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.review.replay import read_review
+from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.controller import LogbookController
 from reviewapp.qt.logbook_judge.disagreement_panel import KEY_ROLE
 from reviewapp.qt.logbook_judge.feature import LogbookJudgeFeature
 from reviewapp.qt.models.trace_events import TraceEventModel
 from reviewapp.qt.queue.feature import QueueFeature
+from reviewapp.qt.review.feature import ReviewFeature
 from reviewapp.qt.trace.feature import TraceFeature
 from reviewapp.qt.trace.trace_view import ExcerptPanel, TimelinePanel
 from reviewapp.qt.workers import TaskRunner
-from tests.qt.conftest import LOAD_TIMEOUT_MS
+from tests.qt.conftest import LOAD_TIMEOUT_MS, REVIEWER
 from tests.qt.host_window import HostWindow
 from tests.qt.test_queue_window import queue_file  # noqa: F401  (a fixture)
 from tests.qt.test_trace_pane import traceless_logbook
@@ -113,3 +118,31 @@ def test_the_trace_feature_alone_collapses_the_side_pane_without_a_trace(
     # pinning needs a claim on screen; the host's status bar says so
     feature.pin(0, 1)
     assert "Select the claim" in host.statusBar().currentMessage()
+
+
+def test_the_review_tools_alone_save_a_verdict_chosen_with_keys(qtbot: QtBot, host: HostWindow, tmp_path: Path) -> None:
+    """The review feature built on the small host, without the review window: 2 chooses partial, the rationale is
+    typed in the editor, Ctrl+Enter saves it into the logbook's review file, and the keys are on the claim list."""
+    write_demo(tmp_path / "demo")
+    feature = ReviewFeature(host, host.controller, host.review_views)
+    assert host.header.widgets["reviewer"] is feature.editor
+    assert host.side_tabs.indexOf(feature.notes_panel) >= 0
+    load(qtbot, host, tmp_path / "demo")
+    qtbot.waitUntil(lambda: host.controller.review.active, timeout=LOAD_TIMEOUT_MS)
+    assert host.select_claim(2)
+    key = host.current_claim.key
+    host.activateWindow()
+    host.claim_panel.view.setFocus()
+    qtbot.keyClick(host.claim_panel.view, Qt.Key.Key_2)
+    qtbot.waitUntil(lambda: feature.editor.summary.text().startswith("Chosen: PARTIAL"))
+    rationale = "Only the short run finished; the long one was never started."
+    qtbot.keyClicks(feature.editor.rationale, rationale)
+    qtbot.keyClick(feature.editor.rationale, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: feature.editor.state.text().startswith("Saved at"), timeout=LOAD_TIMEOUT_MS)
+
+    saved = read_review(read_logbook(tmp_path / "demo")).state.verdict(key, REVIEWER)
+    assert saved is not None and saved.payload.verdict is Verdict.PARTIAL and saved.payload.rationale == rationale
+    file = host.controller.review.file()
+    assert file is not None and file.is_file() and file.is_relative_to(tmp_path / "demo")  # in the logbook's folder
+    qtbot.waitUntil(lambda: host.claim_panel.view.hasFocus())  # Ctrl+Enter gave the keys back to the claim list
+    assert "Saved" in feature.editor.state.text() and not feature.editor.save_button.isEnabled()

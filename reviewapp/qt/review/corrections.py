@@ -4,9 +4,9 @@ annotation like any other: recorded at once, undoable, and visible in the list."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from PySide6.QtCore import QObject, QPoint, Qt
+from PySide6.QtCore import QObject, QPoint, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QMenu
 
 from reviewapp.core.review.state import EffectiveClaim
@@ -20,33 +20,33 @@ from reviewapp.qt.review.claim_dialogs import (
     Reply,
     SplitClaimDialog,
 )
-
-if TYPE_CHECKING:
-    from reviewapp.qt.review.feature import ReviewFeature
+from reviewapp.qt.review.room import ReviewRoom
 
 
 class ClaimCorrections(QObject):
-    def __init__(self, feature: ReviewFeature) -> None:
-        super().__init__(feature)
-        self.feature = feature
-        self.review = feature.review
-        self.window = feature.window
-        view = self.window.claim_panel.view
+    note_requested = Signal()  # "Add note on claim …" in the claim list's menu
+
+    def __init__(self, room: ReviewRoom) -> None:
+        super().__init__(room.host.widget())
+        self.room = room
+        self.review = room.review
+        self.host = room.host
+        self.window = room.host.widget()  # the parent of the menus and dialogs
+        view = room.views.claim_list
         view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         view.customContextMenuRequested.connect(self._context_menu)
-        view.selectionModel().selectionChanged.connect(lambda *_: feature._update_actions())
 
     # -- which claims ------------------------------------------------------------------------------------------
 
     def selected_keys(self) -> list[str]:
         """Keys of the selected claims, in list order."""
-        view = self.window.claim_panel.view
+        view = self.room.views.claim_list
         rows = sorted(view.selectionModel().selectedRows(), key=lambda i: i.row())
         return [index.data(ClaimRole.KEY) for index in rows]
 
     def _claim(self, key: str | None) -> EffectiveClaim | None:
-        key = key or self.feature.claim_key
+        key = key or self.room.claim_key
         return self.review.effective(key) if key else None
 
     def _name(self, claim: EffectiveClaim) -> str:
@@ -55,7 +55,7 @@ class ClaimCorrections(QObject):
     # -- the menu ---------------------------------------------------------------------------------------------
 
     def _context_menu(self, pos: QPoint) -> None:
-        view = self.window.claim_panel.view
+        view = self.room.views.claim_list
         index = view.indexAt(pos)
         if index.isValid() and index.data(ClaimRole.KEY) not in self.selected_keys():
             view.setCurrentIndex(index)
@@ -67,7 +67,7 @@ class ClaimCorrections(QObject):
         """The claim list's context menu for the selected claims."""
         menu = QMenu(self.window)
         keys = self.selected_keys()
-        current = self._claim(keys[0] if len(keys) == 1 else self.feature.claim_key)
+        current = self._claim(keys[0] if len(keys) == 1 else self.room.claim_key)
         active = self.review.active
         if len(keys) >= 2:
             claims = [c for c in (self._claim(k) for k in keys) if c is not None]
@@ -77,7 +77,7 @@ class ClaimCorrections(QObject):
         if current is None:
             return menu
         name = button_text(self._name(current))
-        self._entry(menu, f"Add note on {name}…", lambda: self.feature.notes.add_for_subject(), active)
+        self._entry(menu, f"Add note on {name}…", self.note_requested.emit, active)
         menu.addSeparator()
         self._entry(menu, "Correct agent verdict…", lambda: self.correct_agent_verdict(current.key), active)
         self._entry(menu, "Add claim on this page…", lambda: self.add_claim(current.page), active)
@@ -110,7 +110,7 @@ class ClaimCorrections(QObject):
         self.review.submit(action, lambda _: reply(None), lambda exc: reply(str(exc)))
 
     def _open(self, dialog: FormDialog) -> FormDialog:
-        self.feature.open_dialog(dialog)
+        self.room.open_dialog(dialog)
         return dialog
 
     def correct_agent_verdict(self, key: str | None = None) -> FormDialog | None:
@@ -127,8 +127,9 @@ class ClaimCorrections(QObject):
         return self._open(CorrectVerdictDialog(self._name(claim), read, quote, submit, self.window))
 
     def add_claim(self, page: str | None = None) -> FormDialog | None:
-        slug = page or self.feature.page_slug
-        found = self.window.context.logbook.page(slug) if self.window.context and slug else None
+        slug = page or self.room.page_slug
+        logbook = self.room.controller.logbook if self.host.logbook_shown else None
+        found = logbook.page(slug) if logbook is not None and slug else None
         if found is None:
             return None
 
@@ -158,7 +159,7 @@ class ClaimCorrections(QObject):
         keys = keys or self.selected_keys()
         claims = [c for c in (self._claim(k) for k in keys) if c is not None]
         if len(claims) < 2:
-            self.feature.say("Select two or more claims to merge (Ctrl+click in the claim list).")
+            self.room.say("Select two or more claims to merge (Ctrl+click in the claim list).")
             return None
 
         def submit(values: dict[str, Any], reply: Reply) -> None:
@@ -170,8 +171,8 @@ class ClaimCorrections(QObject):
     def remove(self, record_id: str) -> None:
         def replied(problem: str | None) -> None:
             if problem:
-                self.window.show_error("Cannot remove the correction", problem)
+                self.host.show_error("Cannot remove the correction", problem)
             else:
-                self.feature.say("Removed; Ctrl+Z brings it back.")
+                self.room.say("Removed; Ctrl+Z brings it back.")
 
         self._run(lambda s: s.delete(record_id), replied)

@@ -1,62 +1,63 @@
 """The review tools in the window: the verdict editor in the evidence header, the notes tab, claim corrections,
 undo/redo, the reviewer's identity and where reviews are saved, export, pair rating and commit.
 
-MainWindow creates one ReviewFeature; everything here talks to the annotations through ReviewController, and
-refreshes what is shown whenever it says the annotations changed.
+The window creates one ReviewFeature on its host (qt/host.py `ReviewHost`), handing it the views whose menus and
+cards it fills; everything here talks to the annotations through ReviewController, and refreshes what is shown
+whenever it says the annotations changed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QWidget
 
 from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.review.workspace import ReviewedClaim
 from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
 from reviewapp.qt import theme
+from reviewapp.qt.host import ReviewHost
 from reviewapp.qt.links import display_path
 from reviewapp.qt.plain import ElidedLabel, button_text, plain_tooltip
 from reviewapp.qt.review.corrections import ClaimCorrections
 from reviewapp.qt.review.note_actions import NoteActions
 from reviewapp.qt.review.notes_panel import NotesPanel
 from reviewapp.qt.review.review_controller import CommandFailed
+from reviewapp.qt.review.room import LogbookLoading, ReviewRoom, ReviewViews
 from reviewapp.qt.review.tools import ReviewTools
 from reviewapp.qt.review.verdict_editor import VerdictEditor
-from reviewapp.qt.workers import alive
-
-if TYPE_CHECKING:
-    from reviewapp.qt.main_window import MainWindow
-
-STATUS_MS = 8000
 
 
 class ReviewFeature(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
-        self.controller = window.controller
-        self.review = window.controller.review
-        self.actions = window.actions_by_name
-        self.dialog: QWidget | None = None  # the last dialog the review tools opened
+    def __init__(self, host: ReviewHost, controller: LogbookLoading, views: ReviewViews) -> None:
+        super().__init__(host.widget())
+        self.host = host
+        self.room = ReviewRoom(host, controller, views)
+        self.controller = controller
+        self.review = controller.review
+        self.actions = host.actions_by_name
         self.ask_on_load = True  # ask who is reviewing when a logbook opens and nobody is known
         self.editor = VerdictEditor(self.review)
-        window.evidence.header.set_reviewer_widget(self.editor)
+        host.claim_header.set_reviewer_widget(self.editor)
         self.notes_panel = NotesPanel()
-        self.notes_tab = window.side_tabs.addTab(self.notes_panel, "Notes")
+        host.add_side_tab(self.notes_panel, "Notes")
         self.reviewer = ElidedLabel()
         self.reviewer.setObjectName("reviewer")
-        window.statusBar().addPermanentWidget(self.reviewer)
-        self.notes = NoteActions(self)
-        self.corrections = ClaimCorrections(self)
-        self.tools = ReviewTools(self)
+        host.add_status_widget(self.reviewer)
+        self.notes = NoteActions(self.room, self.notes_panel)
+        self.corrections = ClaimCorrections(self.room)
+        self.tools = ReviewTools(self.room)
         self._connect()
         self._update_actions()
 
+    @property
+    def dialog(self) -> QWidget | None:
+        """The last dialog the review tools opened."""
+        return self.room.dialog
+
     def _connect(self) -> None:
-        c, a, w = self.controller, self.actions, self.window
+        c, a, w = self.controller, self.actions, self.host
         c.loaded.connect(self._loaded)
         c.claims_changed.connect(self._claims_changed)
         self.review.changed.connect(self._changed)
@@ -66,6 +67,9 @@ class ReviewFeature(QObject):
         self.editor.note_requested.connect(self.notes.add_for_subject)
         self.editor.pairs_requested.connect(lambda: self.tools.rate_pairs(self.claim_key))
         self.editor.identity_requested.connect(self.tools.ask_identity)
+        self.corrections.note_requested.connect(self.notes.add_for_subject)
+        self.notes.claim_requested.connect(self.corrections.add_claim)
+        self.room.views.claim_list.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
         a["undo"].triggered.connect(self.undo)
         a["redo"].triggered.connect(self.redo)
         a["edit_verdict"].triggered.connect(self.editor.open_editor)
@@ -106,9 +110,9 @@ class ReviewFeature(QObject):
             if not saved:
                 return
             if and_next:
-                self.window.next_unreviewed()
+                self.host.next_unreviewed()
             else:
-                self.window.claim_panel.focus_list()
+                self.host.focus_claim_list()
 
         self.editor.save(then)
 
@@ -130,17 +134,12 @@ class ReviewFeature(QObject):
 
     @property
     def claim_key(self) -> str | None:
-        claim = self.window.current_claim
-        return claim.key if claim is not None else None
+        return self.room.claim_key
 
     @property
     def page_slug(self) -> str | None:
-        """The page shown: the current claim's, or the one selected in the page tree."""
-        if self.window.current_claim is not None:
-            return self.window.current_claim.page
-        index = self.window.page_tree.currentIndex()
-        page = self.window.page_model.page_at(index) if index.isValid() else None
-        return page.slug if page is not None else None
+        """The page shown: the current claim's, or the one chosen in the page list."""
+        return self.room.page_slug
 
     def _loaded(self) -> None:
         self._mark_claims()
@@ -165,16 +164,16 @@ class ReviewFeature(QObject):
             else:
                 self.reviewer.setText(f"{identity.name} ({role}) · reviews saved in {shown}")
                 self.reviewer.setToolTip(plain_tooltip(rule.path(file) if file is not None else ""))
-        self.window.update_problems()
+        self.host.update_problems()
         self.subject_shown()
 
     def subject_shown(self) -> None:
-        claim = self.window.current_claim
-        if self.window.context is None:
+        claim = self.host.current_claim
+        if not self.host.logbook_shown:
             self.editor.show_nothing()
         elif claim is not None:
             self.editor.show_claim(claim.key, claim.label, len(self.review.sets_for(claim.key)))
-            self.window.evidence.header.set_corrections(self._corrections(claim.key))
+            self.host.claim_header.set_corrections(self._corrections(claim.key))
             self._show_other_verdicts()
         else:
             slug = self.page_slug
@@ -194,21 +193,21 @@ class ReviewFeature(QObject):
         corrections = change.touches("agent_verdict")
         if corrections:
             self._mark_claims()
-        if self.window.current_claim is not None:
+        if self.host.current_claim is not None:
             if corrections:
-                self.window.evidence.header.set_corrections(self._corrections(self.window.current_claim.key))
+                self.host.claim_header.set_corrections(self._corrections(self.host.current_claim.key))
             if verdicts:
                 self._show_other_verdicts()
         for repair in self.review.new_repairs():
             self.say(f"Set aside an unfinished line another program left: {repair.issue}")
-        self.window.update_problems()
+        self.host.update_problems()
         self._update_actions()
 
     def _show_other_verdicts(self) -> None:
         """Other reviewers' verdicts on the claim shown, side by side in the claim header."""
         key = self.claim_key
         others = self.review.other_verdicts(key) if key is not None else []
-        self.window.evidence.header.set_other_verdicts(
+        self.host.claim_header.set_other_verdicts(
             [(r.annotator, r.payload.verdict, r.payload.rationale) for r in others]
         )
 
@@ -226,23 +225,19 @@ class ReviewFeature(QObject):
     def _mark_claims(self) -> None:
         """The claim list says which claims reviewers changed, and how (in the row's tool tip)."""
         marked = [row for row in self._rows() if row.mark]
-        self.window.claim_model.set_marks({r.key: r.mark for r in marked}, {r.key: list(r.corrections) for r in marked})
+        self.host.mark_claims({r.key: r.mark for r in marked}, {r.key: list(r.corrections) for r in marked})
 
     def _claims_changed(self) -> None:
         """Reviewers added, split or merged claims (or undid that): list the claims again, keeping the place, or
         following the claim shown to where the workspace says it went (its parts, the claim it merged into)."""
-        w, c = self.window, self.controller
-        current = w.current_claim.key if w.current_claim is not None else None
-        claims = c.claims
-        w.claim_model.set_claims(claims, [c.verdict_slots(claim) for claim in claims])
+        c, current = self.controller, self.claim_key
+        self.host.relist_claims()
         self._mark_claims()
-        w.claim_panel.apply_filters(c.search(w.claim_panel.search.text()))
         if current is None or c.logbook_id is None:
             return
         target = c.workspace.follow(c.logbook_id, current)
-        if target is not None and not w.claim_panel.select_key(target):
-            w.claim_panel.clear_filters()
-            w.claim_panel.select_key(target)
+        if target is not None:
+            self.host.reveal_claim(target)
 
     def _update_actions(self) -> None:
         a, logbook_review = self.actions, self.review.logbook_review
@@ -278,17 +273,12 @@ class ReviewFeature(QObject):
             if label:
                 self.say(f"{done} {label}.")
 
-        return stepped, lambda exc: self.window.show_error(failed, str(exc))
+        return stepped, lambda exc: self.host.show_error(failed, str(exc))
 
     # -- helpers for the parts --------------------------------------------------------------------------------
 
     def say(self, text: str) -> None:
-        self.window.statusBar().showMessage(text, STATUS_MS)
+        self.room.say(text)
 
     def open_dialog(self, dialog: QDialog) -> None:
-        """Open a review dialog over the window (one at a time); it deletes itself when closed."""
-        if isinstance(self.dialog, QWidget) and alive(self.dialog):
-            self.dialog.close()
-        self.dialog = dialog
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.open()
+        self.room.open_dialog(dialog)

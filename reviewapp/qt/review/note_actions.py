@@ -7,9 +7,7 @@ without a nested event loop.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from PySide6.QtCore import QModelIndex, QObject, QPoint, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QPlainTextEdit, QPushButton, QWidget
 
@@ -20,34 +18,36 @@ from reviewapp.qt.models.trace_events import EventRole, event_summary
 from reviewapp.qt.plain import button_text
 from reviewapp.qt.review.anchors import NoteAnchor
 from reviewapp.qt.review.note_dialog import NoteDialog, Reply
-from reviewapp.qt.review.notes_panel import ShownNote
+from reviewapp.qt.review.notes_panel import NotesPanel, ShownNote
 from reviewapp.qt.review.review_controller import CommandFailed
+from reviewapp.qt.review.room import ReviewRoom
 from reviewapp.qt.widgets.card import Card
 from reviewapp.qt.widgets.cell_cards import CodeCard
 from reviewapp.qt.widgets.figure_card import FigureCard
 
-if TYPE_CHECKING:
-    from reviewapp.qt.review.feature import ReviewFeature
-
 
 class NoteActions(QObject):
-    def __init__(self, feature: ReviewFeature) -> None:
-        super().__init__(feature)
-        self.feature = feature
-        self.review = feature.review
-        window = feature.window
-        self.window = window
-        window.evidence.card_added.connect(self.hook_card)
-        window.page_tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        window.page_tree.customContextMenuRequested.connect(
-            lambda pos: self._popup(self.page_menu(window.page_tree.indexAt(pos)), window.page_tree, pos)
+    claim_requested = Signal(str)  # "Add claim on this page…" in the page list's menu: the page's slug
+
+    def __init__(self, room: ReviewRoom, panel: NotesPanel) -> None:
+        super().__init__(room.host.widget())
+        self.room = room
+        self.review = room.review
+        self.host = room.host
+        self.window = room.host.widget()  # the parent of the menus and dialogs
+        self.panel = panel
+        views = room.views
+        views.evidence.card_added.connect(self.hook_card)
+        pages = views.pages
+        pages.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        pages.customContextMenuRequested.connect(
+            lambda pos: self._popup(self.page_menu(pages.indexAt(pos)), pages, pos)
         )
-        for view, excerpts in ((window.excerpts.view, True), (window.timeline.view, False)):
+        for view, excerpts in ((views.excerpts, True), (views.timeline, False)):
             view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
             view.customContextMenuRequested.connect(
                 lambda pos, v=view, e=excerpts: self._popup(self.event_menu(v, v.indexAt(pos), e), v, pos)
             )
-        panel = feature.notes_panel
         panel.add_requested.connect(self.add_for_subject)
         panel.edit_requested.connect(self.edit)
         panel.delete_requested.connect(self.delete)
@@ -58,11 +58,11 @@ class NoteActions(QObject):
 
     def add_for_subject(self) -> None:
         """A note on the claim shown, or on the page shown."""
-        key = self.feature.claim_key
+        key = self.room.claim_key
         if key is not None:
             self.add(NoteAnchor("claim", claim=key))
             return
-        slug = self.feature.page_slug
+        slug = self.room.page_slug
         if slug:
             self.add(NoteAnchor("page", page=slug))
 
@@ -161,12 +161,11 @@ class NoteActions(QObject):
 
     def page_menu(self, index: QModelIndex) -> QMenu:
         menu = QMenu(self.window)
-        page = self.window.page_model.page_at(index) if index.isValid() else None
+        page = self.room.views.page_model.page_at(index) if index.isValid() else None
         if page is not None:
             name = button_text(page.title)
             self._entry(menu, f"Add note on page “{name}”…", lambda: self.add(NoteAnchor("page", page=page.slug)))
-            corrections = self.feature.corrections
-            self._entry(menu, "Add claim on this page…", lambda: corrections.add_claim(page.slug))
+            self._entry(menu, "Add claim on this page…", lambda: self.claim_requested.emit(page.slug))
         return menu
 
     def event_menu(self, view: QAbstractItemView, index: QModelIndex, in_excerpts: bool) -> QMenu:
@@ -176,10 +175,9 @@ class NoteActions(QObject):
         event: TraceEvent = index.data(EventRole.EVENT)
         if in_excerpts:
             session = index.data(EventRole.EXCERPT).trace_id
-            claim = self.feature.claim_key
+            claim = self.room.claim_key
         else:
-            trace = self.window.timeline.model.trace
-            session = trace.id if trace is not None else None
+            session = self.host.trace_shown
             claim = self._claim_tied_to(session, event.sequence)
         if session is None:
             return menu
@@ -190,8 +188,8 @@ class NoteActions(QObject):
 
     def _claim_tied_to(self, session: str | None, sequence: int) -> str | None:
         """The claim shown, when the event is one of its excerpts (a timeline note then belongs to it)."""
-        claim = self.window.current_claim
-        excerpts = self.window.controller.excerpts(claim) if claim is not None else None
+        claim = self.host.current_claim
+        excerpts = self.room.controller.excerpts(claim) if claim is not None else None
         if claim is None or not excerpts:
             return None
         tied = any(e.trace_id == session and e.sequence == sequence for e in excerpts)
@@ -229,26 +227,26 @@ class NoteActions(QObject):
 
         self.review.submit(
             resolve, lambda found: self._open_add(anchor, *found),
-            lambda exc: self.feature.say(f"Cannot add a note there: {exc}"),
+            lambda exc: self.room.say(f"Cannot add a note there: {exc}"),
         )  # fmt: skip
 
     def _open_add(self, anchor: NoteAnchor, target: Target, label: str) -> None:
         def submit(text: str, tags: list[str], reply: Reply) -> None:
             def saved(_: object) -> None:
-                self.feature.say(f"Saved note on {label}.")
+                self.room.say(f"Saved note on {label}.")
                 reply(None)
 
             self.review.submit(lambda s: s.add_note(target, text, tags), saved, lambda exc: reply(str(exc)))
 
         dialog = NoteDialog("Add a note", label, anchor.quote, self.review.tag_choices(), submit, parent=self.window)
-        self.feature.open_dialog(dialog)
+        self.room.open_dialog(dialog)
 
     def edit(self, record: NoteRecord) -> NoteDialog | None:
         label = self.review.label(record)
 
         def submit(text: str, tags: list[str], reply: Reply) -> None:
             def saved(_: object) -> None:
-                self.feature.say(f"Saved the edit of the note on {label}.")
+                self.room.say(f"Saved the edit of the note on {label}.")
                 reply(None)
 
             self.review.submit(lambda s: s.edit_note(record.id, text, tags), saved, lambda exc: reply(str(exc)))
@@ -257,42 +255,38 @@ class NoteActions(QObject):
             "Edit note", label, "", self.review.tag_choices(), submit,
             text=record.payload.text, tags=list(record.payload.tags), parent=self.window,
         )  # fmt: skip
-        self.feature.open_dialog(dialog)
+        self.room.open_dialog(dialog)
         return dialog
 
     def delete(self, record: NoteRecord) -> None:
         label = self.review.label(record)
         self.review.submit(
             lambda s: s.delete(record.id),
-            lambda _: self.feature.say(f"Deleted the note on {label}; Ctrl+Z brings it back."),
-            lambda exc: self.window.show_error("Cannot delete the note", str(exc)),
+            lambda _: self.room.say(f"Deleted the note on {label}; Ctrl+Z brings it back."),
+            lambda exc: self.host.show_error("Cannot delete the note", str(exc)),
         )
 
     def go_to(self, record: NoteRecord) -> None:
-        target, window = record.target, self.window
-        if target.claim is not None and window.controller.claim(target.claim) is not None:
-            if not window.claim_panel.select_key(target.claim):
-                window.claim_panel.clear_filters()
-                window.claim_panel.select_key(target.claim)
-        elif target.page is not None:
-            window.show_page(target.page)
+        target, host = record.target, self.host
+        shown = target.claim is not None and host.reveal_claim(target.claim)
+        if not shown and target.page is not None:  # a page's note, or a claim no longer in the logbook
+            host.show_page(target.page)
         if target.trace is not None:
-            window.timeline.select_trace(target.trace.session)
-            window.side_tabs.setCurrentWidget(window.timeline)
-            window.timeline.jump_to(target.trace.sequence)
+            host.show_trace_event(target.trace.session, target.trace.sequence)
 
     # -- the notes tab ----------------------------------------------------------------------------------------
 
     def refresh_panel(self) -> None:
-        panel, feature = self.feature.notes_panel, self.feature
+        panel, room = self.panel, self.room
         scope = panel.scope_value
-        key, slug = feature.claim_key, feature.page_slug
-        claim = self.window.current_claim
+        key, slug = room.claim_key, room.page_slug
+        claim = self.host.current_claim
         if scope == "claim" and key is not None and claim is not None:
             notes = self.review.notes(claim=key)
             where = f"claim {claim.n}" if claim.n is not None else f"“{claim.title}”"
         elif scope in ("claim", "page") and slug is not None:
-            page = self.window.context.logbook.page(slug) if self.window.context else None
+            logbook = room.controller.logbook if self.host.logbook_shown else None
+            page = logbook.page(slug) if logbook is not None else None
             notes, where = self.review.notes(page=slug), f"page “{page.title if page else slug}”"
         else:
             notes, where = self.review.notes(), "this logbook"
@@ -301,9 +295,8 @@ class NoteActions(QObject):
         summary = f"{count} on {where}." if self.review.active else self.review.reason or ""
         panel.set_notes(summary, shown)
         panel.add_button.setEnabled(self.review.active and slug is not None)
-        tabs = self.window.side_tabs
-        tabs.setTabText(tabs.indexOf(panel), f"Notes ({len(shown)})" if shown else "Notes")
-        for card in self.window.evidence.cards:
+        self.host.set_side_tab_title(panel, f"Notes ({len(shown)})" if shown else "Notes")
+        for card in room.views.evidence.cards:
             button = getattr(card, "note_button", None)
             if button is not None:
                 button.setVisible(self.review.active)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QWidget
@@ -20,19 +19,18 @@ from reviewapp.qt.links import display_path
 from reviewapp.qt.pairs import PairRatingWindow
 from reviewapp.qt.review.identity_dialog import IdentityDialog
 from reviewapp.qt.review.review_controller import CommandFailed
-
-if TYPE_CHECKING:
-    from reviewapp.qt.review.feature import ReviewFeature
+from reviewapp.qt.review.room import ReviewRoom
 
 EXPORT_FILTERS = "CSV (*.csv);;JSON Lines (*.jsonl)"
 
 
 class ReviewTools(QObject):
-    def __init__(self, feature: ReviewFeature) -> None:
-        super().__init__(feature)
-        self.feature = feature
-        self.review = feature.review
-        self.window = feature.window
+    def __init__(self, room: ReviewRoom) -> None:
+        super().__init__(room.host.widget())
+        self.room = room
+        self.review = room.review
+        self.host = room.host
+        self.window = room.host.widget()  # the parent of the dialogs
         self.pair_window: PairRatingWindow | None = None
 
     # -- who is reviewing -------------------------------------------------------------------------------------
@@ -43,7 +41,7 @@ class ReviewTools(QObject):
         current = self.review.identity.name if self.review.identity else preferences.annotator or ""
         dialog = IdentityDialog(current, preferences.role, self.window)
         dialog.accepted.connect(lambda: self._identity_chosen(dialog.chosen_name, dialog.chosen_role, change))
-        self.feature.open_dialog(dialog)
+        self.room.open_dialog(dialog)
         return dialog
 
     def _identity_chosen(self, name: str, role: str, change: bool) -> None:
@@ -62,9 +60,9 @@ class ReviewTools(QObject):
         try:
             self.review.open_as(identity, role)
         except CommandFailed as exc:
-            self.window.show_error("Cannot review this logbook", str(exc))
+            self.host.show_error("Cannot review this logbook", str(exc))
             return
-        self.feature.say(f"Reviewing as {identity.name} ({role}).")
+        self.room.say(f"Reviewing as {identity.name} ({role}).")
 
     # -- export -----------------------------------------------------------------------------------------------
 
@@ -79,7 +77,7 @@ class ReviewTools(QObject):
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setFileMode(QFileDialog.FileMode.AnyFile)
         dialog.fileSelected.connect(lambda path: self.export_to(Path(path), dialog.selectedNameFilter()))
-        self.feature.open_dialog(dialog)
+        self.room.open_dialog(dialog)
         return dialog
 
     def export_to(self, path: Path, name_filter: str = "") -> bool:
@@ -95,9 +93,9 @@ class ReviewTools(QObject):
         try:
             atomic_write(path, out.getvalue().encode("utf-8"))
         except OSError as exc:
-            self.window.show_error("Could not export the review", f"{path}: {exc.strerror or exc}")
+            self.host.show_error("Could not export the review", f"{path}: {exc.strerror or exc}")
             return False
-        self.feature.say(f"Exported {len(rows)} rows to {display_path(path)}.")
+        self.room.say(f"Exported {len(rows)} rows to {display_path(path)}.")
         return True
 
     # -- image pairs ------------------------------------------------------------------------------------------
@@ -108,7 +106,7 @@ class ReviewTools(QObject):
             return None
         names = self.review.sets_for(claim_key) or self.review.sets_for(None)
         if not names:
-            self.feature.say("This logbook has no image-pair sets (a <name>-pairs.json or .csv file).")
+            self.room.say("This logbook has no image-pair sets (a <name>-pairs.json or .csv file).")
             return None
         if len(names) == 1:
             return self.open_pairs(names[0])
@@ -119,7 +117,7 @@ class ReviewTools(QObject):
         dialog.setComboBoxItems(names)
         dialog.setComboBoxEditable(False)
         dialog.textValueSelected.connect(self.open_pairs)
-        self.feature.open_dialog(dialog)
+        self.room.open_dialog(dialog)
         return dialog
 
     def open_pairs(self, name: str) -> PairRatingWindow | None:
@@ -129,7 +127,7 @@ class ReviewTools(QObject):
         try:
             window = PairRatingWindow.for_set(logbook_review, name, self.window)
         except (PairSetError, RatingError) as exc:
-            self.window.show_error("Cannot rate these image pairs", str(exc))
+            self.host.show_error("Cannot rate these image pairs", str(exc))
             return None
         if self.pair_window is not None and self.pair_window.isVisible():
             self.pair_window.close()
@@ -147,11 +145,11 @@ class ReviewTools(QObject):
     def commit(self) -> CommitDialog | None:
         logbook_review, logbook = self.review.logbook_review, self.review.logbook
         if logbook_review is None or logbook is None:
-            self.window.show_error("Nothing to commit", self.review.reason or "Open a logbook and review it first.")
+            self.host.show_error("Nothing to commit", self.review.reason or "Open a logbook and review it first.")
             return None
-        blinder = self.window.controller.blinder
+        blinder = self.room.controller.blinder
         scrub = blinder.scrub if blinder is not None else None
         dialog = CommitDialog(logbook, logbook_review=logbook_review, parent=self.window, scrub=scrub)
         dialog.committed.connect(lambda _outcome: self.review.reload())
-        self.feature.open_dialog(dialog)
+        self.room.open_dialog(dialog)
         return dialog
