@@ -2,7 +2,8 @@
 
 A feature (the Logbook Judge, the queue, the paper view, the trace pane's ties) takes a `WindowHost` and the
 `LogbookController`, never the `MainWindow`, so a change to the window's layout touches no feature and a feature's
-test builds a small window of its own (tests/qt/host_window.py) instead of the whole one.
+test builds a small window of its own (tests/qt/host_window.py) instead of the whole one. The review tools take the
+`ReviewHost`, the same host with the few things only they ask (the page shown, the claim list's keys and marks).
 """
 
 from __future__ import annotations

@@ -122,7 +122,8 @@ def test_the_trace_feature_alone_collapses_the_side_pane_without_a_trace(
 
 def test_the_review_tools_alone_save_a_verdict_chosen_with_keys(qtbot: QtBot, host: HostWindow, tmp_path: Path) -> None:
     """The review feature built on the small host, without the review window: 2 chooses partial, the rationale is
-    typed in the editor, Ctrl+Enter saves it into the logbook's review file, and the keys are on the claim list."""
+    typed in the editor, Ctrl+Enter saves it into the logbook's review file, the keys are on the claim list again, and
+    Ctrl+Z takes it back."""
     write_demo(tmp_path / "demo")
     feature = ReviewFeature(host, host.controller, host.review_views)
     assert host.header.widgets["reviewer"] is feature.editor
@@ -146,3 +147,7 @@ def test_the_review_tools_alone_save_a_verdict_chosen_with_keys(qtbot: QtBot, ho
     assert file is not None and file.is_file() and file.is_relative_to(tmp_path / "demo")  # in the logbook's folder
     qtbot.waitUntil(lambda: host.claim_panel.view.hasFocus())  # Ctrl+Enter gave the keys back to the claim list
     assert "Saved" in feature.editor.state.text() and not feature.editor.save_button.isEnabled()
+    # Ctrl+Z, a window shortcut of the host, takes the verdict back out of the file
+    qtbot.keyClick(host.claim_panel.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: read_review(read_logbook(tmp_path / "demo")).state.verdict(key, REVIEWER) is None)
+    qtbot.waitUntil(lambda: host.actions_by_name["redo"].isEnabled())
