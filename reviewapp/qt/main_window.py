@@ -253,8 +253,13 @@ class MainWindow(QMainWindow):
         claims = self.controller.claims
         self.claim_model.set_claims(claims, [self.controller.verdict_slots(c) for c in claims])
         self.claim_panel.clear_filters()
-        self.page_model.set_logbook(logbook)
-        self.page_tree.expandAll()
+        # Clearing the old tree moves its current row through every page: each move would show that page.
+        self._marking_page = True
+        try:
+            self.page_model.set_logbook(logbook)
+            self.page_tree.expandAll()
+        finally:
+            self._marking_page = False
         self.artifacts.set_entries(logbook, self.controller.artifacts, rule)
         self.timeline.model.scrub = rule.text if rule.blind else None
         self.timeline.set_logbook(logbook)

@@ -258,6 +258,22 @@ def test_every_page_is_reachable_in_the_page_tree(qtbot: QtBot, open_window: Ope
     assert not window.evidence.header.page_link.isVisibleTo(window)
 
 
+def test_opening_again_shows_the_first_claim_and_no_page_of_the_old_tree(
+    qtbot: QtBot, open_window: OpenWindow, demo_logbook: Path
+) -> None:
+    window = open_window(demo_logbook)
+    tree = window.page_model
+    window.page_tree.setCurrentIndex(tree.index(0, 0))  # the old tree's first page is current
+    wait_idle(qtbot, window)
+    subjects: list[str] = []
+    window.subject_shown.connect(lambda: subjects.append(window.evidence.header.kicker.text()))
+    with qtbot.waitSignal(window.controller.loaded, timeout=30_000):
+        window.controller.open(demo_logbook)
+    wait_idle(qtbot, window)
+    assert subjects == ["CLAIM 1"]  # the first claim alone: clearing the old tree showed none of its pages
+    assert window.claim_panel.current_key() == window.context.logbook.claims[0].key
+
+
 def test_markdown_page_links_navigate_inside_the_app(qtbot: QtBot, open_window: OpenWindow, demo_logbook: Path) -> None:
     window = open_window(demo_logbook)
     window.show_page("index")
