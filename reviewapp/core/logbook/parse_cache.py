@@ -11,7 +11,8 @@ an error. Two levels:
 
 Cell bodies are most of a logbook's bytes and are slices of their page's text, so an entry stores where each body
 sits in its page, and a hit reads the page files again (a fraction of the time JSON takes to decode the same text)
-instead of holding a second copy of every run output in the cache.
+instead of holding a second copy of every run output in the cache. Those cell records sit in a file of their own
+beside the entry (`.cells`), decoded only when a page's cells are asked for or a changed logbook recalls pages.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from reviewapp.core.logbook.model import Cell, Logbook, Page, Problem
 from reviewapp.core.logbook.page_parser import ParsedPage, decode_page
 from reviewapp.core.progress import CancelToken, ProgressCallback
 
-FORMAT = 2
+FORMAT = 3
 MAX_ENTRY_BYTES = 512 * 1024 * 1024
 _SKIP_DIRS = frozenset({"reviews", ".git", "__pycache__", "node_modules", ".cache"})
 
@@ -135,7 +136,9 @@ def read_logbook_cached(
         return recent
     entry = (folder or cache_folder()) / f"{name}.json"
     stored = _load_entry(entry)
-    hit = _whole(stored, where.root, plain) if stored is not None and stored.get("key") == key else None
+    cells_file = _cells_file(entry)
+    fits = stored is not None and stored.get("key") == key
+    hit = _whole(stored, where.root, plain, _CellRecords(cells_file, key)) if stored is not None and fits else None
     if hit is not None and stored is not None:
         stats.whole = True
         _recall_id(hit, stored)
@@ -144,16 +147,19 @@ def read_logbook_cached(
         return hit
     from reviewapp.core.logbook.reader import read_logbook  # the reader's patterns take a while to compile
 
-    memory = _PageMemory(stored.get("pages") if stored is not None else None)
+    memory = _PageMemory(_load_cell_records(cells_file)[1] if stored is not None else None)
     logbook = read_logbook(source, progress=progress, cancel=cancel, logbook_id=logbook_id, memory=memory)
     stats.parsed, stats.recalled = memory.parsed, memory.recalled
     _remember(key, logbook)
     try:
         cells_apart = [dataclasses.replace(p, cells=[]) for p in logbook.pages]
         shell = encode(dataclasses.replace(logbook, pages=cells_apart))
-        data = {"key": key, "logbook": shell, "pages": memory.learned, "derived_id": _derived_id(logbook)}
+        pages = [_page_index(record) for record in memory.learned]
+        data = {"key": key, "logbook": shell, "pages": pages, "derived_id": _derived_id(logbook)}
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        cells_text = json.dumps({"key": key, "pages": memory.learned}, ensure_ascii=False, separators=(",", ":"))
         entry.parent.mkdir(parents=True, exist_ok=True)
+        _write_entry(cells_file, cells_text.encode("utf-8", "surrogatepass"))
         _write_entry(entry, text.encode("utf-8", "surrogatepass"))
     except (OSError, TypeError, ValueError):
         pass  # a cache that cannot be written only costs time
@@ -289,6 +295,52 @@ def _write_entry(entry: Path, data: bytes) -> None:
         raise
 
 
+def _cells_file(entry: Path) -> Path:
+    """Beside the entry, the pages' full records (each cell's fields): a hit decodes them only when a page's
+    cells are asked for, which `inspect` and a queue's rows never do, and a miss reads them to recall pages."""
+    return entry.with_suffix(".cells")
+
+
+def _page_index(record: dict[str, Any]) -> dict[str, Any]:
+    """What the entry itself keeps of a page's full record: enough to check it and to list its cells' types."""
+    light = {name: record[name] for name in ("slug", "file", "sha256", "read_bytes", "text_length")}
+    return light | {"types": [cell[_TYPE_NAME] for cell in record["cells"]]}
+
+
+def _load_cell_records(cells_file: Path) -> tuple[str | None, list[Any] | None]:
+    """The key the pages' full records were stored under, and the records; (None, None) when unreadable."""
+    data = _load_entry(cells_file)
+    if data is None or not isinstance(data.get("pages"), list):
+        return None, None
+    key = data.get("key")
+    return (key if isinstance(key, str) else None), data["pages"]
+
+
+class _CellRecords:
+    """The pages' full records of one entry, decoded on first use and only when stored under the entry's key."""
+
+    def __init__(self, cells_file: Path, key: str) -> None:
+        self.cells_file, self.key = cells_file, key
+        self._records: list[Any] | None = None
+        self._loaded = False
+        self._lock = threading.Lock()
+
+    def cells_of(self, index: int, page: dict[str, Any]) -> list[Any] | None:
+        """The stored cells of the entry's page `index` (its light record `page`); None when they do not fit."""
+        with self._lock:
+            if not self._loaded:
+                key, records = _load_cell_records(self.cells_file)
+                self._records, self._loaded = (records if key == self.key else None), True
+        try:
+            record = self._records[index] if self._records is not None else None
+            if record is None or (record["file"], record["sha256"]) != (page["file"], page["sha256"]):
+                return None
+            cells = record["cells"]
+        except _DAMAGED:
+            return None
+        return cells if isinstance(cells, list) else None
+
+
 def _load_entry(entry: Path) -> dict[str, Any] | None:
     try:
         data = json.loads(read_capped(entry, MAX_ENTRY_BYTES).decode("utf-8", "surrogatepass"))
@@ -300,7 +352,7 @@ def _load_entry(entry: Path) -> dict[str, Any] | None:
 _DAMAGED = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
 
 
-def _whole(stored: dict[str, Any], root: Path, plain: bool) -> Logbook | None:
+def _whole(stored: dict[str, Any], root: Path, plain: bool, cell_records: _CellRecords) -> Logbook | None:
     """The stored logbook, each page's cells left to be cut from its file when first asked for; None when the
     entry does not fit. `plain`: the folder holds no symbolic link, so a page file named without `..` is inside
     it."""
@@ -310,13 +362,14 @@ def _whole(stored: dict[str, Any], root: Path, plain: bool) -> Logbook | None:
         if len(records) != len(logbook.pages):
             return None
         pages: list[Page] = []
-        for page, record in zip(logbook.pages, records, strict=True):
-            if record["file"] != page.file or record["sha256"] != page.sha256 or not isinstance(record["cells"], list):
+        for index, (page, record) in enumerate(zip(logbook.pages, records, strict=True)):
+            if record["file"] != page.file or record["sha256"] != page.sha256 or not isinstance(record["types"], list):
                 return None
-            types = [cell[_TYPE_NAME] for cell in record["cells"]]
+            types = record["types"]
             if not all(isinstance(name, str) for name in types):
                 return None
-            pages.append(_StoredPage.of(page, _StoredCells(root, plain, record), types))
+            stored_cells = _StoredCells(root, plain, record, cell_records, index)
+            pages.append(_StoredPage.of(page, stored_cells, types))
         logbook.pages = pages
         return logbook
     except _DAMAGED:
@@ -331,10 +384,11 @@ page_texts_read = 0  # how many pages were read to give their cells (a count for
 class _StoredCells:
     """Where a stored page's cells are: its file (and the bytes the reader read) and their stored fields."""
 
-    __slots__ = ("plain", "record", "root")
+    __slots__ = ("cell_records", "index", "plain", "record", "root")
 
-    def __init__(self, root: Path, plain: bool, record: dict[str, Any]) -> None:
+    def __init__(self, root: Path, plain: bool, record: dict[str, Any], cell_records: _CellRecords, index: int) -> None:
         self.root, self.plain, self.record = root, plain, record
+        self.cell_records, self.index = cell_records, index
 
     def cells(self) -> list[Cell]:
         """The cells as stored, their bodies cut from the page's text; when the file no longer gives the text
@@ -343,9 +397,10 @@ class _StoredCells:
         page_texts_read += 1
         record = self.record
         text = _page_text(self.root, record["file"], record["read_bytes"], self.plain)
-        if text is not None and len(text) == record["text_length"]:
+        stored = self.cell_records.cells_of(self.index, record) if text is not None else None
+        if text is not None and stored is not None and len(text) == record["text_length"]:
             with contextlib.suppress(*_DAMAGED):
-                return [_decode_cell(cell, text) for cell in record["cells"]]
+                return [_decode_cell(cell, text) for cell in stored]
         if text is None:
             return []
         from reviewapp.core.logbook.page_parser import parse_page

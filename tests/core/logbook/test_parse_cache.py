@@ -85,6 +85,27 @@ def test_a_hit_reads_a_page_only_when_its_cells_are_asked_for(tmp_path: Path) ->
     assert parse_cache.page_texts_read == before + len(logbook.pages)
 
 
+def test_the_cell_records_sit_apart_and_a_hit_without_them_reads_the_pages(tmp_path: Path) -> None:
+    workspace = small_logbook(tmp_path)
+    logbook = read_logbook_cached(workspace)
+    (entry,) = entries(parse_cache.cache_folder())
+    cells_file = entry.with_suffix(".cells")
+    stored_cells = json.loads(cells_file.read_text())["pages"]
+    assert [len(record["cells"]) for record in stored_cells] == [len(page.cells) for page in logbook.pages]
+    assert not any("cells" in record for record in json.loads(entry.read_text())["pages"])  # a hit decodes none
+    expected = encode(logbook)
+    for damage in (b"\x80garbage", b'{"key": "another", "pages": []}', None):
+        if damage is None:
+            cells_file.unlink()
+        else:
+            cells_file.write_bytes(damage)
+        forget_recent()
+        stats = CacheStats()
+        hit = read_logbook_cached(workspace, stats=stats)
+        assert stats.whole and hit.cell_counts() == logbook.cell_counts()  # still served, counts from the entry
+        assert encode(hit) == expected  # the cells parsed from the page files instead
+
+
 def test_a_page_rewritten_behind_the_fingerprint_shows_what_its_file_holds(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
     logbook = read_logbook_cached(workspace)
