@@ -191,6 +191,11 @@ class LogbookController(QObject):
         def work(progress: ProgressCallback) -> _Loaded:
             with collector_paused():  # the heap only grows while a logbook is read (see core/io/collector.py)
                 logbook = load(progress, token)
+                if remember is not None:  # here, not on the GUI thread: a file written while the window waits
+                    try:
+                        remember_logbook(remember)
+                    except OSError as exc:
+                        log.warning("could not update the recent logbooks list: %s", exc)
                 blinder = None
                 if blind:
                     from reviewapp.core.queue.blind_logbook import blind_logbook, blinder_of
@@ -204,7 +209,7 @@ class LogbookController(QObject):
         self.busy_changed.emit(True)
         self._runner.submit(
             work,
-            lambda result: self._loaded(token, result, remember),
+            lambda result: self._loaded(token, result),
             lambda exc: self._load_error(token, exc),
             lambda done, total, page: self._progress(token, done, total, page),
         )
@@ -213,7 +218,7 @@ class LogbookController(QObject):
         if token is self._load_token:
             self.loading_progress.emit(done, total, page)
 
-    def _loaded(self, token: CancelToken, result: _Loaded, remember: Path | None) -> None:
+    def _loaded(self, token: CancelToken, result: _Loaded) -> None:
         if token is not self._load_token:
             return  # superseded by a newer open
         self._load_token = None
@@ -234,11 +239,6 @@ class LogbookController(QObject):
         self.logbook_id = self.workspace.add(result.logbook, self.review.logbook_review)
         self.review.logbook_id = self.logbook_id
         self._claims = [row.claim for row in self.workspace.rows(self.logbook_id)]
-        if remember is not None:
-            try:
-                remember_logbook(remember)
-            except OSError as exc:
-                log.warning("could not update the recent logbooks list: %s", exc)
         self._index_pending = True
         gc.freeze()  # what attaching it made, too (see core/io/collector.py)
         self.loaded.emit(result.logbook)
