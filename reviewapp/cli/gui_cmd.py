@@ -129,6 +129,6 @@ def open_window(args: argparse.Namespace, name: str, **request: Any) -> int:
         print(f"error: the window needs PySide6: {exc}", file=sys.stderr)
         return 1
     from reviewapp.cli.common import download_limits_given
-    from reviewapp.qt.window_registry import WindowRequest
+    from reviewapp.qt.window_kinds import WindowRequest
 
     return run_named(name, WindowRequest(**request), look_of(args), download_limits_given())

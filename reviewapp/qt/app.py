@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # PySide6 is imported only once a window is really wanted
     from PySide6.QtWidgets import QApplication, QWidget
 
     from reviewapp.qt.main_window import MainWindow
-    from reviewapp.qt.window_registry import ShownWindow, WindowRequest
+    from reviewapp.qt.window_kinds import ShownWindow, WindowRequest
 
 SCREENSHOT_TIMEOUT_S = 120
 
@@ -41,7 +41,7 @@ def run(
     rubric: Path | None = None,
 ) -> int:
     """Open the review window on `source` (the demo when None), or the queue window on `queue`."""
-    from reviewapp.qt.window_registry import WindowRequest
+    from reviewapp.qt.window_kinds import WindowRequest
 
     request = WindowRequest(source=source, claim=claim, queue=queue, rubric=rubric)
     return run_window("queue" if queue is not None else "review", request, Look(screenshot, size), limits)
@@ -58,7 +58,8 @@ def run_window(name: str, request: WindowRequest, look: Look, limits: DownloadLi
             return 2
     if look.screenshot is not None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from reviewapp.qt.window_registry import WindowProblem, WindowSession, window_named
+    from reviewapp.qt.window_kinds import WindowProblem, WindowSession
+    from reviewapp.qt.window_registry import window_named
 
     app = _application(look)
     interactive = look.screenshot is None

@@ -3,25 +3,21 @@ pair rating."""
 
 from __future__ import annotations
 
-from reviewapp.qt.window_registry import (
-    ShownWindow,
-    WindowProblem,
-    WindowRequest,
-    WindowSession,
-    register_window,
-)
+from reviewapp.qt.window_kinds import ShownWindow, WindowKind, WindowProblem, WindowRequest, WindowSession
 
 
-def register_all() -> None:
-    register_window("review", "reviewapp open SOURCE", review_window)
-    register_window("queue", "reviewapp queue LIST --window", queue_window)
-    register_window("ranking", "reviewapp queue LIST --window --dialog ranking", ranking_dialog)
-    register_window("score", "reviewapp queue LIST --window --dialog score", score_dialog)
-    register_window("disagreements", "reviewapp queue LIST --window --dialog disagreements", disagreements_dialog)
-    register_window("paper", "reviewapp paper SOURCE... --window", paper_window)
-    register_window("respond", "reviewapp paper SOURCE... --window --dialog respond", respond_dialog)
-    register_window("pairs", "reviewapp pairs rate SOURCE", pair_window)
-    register_window("study", "reviewapp pairs study RESULTS.csv... --window", study_dialog)
+def builtin_windows() -> list[WindowKind]:
+    return [
+        WindowKind("review", "reviewapp open SOURCE", review_window),
+        WindowKind("queue", "reviewapp queue LIST --window", queue_window),
+        WindowKind("ranking", "reviewapp queue LIST --window --dialog ranking", ranking_dialog),
+        WindowKind("score", "reviewapp queue LIST --window --dialog score", score_dialog),
+        WindowKind("disagreements", "reviewapp queue LIST --window --dialog disagreements", disagreements_dialog),
+        WindowKind("paper", "reviewapp paper SOURCE... --window", paper_window),
+        WindowKind("respond", "reviewapp paper SOURCE... --window --dialog respond", respond_dialog),
+        WindowKind("pairs", "reviewapp pairs rate SOURCE", pair_window),
+        WindowKind("study", "reviewapp pairs study RESULTS.csv... --window", study_dialog),
+    ]
 
 
 def review_window(session: WindowSession, request: WindowRequest) -> ShownWindow:

@@ -22,7 +22,8 @@ from reviewapp.qt import theme
 from reviewapp.qt.app import Look, _place
 from reviewapp.qt.controller import LogbookController
 from reviewapp.qt.main_window import MainWindow
-from reviewapp.qt.window_registry import WindowRequest, WindowSession, window_named, window_names
+from reviewapp.qt.window_kinds import WindowRequest, WindowSession
+from reviewapp.qt.window_registry import window_named, window_names
 from tests.qt.conftest import settle
 from tests.qt.look_checks import look_problems
 from tests.support.look_fixtures import Lab, write_lab
