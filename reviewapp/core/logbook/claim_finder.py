@@ -496,7 +496,7 @@ def _claim(
     number: str | None = None,
 ) -> Claim:
     if cells is None:
-        cells = [c.ordinal for c in page.cells if scope.overlaps(c.body_line, c.body_line + max(c.line_count, 1) - 1)]
+        cells = [c.ordinal for c in page.cells if scope.overlaps_cell(c)]
     if number is None and n is not None:
         number = str(n)
     return Claim(
