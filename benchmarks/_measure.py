@@ -42,6 +42,27 @@ def peak_kib() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
+def wait_with_peak(pid: int, deadline: float, interval: float = 0.01) -> tuple[int, float]:
+    """Wait for child `pid` (killing it past `deadline`, a time.perf_counter() value): (wait status, its peak MB).
+
+    The peak is the child's own VmHWM, sampled until it exits: the high-water mark only rises, so the last sample
+    holds nearly all of it. Not ru_maxrss: the kernel keeps the forking process's high-water mark across
+    fork and exec, so a large parent would be measured instead of the child."""
+    peak_kib = 0
+    while True:
+        hwm = status_kib("VmHWM", pid)  # before the wait: a reaped child has no status
+        if hwm is not None:
+            peak_kib = max(peak_kib, hwm)
+        reaped, status, _usage = os.wait4(pid, os.WNOHANG)
+        if reaped:
+            return status, peak_kib / 1024
+        if time.perf_counter() > deadline:
+            os.kill(pid, 9)
+            _reaped, status, _usage = os.wait4(pid, 0)
+            return status, peak_kib / 1024
+        time.sleep(interval)
+
+
 class ChildPeaks:
     """The peak resident memory of each child process the window starts (indexing a trace, say), sampled while
     they run: a high-water mark, so a sample taken shortly before a child exits has nearly all of it."""

@@ -9,7 +9,7 @@ window, at sizes n, 2n and 4n, so that growth can be read off (linear: the time 
 Each hostile page comes with a normal page of the same byte size (plain prose and run output), in a logbook of
 the same shape. Every measurement is a fresh process (`python -m reviewapp inspect --json`, and `reviewapp open
 --screenshot` offscreen, which returns once the chosen claim's evidence is painted); peak memory is that child's
-maximum resident set. Target: no case more than 4x the normal logbook's time at the same size, and every case
+own high-water mark (VmHWM). Target: no case more than 4x the normal logbook's time at the same size, and every case
 growing at most linearly (4n within 5x of n). Prints figures and PASS/MISS; exits 0 unless something crashes.
 """
 
@@ -27,6 +27,9 @@ from pathlib import Path
 BENCH_DIR = Path(__file__).resolve().parent
 REPO = BENCH_DIR.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(BENCH_DIR))
+
+from _measure import wait_with_peak  # noqa: E402
 
 from reviewapp.core.logbook.writer import LogbookDraft, cell_text  # noqa: E402
 
@@ -76,23 +79,15 @@ def measure(args: list[str], env: dict[str, str]) -> tuple[float, float, int]:
     with tempfile.TemporaryFile() as errors:
         started = time.perf_counter()
         child = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=errors)
-        deadline = started + DEADLINE
-        while True:
-            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() > deadline:
-                child.kill()
-                pid, status, usage = os.wait4(child.pid, 0)
-                break
-            time.sleep(0.01)
+        status, peak_mb = wait_with_peak(child.pid, started + DEADLINE)
+        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait for it again
         seconds = time.perf_counter() - started
         code = os.waitstatus_to_exitcode(status)
         if code != 0:
             errors.seek(0)
             lines = errors.read().decode("utf-8", "replace").strip().splitlines()
             print(f"    exit {code}: {lines[-1] if lines else 'no message'}", flush=True)
-    return seconds, usage.ru_maxrss / 1024, code
+    return seconds, peak_mb, code
 
 
 def child_env(home: Path) -> dict[str, str]:

@@ -29,7 +29,7 @@ REPO = BENCH_DIR.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(BENCH_DIR))
 
-from _measure import load_average  # noqa: E402
+from _measure import load_average, wait_with_peak  # noqa: E402
 
 from tests.core.commit_helpers import published_files  # noqa: E402
 from tests.support.hostile_server import HostileHub, HostileWeb, Misbehaviour  # noqa: E402
@@ -76,20 +76,13 @@ def run_child(code: str, args: list[str], env: dict[str, str], timeout: float = 
     started = time.perf_counter()
     with tempfile.TemporaryFile() as out:
         child = subprocess.Popen([sys.executable, "-c", code, *args], env=env, stdout=out, stderr=subprocess.DEVNULL)
-        while True:
-            pid, _status, usage = os.wait4(child.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() - started > timeout:
-                child.kill()
-                _pid, _status, usage = os.wait4(child.pid, 0)
-                break
-            time.sleep(0.02)
+        status, peak_mb = wait_with_peak(child.pid, started + timeout, interval=0.02)
+        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait for it again
         seconds = time.perf_counter() - started
         out.seek(0)
         lines = [ln for ln in out.read().decode("utf-8", "replace").splitlines() if ln.startswith("RESULT ")]
     said = json.loads(lines[-1][7:]) if lines else f"no result (killed after {seconds:.0f} s?)"
-    return Figure(seconds, usage.ru_maxrss / 1024, said)
+    return Figure(seconds, peak_mb, said)
 
 
 def env_for(home: Path, endpoint: str = "http://127.0.0.1:9") -> dict[str, str]:
