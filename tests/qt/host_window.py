@@ -125,7 +125,8 @@ class HostWindow(QMainWindow):
 
     @property
     def trace_shown(self) -> str | None:
-        return None
+        """The trace of the event the host was last asked to show: this window has no timeline of its own."""
+        return self.trace_event[0] if self.trace_event is not None else None
 
     def reveal_claim(self, key: str) -> bool:
         return self.select_claim(key)

@@ -8,16 +8,18 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItem, QStandardItemModel
 from pytestqt.qtbot import QtBot
 
 from reviewapp.core.logbook.demo import write_demo
+from reviewapp.core.logbook.model import TraceEvent
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.review.replay import read_review
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.controller import LogbookController
 from reviewapp.qt.logbook_judge.disagreement_panel import KEY_ROLE
 from reviewapp.qt.logbook_judge.feature import LogbookJudgeFeature
-from reviewapp.qt.models.trace_events import TraceEventModel
+from reviewapp.qt.models.trace_events import EventRole, TraceEventModel
 from reviewapp.qt.queue.feature import QueueFeature
 from reviewapp.qt.review.feature import ReviewFeature
 from reviewapp.qt.trace.feature import TraceFeature
@@ -151,3 +153,24 @@ def test_the_review_tools_alone_save_a_verdict_chosen_with_keys(qtbot: QtBot, ho
     qtbot.keyClick(host.claim_panel.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: read_review(read_logbook(tmp_path / "demo")).state.verdict(key, REVIEWER) is None)
     qtbot.waitUntil(lambda: host.actions_by_name["redo"].isEnabled())
+
+
+def test_the_review_tools_alone_offer_a_note_on_an_event_of_the_trace_shown(
+    qtbot: QtBot, host: HostWindow, tmp_path: Path
+) -> None:
+    """A timeline event's menu names the trace the host shows; before any trace is shown there is nothing to note."""
+    write_demo(tmp_path / "demo")
+    feature = ReviewFeature(host, host.controller, host.review_views)
+    load(qtbot, host, tmp_path / "demo")
+    qtbot.waitUntil(lambda: host.controller.review.active, timeout=LOAD_TIMEOUT_MS)
+    events = QStandardItemModel(host)
+    item = QStandardItem("#3 a tool call")
+    item.setData(TraceEvent(3, "tool_call", "Bash", "python train.py"), EventRole.EVENT)
+    events.appendRow(item)
+    timeline = host.review_views.timeline
+    timeline.setModel(events)
+    assert feature.notes.event_menu(timeline, events.index(0, 0), in_excerpts=False).isEmpty()
+    host.show_trace_event("session-1", 3)
+    assert host.trace_shown == "session-1"
+    menu = feature.notes.event_menu(timeline, events.index(0, 0), in_excerpts=False)
+    assert [action.text() for action in menu.actions()] == ["Add note on trace event #3…"]
