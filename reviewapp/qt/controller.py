@@ -32,9 +32,8 @@ from reviewapp.core.logbook_judge.judged import JudgedLogbook
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.queue.blind import Blinder
 from reviewapp.core.review.changes import ChangeRecord
-from reviewapp.core.review.slots import VerdictSlots
 from reviewapp.core.review.trust import Trust
-from reviewapp.core.review.workspace import ReviewWorkspace, RowUpdate
+from reviewapp.core.review.workspace import ReviewedClaim, ReviewWorkspace, RowUpdate
 from reviewapp.core.sources.opened import OpenedSource
 from reviewapp.core.trace.excerpts import Excerpt, ExcerptIndex, index_excerpts_elsewhere
 from reviewapp.qt.image_loader import ImageLoader
@@ -76,7 +75,7 @@ class LogbookController(QObject):
     load_cancelled = Signal()
     excerpts_ready = Signal()  # the trace index for the loaded logbook is complete
     verdicts_changed = Signal()  # judge or human verdicts were replaced
-    claims_changed = Signal()  # reviewers added, split or merged claims (or undid that): the list is new
+    claims_changed = Signal()  # reviewers added, split or merged claims (or undid that), or the review was re-read
     rows_changed = Signal(object)  # a tuple of claim keys whose verdicts, marks or agent verdict changed
     busy_changed = Signal(bool)
 
@@ -105,7 +104,6 @@ class LogbookController(QObject):
         self.review.reviewer_changed.connect(self._reviewer_changed)
         # the workspace hears changes where the action runs (the write lane); the window hears of them after it
         self.workspace.listeners.append(lambda update: self.review.deliver(lambda: self._rows_updated(update)))
-        self._claims: list[Claim] = []
         self.blind = False  # blind mode: the next logbooks opened hide who made them (View > Blind Review)
         self.blinder: Blinder | None = None  # the open logbook's, while it is shown blind
         self._blind_next = False
@@ -238,7 +236,6 @@ class LogbookController(QObject):
             self.workspace.close(self.logbook_id)
         self.logbook_id = self.workspace.add(result.logbook, self.review.logbook_review)
         self.review.logbook_id = self.logbook_id
-        self._claims = [row.claim for row in self.workspace.rows(self.logbook_id)]
         self._index_pending = True
         gc.freeze()  # what attaching it made, too (see core/io/collector.py)
         self.loaded.emit(result.logbook)
@@ -316,13 +313,22 @@ class LogbookController(QObject):
     def recent(self) -> list[Path]:
         return recent_logbooks()
 
+    def rows(self) -> list[ReviewedClaim]:
+        """The open logbook's claims as the workspace derived them, in claim-list order: the one list of claims
+        (nothing in the window keeps one of its own)."""
+        return self.workspace.rows(self.logbook_id) if self.logbook_id is not None else []
+
+    def row(self, ref: str | int) -> ReviewedClaim | None:
+        """A claim's row by key, an earlier key of it, or its number."""
+        return self.workspace.find(self.logbook_id, ref) if self.logbook_id is not None else None
+
     @property
     def claims(self) -> list[Claim]:
         """The claims as reviewers corrected them (the reader's claims while nobody has)."""
-        return self._claims
+        return [row.claim for row in self.rows()]
 
     def claim(self, ref: str | int) -> Claim | None:
-        row = self.workspace.find(self.logbook_id, ref) if self.logbook_id is not None else None
+        row = self.row(ref)
         return row.claim if row is not None else None
 
     def problems(self) -> list[Problem]:
@@ -367,10 +373,6 @@ class LogbookController(QObject):
             found = [dataclasses.replace(e, event=blind_event(e.event, blinder)) for e in found]
         return found
 
-    def verdict_slots(self, claim: Claim) -> VerdictSlots:
-        row = self.workspace.row(self.logbook_id, claim.key) if self.logbook_id is not None else None
-        return row.slots if row is not None else VerdictSlots(claim.verdict, None, None, claim.contradicted)
-
     def logbook_judge(self) -> JudgedLogbook | None:
         """The open logbook's Logbook Judge slot, as the workspace matched it (re-matches by hand applied)."""
         return self.workspace.logbook_judge(self.logbook_id) if self.logbook_id is not None else None
@@ -390,24 +392,15 @@ class LogbookController(QObject):
             self.workspace.refresh(self.logbook_id)  # the files were read again
 
     def _rows_updated(self, update: RowUpdate) -> None:
-        """Rows changed: redraw those named, or list the claims again when claims came or went."""
+        """Rows changed: redraw those named, or list the claims again when claims may have come or gone (the
+        views compare what they list with the workspace's rows: nothing here keeps a list to compare with)."""
         if update.logbook_id != self.logbook_id or self.logbook is None:
             return
         if update.restructured:
-            claims = [row.claim for row in self.workspace.rows(update.logbook_id)]
-            if claims != self._claims:
-                self._claims = claims
-                self.claims_changed.emit()
+            self.claims_changed.emit()
             self.verdicts_changed.emit()
-            return
-        if not update.keys:
-            return
-        position = {claim.key: i for i, claim in enumerate(self._claims)}
-        for key in update.keys:
-            row = self.workspace.row(update.logbook_id, key)
-            if row is not None and key in position:
-                self._claims[position[key]] = row.claim  # an agent verdict correction changes the claim itself
-        self.rows_changed.emit(update.keys)
+        elif update.keys:
+            self.rows_changed.emit(update.keys)
 
     def shutdown(self, msecs: int = 10_000) -> None:
         """Cancel what runs and wait for the workers (window close, end of a test)."""

@@ -3,7 +3,7 @@
 A feature (the Logbook Judge, the queue, the paper view, the trace pane's ties) takes a `WindowHost` and the
 `LogbookController`, never the `MainWindow`, so a change to the window's layout touches no feature and a feature's
 test builds a small window of its own (tests/qt/host_window.py) instead of the whole one. The review tools take the
-`ReviewHost`, the same host with the few things only they ask (the page shown, the claim list's keys and marks).
+`ReviewHost`, the same host with the few things only they ask (the page shown, the claim list).
 """
 
 from __future__ import annotations
@@ -46,8 +46,14 @@ class WindowHost(Protocol):
         ...
 
     @property
+    def current_key(self) -> str | None:
+        """The key of the claim on screen, if a claim (not a page) is shown; kept while reviewers split or merge it
+        away, so that what shows next can follow it."""
+        ...
+
+    @property
     def current_claim(self) -> Claim | None:
-        """The claim on screen, if a claim (not a page) is shown."""
+        """The claim on screen as the workspace has it now; None for a page, or once the claim is gone."""
         ...
 
     @property
@@ -104,7 +110,7 @@ class WindowHost(Protocol):
 
 
 class ReviewHost(WindowHost, Protocol):
-    """What the review tools ask of the window beyond any feature: the page shown, the claim list's keys and marks,
+    """What the review tools ask of the window beyond any feature: the page shown, the claim list,
     the problems line, and the trace event a note is on."""
 
     @property
@@ -127,11 +133,8 @@ class ReviewHost(WindowHost, Protocol):
         ...
 
     def relist_claims(self) -> None:
-        """List the open logbook's claims again (reviewers added, split or merged some), keeping the search."""
-        ...
-
-    def mark_claims(self, marks: dict[str, str], corrections: dict[str, list[str]]) -> None:
-        """Say in the claim list which claims reviewers changed (a mark each) and how (its tool tip)."""
+        """List the open logbook's claims again as the workspace has them (reviewers added, split or merged some;
+        each row's mark says how), keeping the search."""
         ...
 
     def focus_claim_list(self) -> None:

@@ -65,7 +65,7 @@ class MainWindow(QMainWindow):
         self.controller = controller
         self.remember_state = remember_state
         self.context: CardContext | None = None
-        self.current_claim: Claim | None = None
+        self.current_key: str | None = None  # the claim shown (its row is the workspace's: no copy kept here)
         self.dialog: QWidget | None = None  # the last non-modal dialog opened (zoom, problems, help)
         self._marking_page = False  # the page tree is following the claim shown, not clicked
         # The claim's trace excerpts follow one event-loop turn after its header, so that a key press shows the claim
@@ -244,14 +244,14 @@ class MainWindow(QMainWindow):
         self._loading_done()
         rule = self.controller.review.rule  # blind review: the one rule every view applies
         self.context = CardContext(logbook, self.controller.images, rule=rule)
-        self.current_claim = None
+        self.current_key = None
         blinder = self.controller.blinder
         title = logbook.title
         if blinder is not None and blinder.alias not in title:
             title = f"{blinder.alias} — {title}"
         self.setWindowTitle(f"{title} — reviewapp" + (" (blind)" if blinder else ""))
-        claims = self.controller.claims
-        self.claim_model.set_claims(claims, [self.controller.verdict_slots(c) for c in claims])
+        rows = self.controller.rows()
+        self.claim_model.set_rows(rows)
         self.claim_panel.clear_filters()
         # Clearing the old tree moves its current row through every page: each move would show that page.
         self._marking_page = True
@@ -272,9 +272,9 @@ class MainWindow(QMainWindow):
         where = self.controller.source_label if banner else display_path(logbook.root)
         if blinder is not None:  # the folder and the Space name the participant
             where = f"{blinder.alias} (blind review)"
-        self.status_label.setText(f"{where}  ·  {len(logbook.pages)} pages · {len(claims)} claims")
-        if claims:
-            self.claim_panel.select_key(claims[0].key)
+        self.status_label.setText(f"{where}  ·  {len(logbook.pages)} pages · {len(rows)} claims")
+        if rows:
+            self.claim_panel.select_key(rows[0].key)
             self.claim_panel.view.setFocus()
         elif logbook.problems:  # read, but no claims: broken, with each problem and its file
             self.evidence.show_broken(self.controller.problems())
@@ -311,12 +311,12 @@ class MainWindow(QMainWindow):
     def show_claim(self, key: str) -> None:
         if self.context is None:
             return
-        claim = self.controller.claim(key)
-        if claim is None:
+        row = self.controller.row(key)
+        if row is None:
             return
-        self.current_claim = claim
-        self.evidence.show_claim(self.context, claim, self.controller.verdict_slots(claim))
-        self._mark_page(claim.page)
+        self.current_key = row.key
+        self.evidence.show_claim(self.context, row.claim, row.slots)
+        self._mark_page(row.claim.page)
         self._excerpts_timer.start()
         self.subject_shown.emit()
 
@@ -326,7 +326,7 @@ class MainWindow(QMainWindow):
         page = self.context.logbook.page(slug)
         if page is None:
             return
-        self.current_claim = None
+        self.current_key = None
         self.claim_panel.clear_selection()
         self._mark_page(slug)
         self.evidence.show_page(self.context, page)
@@ -349,10 +349,10 @@ class MainWindow(QMainWindow):
         """A link to a page opens its claim when the page holds exactly one, the page itself otherwise."""
         if self.context is None:
             return
-        claims = [c for c in self.controller.claims if c.page == slug]
-        if len(claims) == 1:
+        keys = [row.key for row in self.controller.rows() if row.claim.page == slug]
+        if len(keys) == 1:
             self.claim_panel.clear_filters()
-            self.claim_panel.select_key(claims[0].key)
+            self.claim_panel.select_key(keys[0])
         else:
             self.show_page(slug)
 
@@ -406,6 +406,12 @@ class MainWindow(QMainWindow):
     # --- what features may ask of the window (WindowHost, qt/host.py) -------------------------------------------
 
     @property
+    def current_claim(self) -> Claim | None:
+        """The claim shown, as the workspace has it now (a correction or a reload shows at once)."""
+        row = self.controller.row(self.current_key) if self.current_key is not None else None
+        return row.claim if row is not None and row.key == self.current_key else None
+
+    @property
     def claim_header(self) -> EvidenceHeader:
         return self.evidence.header
 
@@ -438,12 +444,12 @@ class MainWindow(QMainWindow):
         return True
 
     def relist_claims(self) -> None:
-        claims = self.controller.claims
-        self.claim_model.set_claims(claims, [self.controller.verdict_slots(c) for c in claims])
+        rows = self.controller.rows()
+        if [row.key for row in rows] == self.claim_model.keys():
+            self.claim_model.update_rows(rows)  # the same claims (the review was read again): the selection stays
+        else:
+            self.claim_model.set_rows(rows)
         self.claim_panel.apply_filters(self.controller.search(self.claim_panel.search.text()))
-
-    def mark_claims(self, marks: dict[str, str], corrections: dict[str, list[str]]) -> None:
-        self.claim_model.set_marks(marks, corrections)
 
     def focus_claim_list(self) -> None:
         self.claim_panel.focus_list()
@@ -507,24 +513,26 @@ class MainWindow(QMainWindow):
     def _verdicts_changed(self) -> None:
         if self.context is None:
             return
-        self.claim_model.update_slots([self.controller.verdict_slots(c) for c in self.controller.claims])
+        self.claim_model.update_rows(self.controller.rows())
         self.claim_panel.apply_filters(self.claim_panel.proxy.matching)
         self.update_progress()
-        claim = self.controller.claim(self.current_claim.key) if self.current_claim is not None else None
-        if claim is not None:
-            self.evidence.header.set_slots(self.controller.verdict_slots(claim))
+        self._shown_row_changed()
 
     def _rows_changed(self, keys: tuple[str, ...]) -> None:
         """A save, undo or redo changed these claims only: redraw their rows and, when shown, the claim header."""
         if self.context is None:
             return
-        claims = [claim for claim in map(self.controller.claim, keys) if claim is not None]
-        self.claim_model.update_rows([(claim, self.controller.verdict_slots(claim)) for claim in claims])
+        rows = [row for row in map(self.controller.row, keys) if row is not None]
+        self.claim_model.update_rows(rows)
         self.update_progress()
-        shown = self.current_claim
-        if shown is not None and shown.key in keys:
-            self.current_claim = self.controller.claim(shown.key) or shown
-            self.evidence.header.set_slots(self.controller.verdict_slots(self.current_claim))
+        if self.current_key in keys:
+            self._shown_row_changed()
+
+    def _shown_row_changed(self) -> None:
+        """The claim header shows the verdict slots the workspace now has for the claim shown."""
+        row = self.controller.row(self.current_key) if self.current_key is not None else None
+        if row is not None and row.key == self.current_key:
+            self.evidence.header.set_slots(row.slots)
 
     # --- links, files, dialogs ----------------------------------------------------------------------------------
 
@@ -599,8 +607,8 @@ class MainWindow(QMainWindow):
     def _theme_changed(self) -> None:
         """Painted lists pick the new colours up on repaint; rendered evidence is rebuilt with them."""
         self.claim_panel.view.viewport().update()
-        if self.current_claim is not None:
-            self.show_claim(self.current_claim.key)
+        if self.current_key is not None:
+            self.show_claim(self.current_key)
         elif self.context is not None and (page := self.page_model.page_at(self.page_tree.currentIndex())):
             self.show_page(page.slug)
 

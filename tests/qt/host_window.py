@@ -1,9 +1,9 @@
 """A small real window that implements `WindowHost`, so that a feature's test builds that feature and nothing else.
 
 It has the window's real actions (qt/actions.py), side tabs, a status bar and a claim header that keeps what features
-put in it; selecting a claim shows it (current_claim, subject_shown) without rendering its evidence. For the review
+put in it; selecting a claim shows it (current_key, subject_shown) without rendering its evidence. For the review
 feature (`ReviewHost`) it also has a real claim list and page list, and the views the review tools fill menus of
-(`review_views`), and it keeps what the feature asked of it (the claims' marks, the trace event shown).
+(`review_views`), and it keeps what the feature asked of it (the trace event shown).
 """
 
 from __future__ import annotations
@@ -65,11 +65,10 @@ class HostWindow(QMainWindow):
     def __init__(self, controller: LogbookController) -> None:
         super().__init__()
         self.controller = controller
-        self.current_claim: Claim | None = None
+        self.current_key: str | None = None  # the claim shown: its row is the workspace's
         self.shown_page: str | None = None
         self.errors: list[tuple[str, str]] = []
         self.dialog: QWidget | None = None
-        self.marks: dict[str, str] = {}
         self.trace_event: tuple[str, int] | None = None  # the last one show_trace_event was asked for
         self.unreviewed_asked = 0
         self.actions_by_name: Mapping[str, QAction] = build_actions(self)
@@ -101,6 +100,11 @@ class HostWindow(QMainWindow):
         self.actions_by_name["toggle_side_pane"].toggled.connect(self.side_tabs.setVisible)
 
     @property
+    def current_claim(self) -> Claim | None:
+        row = self.controller.row(self.current_key) if self.current_key is not None else None
+        return row.claim if row is not None and row.key == self.current_key else None
+
+    @property
     def claim_header(self) -> HostHeader:
         return self.header
 
@@ -111,7 +115,7 @@ class HostWindow(QMainWindow):
         claim = self.controller.claim(ref)
         if claim is None:
             return False
-        self.current_claim, self.shown_page = claim, None
+        self.current_key, self.shown_page = claim.key, None
         self.subject_shown.emit()
         return True
 
@@ -132,11 +136,7 @@ class HostWindow(QMainWindow):
         return self.select_claim(key)
 
     def relist_claims(self) -> None:
-        claims = self.controller.claims
-        self.claim_model.set_claims(claims, [self.controller.verdict_slots(c) for c in claims])
-
-    def mark_claims(self, marks: dict[str, str], corrections: dict[str, list[str]]) -> None:
-        self.marks = marks
+        self.claim_model.set_rows(self.controller.rows())
 
     def focus_claim_list(self) -> None:
         self.claim_panel.focus_list()
@@ -151,7 +151,7 @@ class HostWindow(QMainWindow):
         self.trace_event = (trace_id, sequence)
 
     def show_page(self, slug: str) -> None:
-        self.current_claim, self.shown_page = None, slug
+        self.current_key, self.shown_page = None, slug
         self.subject_shown.emit()
 
     def say(self, text: str, timeout_ms: int = 0) -> None:

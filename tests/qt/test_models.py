@@ -9,7 +9,7 @@ from pytestqt.modeltest import ModelTester
 from reviewapp.core.logbook.artifacts import list_artifacts
 from reviewapp.core.logbook.raw_data import parse_raw_table
 from reviewapp.core.logbook.reader import read_logbook
-from reviewapp.core.review.slots import slots_for
+from reviewapp.core.review.workspace import ReviewWorkspace
 from reviewapp.core.trace.excerpts import index_excerpts
 from reviewapp.core.trace.index import EventFilter
 from reviewapp.core.trace.sessions import list_sessions
@@ -23,8 +23,9 @@ from reviewapp.qt.workers import TaskRunner
 
 def test_claim_models(qtmodeltester: ModelTester, demo_logbook: Path) -> None:
     logbook = read_logbook(demo_logbook)
+    workspace = ReviewWorkspace()
     model = ClaimTableModel()
-    model.set_claims(logbook.claims, [slots_for(c, {}, {}) for c in logbook.claims])
+    model.set_rows(workspace.rows(workspace.add(logbook)))
     qtmodeltester.check(model)
     proxy = ClaimFilterProxy()
     proxy.setSourceModel(model)

@@ -1,10 +1,13 @@
 """The claims of the loaded logbook as a list model, and the proxy that filters it by verdict, dispute and search.
 
-Rows are computed once per change (load, verdict import) so that data() is a tuple lookup.
+The model shows the workspace's rows (ReviewedClaim: the claim as reviewers left it, its verdict slots, its mark)
+and keeps no claims of its own: each row holds the workspace's row it was told, with the title and tool tip
+computed once per change so that data() is a tuple lookup.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,6 +17,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistent
 
 from reviewapp.core.logbook.model import Claim
 from reviewapp.core.review.slots import VerdictSlots
+from reviewapp.core.review.workspace import ReviewedClaim
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.plain import plain_tooltip
 
@@ -40,60 +44,59 @@ class ClaimRole(IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class ClaimRow:
-    claim: Claim
-    slots: VerdictSlots
+    reviewed: ReviewedClaim  # the workspace's row, as it was last told
     number: str  # "2", or "·" for an unnumbered claim
     title: str
     tooltip: str
-    mark: str = ""
+
+    @property
+    def claim(self) -> Claim:
+        return self.reviewed.claim
+
+    @property
+    def slots(self) -> VerdictSlots:
+        return self.reviewed.slots
+
+    @property
+    def mark(self) -> str:
+        return self.reviewed.mark
 
 
 class ClaimTableModel(QAbstractListModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[ClaimRow] = []
-        self._marks: dict[str, tuple[str, list[str]]] = {}
+        self._position: dict[str, int] = {}
 
-    def set_claims(self, claims: list[Claim], slots: list[VerdictSlots]) -> None:
+    def set_rows(self, rows: Sequence[ReviewedClaim]) -> None:
+        """List these rows (a logbook opened, or claims came and went)."""
         self.beginResetModel()
-        self._rows = [self._row(c, s) for c, s in zip(claims, slots, strict=True)]
+        self._rows = [_row(r) for r in rows]
+        self._position = {row.claim.key: i for i, row in enumerate(self._rows)}
         self.endResetModel()
 
-    def update_slots(self, slots: list[VerdictSlots]) -> None:
-        self._replace([self._row(row.claim, s) for row, s in zip(self._rows, slots, strict=True)])
-
-    def update_rows(self, rows: Sequence[tuple[Claim, VerdictSlots]]) -> None:
+    def update_rows(self, rows: Sequence[ReviewedClaim]) -> None:
         """Redraw the rows of these claims only (a save names the claims it changed); other rows are untouched."""
-        for claim, slots in rows:
-            position = self.row_of(claim.key)
+        for reviewed in rows:
+            position = self._position.get(reviewed.key, -1)
             if position < 0:
                 continue
-            row = self._row(claim, slots)
-            if row != self._rows[position]:
-                self._rows[position] = row
-                self.dataChanged.emit(self.index(position), self.index(position))
+            old = self._rows[position]
+            if old.reviewed == reviewed:  # derived again, the same: hold the new row, nothing to redraw
+                self._rows[position] = dataclasses.replace(old, reviewed=reviewed)
+                continue
+            self._rows[position] = _row(reviewed)
+            self.dataChanged.emit(self.index(position), self.index(position))
 
-    def set_marks(self, marks: dict[str, str], notes: dict[str, list[str]]) -> None:
-        """Per claim key: a short mark for the row and sentences for its tool tip (reviewers' corrections)."""
-        self._marks = {key: (mark, notes.get(key, [])) for key, mark in marks.items()}
-        self._replace([self._row(row.claim, row.slots) for row in self._rows])
-
-    def _replace(self, rows: list[ClaimRow]) -> None:
-        """Take the new rows; only those that differ are announced (a view repaints what changed, nothing more)."""
-        old, self._rows = self._rows, rows
-        for position, (before, after) in enumerate(zip(old, rows, strict=True)):
-            if before != after:
-                self.dataChanged.emit(self.index(position), self.index(position))
-
-    def _row(self, claim: Claim, slots: VerdictSlots) -> ClaimRow:
-        mark, notes = self._marks.get(claim.key, ("", []))
-        return _row(claim, slots, mark, notes)
+    def keys(self) -> list[str]:
+        """The claim keys listed, in order."""
+        return [row.claim.key for row in self._rows]
 
     def row_info(self, row: int) -> ClaimRow:
         return self._rows[row]
 
     def row_of(self, key: str) -> int:
-        return next((i for i, r in enumerate(self._rows) if r.claim.key == key), -1)
+        return self._position.get(key, -1)
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
         return 0 if parent.isValid() else len(self._rows)
@@ -121,15 +124,17 @@ class ClaimTableModel(QAbstractListModel):
         return None
 
 
-def _row(claim: Claim, slots: VerdictSlots, mark: str = "", notes: list[str] | None = None) -> ClaimRow:
+def _row(reviewed: ReviewedClaim) -> ClaimRow:
+    claim, slots = reviewed.claim, reviewed.slots
     lines = [f"{claim.label}: {claim.title}" if claim.n is not None else claim.title]
     lines.append(f"Agent: {slots.agent.value}" + (f" (“{claim.verdict_raw}”)" if claim.verdict_raw else ""))
     lines.append(f"Logbook Judge: {slots.logbook_judge.value if slots.logbook_judge else 'not imported'}")
     lines.append(f"Reviewer: {slots.human.value if slots.human else 'not judged yet'}")
     lines.extend(slots.disagreements())
-    lines.extend(notes or [])
+    if reviewed.mark:  # how reviewers changed the claim
+        lines.extend(reviewed.corrections)
     number = str(claim.n) if claim.n is not None else "·"
-    return ClaimRow(claim, slots, number, short_title(claim), plain_tooltip("\n".join(lines)), mark)
+    return ClaimRow(reviewed, number, short_title(claim), plain_tooltip("\n".join(lines)))
 
 
 NOT_REVIEWED = "not reviewed by you"

@@ -14,7 +14,6 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QWidget
 
 from reviewapp.core.review.changes import ChangeRecord
-from reviewapp.core.review.workspace import ReviewedClaim
 from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
 from reviewapp.qt import theme
 from reviewapp.qt.host import ReviewHost
@@ -142,7 +141,6 @@ class ReviewFeature(QObject):
         return self.room.page_slug
 
     def _loaded(self) -> None:
-        self._mark_claims()
         self._session_changed()
         if self.review.ask and self.ask_on_load:
             self.tools.ask_identity()
@@ -183,16 +181,15 @@ class ReviewFeature(QObject):
 
     def _changed(self, change: ChangeRecord, initiator: object) -> None:
         """Redo only what the change names: the verdict editor and the others' verdicts for verdicts (blind: a
-        verdict of mine reveals others' notes too), the notes tab for notes, the claim marks for corrections. The
-        editor's own save is left to it: it shows what it saved once the save is back."""
+        verdict of mine reveals others' notes too), the notes tab for notes, the claim header for corrections (the
+        claim list's marks come with the workspace's rows). The editor's own save is left to it: it shows what it saved
+        once the save is back."""
         verdicts = change.touches("verdict", "adjudicated_verdict")
         if verdicts and initiator is not self.editor:
             self.editor.refresh()
         if change.touches("note") or (verdicts and self.review.blind):
             self.notes.refresh_panel()
         corrections = change.touches("agent_verdict")
-        if corrections:
-            self._mark_claims()
         if self.host.current_claim is not None:
             if corrections:
                 self.host.claim_header.set_corrections(self._corrections(self.host.current_claim.key))
@@ -211,28 +208,17 @@ class ReviewFeature(QObject):
             [(r.annotator, r.payload.verdict, r.payload.rationale) for r in others]
         )
 
-    def _rows(self) -> list[ReviewedClaim]:
-        """The open logbook's claims as the workspace derived them (reviewers' corrections applied)."""
-        logbook_id = self.controller.logbook_id
-        return self.controller.workspace.rows(logbook_id) if logbook_id is not None else []
-
     def _corrections(self, key: str) -> list[str]:
         """How reviewers changed the claim, as the claim header says it."""
         logbook_id = self.controller.logbook_id
         row = self.controller.workspace.row(logbook_id, key) if logbook_id is not None else None
         return list(row.corrections) if row is not None else []
 
-    def _mark_claims(self) -> None:
-        """The claim list says which claims reviewers changed, and how (in the row's tool tip)."""
-        marked = [row for row in self._rows() if row.mark]
-        self.host.mark_claims({r.key: r.mark for r in marked}, {r.key: list(r.corrections) for r in marked})
-
     def _claims_changed(self) -> None:
         """Reviewers added, split or merged claims (or undid that): list the claims again, keeping the place, or
         following the claim shown to where the workspace says it went (its parts, the claim it merged into)."""
         c, current = self.controller, self.claim_key
         self.host.relist_claims()
-        self._mark_claims()
         if current is None or c.logbook_id is None:
             return
         target = c.workspace.follow(c.logbook_id, current)

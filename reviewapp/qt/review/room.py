@@ -75,8 +75,7 @@ class ReviewRoom:
 
     @property
     def claim_key(self) -> str | None:
-        claim = self.host.current_claim
-        return claim.key if claim is not None else None
+        return self.host.current_key
 
     @property
     def page_slug(self) -> str | None:
