@@ -87,6 +87,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"saved the queue of {len(queue.entries)} logbooks to {args.save}", file=sys.stderr)
     except CommandError as error:
         return fail(error)
+    # settled before the window opens too: its progress columns are the reviewer's the review window will save as
+    identity = None if args.annotator else resolve_identity(cwd=Path.cwd())
+    me = args.annotator or (identity.name if identity else "")
     if args.window or args.screenshot is not None or args.dialog:
         from reviewapp.cli.gui_cmd import open_window
 
@@ -94,9 +97,7 @@ def run(args: argparse.Namespace) -> int:
         if shown is None:
             return fail(CommandError("error: --window with --orid or --from-verdicts needs --save FILE"))
         name = args.dialog or "queue"
-        return open_window(args, name, queue=shown, rubric=args.rubric, annotator=args.annotator)
-    identity = None if args.annotator else resolve_identity(cwd=Path.cwd())
-    me = args.annotator or (identity.name if identity else "")
+        return open_window(args, name, queue=shown, rubric=args.rubric, annotator=me or None)
     if not me:
         print("note: no annotator identity set; progress columns count nobody's verdicts", file=sys.stderr)
     for queue_problem in queue.problems:

@@ -13,11 +13,14 @@ from pytestqt.qtbot import QtBot
 
 from reviewapp.cli import main as reviewapp
 from reviewapp.core.paper.view import build_paper_view
+from reviewapp.core.review.preferences import Preferences, save_preferences
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.paper.matrix_model import cell_tooltip
 from reviewapp.qt.queue.queue_model import COLUMNS, DISPUTED
+from reviewapp.qt.queue.queue_window import QueueWindow
 from reviewapp.qt.queue.score_dialog import ScoreDialog
 from tests.core.annotation_helpers import open_review
+from tests.core.commit_helpers import isolate_git
 from tests.core.paper.test_paper_view import column
 from tests.qt.conftest import REVIEWER, OpenWindow, wait_idle
 from tests.support.paper_fixtures import write_team_logbook
@@ -122,3 +125,22 @@ def test_a_changed_verdict_reaches_every_view_with_its_rationale_and_its_judge(
     assert len(decided) == 1
     tooltip = cell_tooltip(decided[0], "ada")
     assert f"Decided: falsified, by {REVIEWER}: “{RATIONALE}”" in tooltip
+
+
+def test_a_new_judge_known_to_git_sees_their_own_progress_in_the_queue_window(
+    qtbot: QtBot, queue_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No name saved yet, git's user.name set: `queue LIST --window` counts that judge's verdicts (the review window
+    will save under that name), instead of nobody's until the name is settled by the first logbook's load."""
+    save_preferences(Preferences())
+    config = isolate_git(tmp_path / "git-home", monkeypatch)
+    config.write_text("[user]\n\tname = Judy Newcomer\n", encoding="utf-8")
+    open_review(queue_file.parent / "logbooks" / "bob-repro", "Judy Newcomer").set_verdict(1, "falsified", "No.")
+    shot = tmp_path / "queue.png"
+    before = set(QApplication.topLevelWidgets())
+    assert reviewapp(["queue", str(queue_file), "--window", "--screenshot", str(shot)]) == 0
+    (queue,) = [w for w in QApplication.topLevelWidgets() if isinstance(w, QueueWindow) and w not in before]
+    qtbot.addWidget(queue)
+    assert queue.me == "Judy Newcomer"
+    reviewed = {Path(row.entry.location).name: row.reviewed_by_me for row in queue.model.rows}
+    assert reviewed == {"ada-repro": 0, "bob-repro": 1}
