@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     table = []
     for number, row in enumerate(rows, start=1):
         points = points_text(row)
-        status = row.status if not row.problem else f"{row.status if row.logbook else 'unreadable'}: {row.problem}"
+        status = row.status if not row.problem else f"{row.status if row.root else 'unreadable'}: {row.problem}"
         reviewed = f"{row.reviewed_by_me}/{row.claims}" if not row.problem else ""
         table.append(
             [number, row.entry.source, row.title, row.paper, row.claims, reviewed, row.my_score_text, points, status,

@@ -155,7 +155,7 @@ def ranked_queue(args: argparse.Namespace, scored_by: str | None = None) -> tupl
     for row in rows:
         if row.problem:
             print(f"warning: {row.entry.source}: {row.problem}", file=sys.stderr)
-    uncached = [r for r in rows if r.problem and r.entry.remote and r.logbook is None]
+    uncached = [r for r in rows if r.problem and r.entry.remote and r.root is None]
     if uncached and not allowed:
         print(f"note: {len(uncached)} Hub or URL logbook(s) left out; --download reads them", file=sys.stderr)
     held_back = 0

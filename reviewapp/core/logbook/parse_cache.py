@@ -205,6 +205,12 @@ def _keys(source: Path, logbook_id: LogbookId | None) -> tuple[Location, str, st
     return where, name, hashlib.sha256(f"{name}\0{tree}".encode()).hexdigest(), plain
 
 
+def content_key(source: Path | str) -> str:
+    """The key of the logbook's files as they are now (what a cache entry is served by): equal keys, the same
+    logbook read the same way. Walks the folder, reads nothing; NotALogbookError when it holds no logbook."""
+    return _keys(Path(source), None)[2]
+
+
 def is_cached(source: Path | str, folder: Path | None = None) -> bool:
     """Whether `read_logbook_cached(source)` would be served whole, told without decoding the entry (its key
     leads it): a queue asks this of every row to know which need parsing first."""

@@ -25,7 +25,7 @@ from reviewapp.core.logbook.model import (
     VerdictMention,
     WorkspaceFile,
 )
-from reviewapp.core.queue.blind import Blinder, blinder_for
+from reviewapp.core.queue.blind import Blinder, blinder_for, identity_names
 from reviewapp.core.queue.status import QueueRow
 from reviewapp.core.review.blind_rule import BlindRule
 
@@ -65,6 +65,13 @@ def reviewer_rule(logbook: Logbook, reviewer: str) -> BlindRule:
     """The blind rule the window applies to `logbook` for `reviewer`: the names its id, Spaces and git authors
     give scrubbed (the reviewer's own left in), others' records hidden where the reviewer has no verdict."""
     return blinder_of(logbook, reviewer).rule(reviewer, logbook.workspace or logbook.root)
+
+
+def listed_row_blinder(row: QueueRow) -> Blinder:
+    """A queue row's blinder from what the row keeps (its id and the Space ids its logbook names), without
+    reading the logbook or git: what a queue shows until blind mode asks for the git authors (row_blinder)."""
+    named = row.logbook_id or row.entry.location
+    return Blinder.for_logbook(named, identity_names(named, row.space_ids))
 
 
 def row_blinder(row: QueueRow, judge: str = "") -> Blinder:

@@ -19,13 +19,16 @@ from reviewapp.core.logbook.broken import broken_problem
 from reviewapp.core.logbook.locate import NotALogbookError
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook.parse_cache import is_cached, read_logbook_cached
-from reviewapp.core.logbook_judge.stored import StoredImport
+from reviewapp.core.logbook_judge.stored import StoredImport, logbook_id_of
 from reviewapp.core.progress import CancelToken, ProgressCallback
 from reviewapp.core.queue.adjudication import verdict_summary
 from reviewapp.core.queue.queue_file import Queue, QueueEntry
+from reviewapp.core.queue.row_cache import RowCache, shared_row_cache
+from reviewapp.core.queue.row_keeping import RowKeeping
 from reviewapp.core.queue.rubric import score_text
 from reviewapp.core.queue.scoring import current_flag, rubric_scores
 from reviewapp.core.review.records import RubricScoreRecord
+from reviewapp.core.review.replay import review_files_stamp
 from reviewapp.core.review.trust import Trust
 from reviewapp.core.review.workspace import ReviewWorkspace
 from reviewapp.core.verdicts import Verdict
@@ -86,12 +89,33 @@ class QueueRow:
     scores: dict[str, RubricScoreRecord] = field(default_factory=dict)  # every judge's current rubric score
     people_verdicts: str = ""  # the people's verdict counts, as rank and decide count them ("1 falsified, ...")
     problem: str | None = None  # why the logbook could not be read, or why it is broken (read, but no claims)
-    logbook: Logbook | None = None
+    root: Path | None = None  # the logbook's folder; None when it could not be read
     logbook_id: str = ""
     claim_keys: list[str] = field(default_factory=list)  # in claim order
     unreviewed: list[str] = field(default_factory=list)  # claim keys without my verdict, in claim order
     trust: Trust | None = None  # which records counted (the queue's roster); None: the reviewer's settings
     unverified: list[str] = field(default_factory=list)  # records set apart, never counted: "claims to be X (where)"
+    page_hashes: list[str] = field(default_factory=list)  # each page's slug and sha256: copies share most of them
+    space_ids: list[str] = field(default_factory=list)  # the Space ids its metadata and manifest name (blind mode)
+    _logbook: Logbook | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def logbook(self) -> Logbook | None:
+        """The row's logbook; a row served from the row cache holds only its figures and reads it through the
+        parse cache when first asked, so ask off the GUI thread (`root` tells whether there is one)."""
+        if self._logbook is None and self.root is not None:
+            try:
+                logbook = read_logbook_cached(self.root)
+            except (NotALogbookError, OSError):
+                return None  # gone since the row was read: the row says what it said then
+            logbook.explicit_id = self.logbook_id or logbook.logbook_id
+            self._logbook = logbook
+        return self._logbook
+
+    @logbook.setter
+    def logbook(self, logbook: Logbook | None) -> None:
+        self._logbook = logbook
+        self.root = logbook.root if logbook is not None else None
 
 
 def queue_status(
@@ -102,16 +126,21 @@ def queue_status(
     open_remote: OpenRemote | None = None,
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
+    row_cache: RowCache | None = None,
 ) -> list[QueueRow]:
     """One row per queue entry, read through the parse cache; a logbook that cannot be read is a row with its
     problem, never the end of the queue. The review state, slots and disagreements are the ReviewWorkspace's, as in
-    the review window; `logbook_judge=False` leaves the Logbook Judge out (ranking needs only the scores)."""
+    the review window; `logbook_judge=False` leaves the Logbook Judge out (ranking needs only the scores).
+
+    With `row_cache`, a row whose logbook, review files and Logbook Judge import are as they were is served from
+    it without reading the logbook (row_cache.py), and every row computed is kept there."""
     rows: list[QueueRow] = []
     trust = queue_trust(queue)
+    keep = RowKeeping(row_cache, me, logbook_judge, queue.roster) if row_cache is not None else None
     for done, entry in enumerate(queue.entries, start=1):
         if cancel is not None:
             cancel.check()
-        rows.append(_row(entry, me, logbook_judge, open_remote, trust))
+        rows.append(_row(entry, me, logbook_judge, open_remote, trust, keep))
         if progress is not None:
             progress(done, len(queue.entries), entry.source)
     merge_copies(rows)
@@ -143,16 +172,21 @@ def find_copies(rows: list[QueueRow]) -> list[Copy]:
     Only rows sharing a page file (same bytes) are compared, so a long queue is not compared pair by pair."""
     from reviewapp.core.logbook.same_logbook import sameness
 
-    seen: dict[str, int] = {}  # a page's sha256 -> the first row holding it
+    seen: dict[str, int] = {}  # a page (slug and sha256) -> the first row holding it
     found: list[Copy] = []
     for number, row in enumerate(rows):
-        logbook = row.logbook
-        if logbook is None or row.problem:
+        if row.root is None or row.problem:
             continue
-        hashes = [p.sha256 for p in logbook.pages if not p.is_index]
-        earlier = sorted({seen[h] for h in hashes if h in seen})
-        twin = next((i for i in earlier if (other := rows[i].logbook) and sameness(other, logbook).same), None)
-        if twin is None:
+        hashes = row.page_hashes
+        # copies need most of their pages the same (same_logbook.MIN_PAGES): told from the rows, so only rows
+        # that may be copies read their logbooks (a row served from the row cache holds none yet)
+        mine = set(hashes)
+        earlier = sorted(
+            i for i in {seen[h] for h in hashes if h in seen} if _page_share(mine, set(rows[i].page_hashes))
+        )
+        logbook = row.logbook if earlier else None
+        twin = next((i for i in earlier if logbook and (o := rows[i].logbook) and sameness(o, logbook).same), None)
+        if twin is None or logbook is None:
             for digest in hashes:
                 seen.setdefault(digest, number)
             continue
@@ -160,6 +194,12 @@ def find_copies(rows: list[QueueRow]) -> list[Copy]:
         assert other is not None
         found.append(Copy(number, twin, sameness(other, logbook).reason))
     return found
+
+
+def _page_share(a: set[str], b: set[str]) -> bool:
+    from reviewapp.core.logbook.same_logbook import MIN_PAGES
+
+    return bool(a and b) and len(a & b) / max(len(a), len(b)) >= MIN_PAGES
 
 
 def mark_copy(rows: list[QueueRow], copy: Copy) -> None:
@@ -172,17 +212,27 @@ def mark_copy(rows: list[QueueRow], copy: Copy) -> None:
     row.claims, row.claim_keys, row.unreviewed, row.disagreements = 0, [], [], 0
 
 
-def read_ahead(folders: list[str], *, send: Callable[[int], None], cancel: CancelToken | None = None) -> None:
-    """Read each folder through the parse cache, saying the position of each once it is there; run in a child
-    process (core/io/child_process.py) while the window fills the rows from the cache: parsing a thousand
-    logbooks in a thread held the window's interpreter for a tenth of a second at a time, and a child has the
-    other core. A folder that cannot be read is left for its row to report."""
-    for position, folder in enumerate(folders):
+def read_ahead(
+    entries: list[QueueEntry],
+    me: str,
+    roster: Path | None,
+    *,
+    send: Callable[[int], None],
+    cancel: CancelToken | None = None,
+) -> None:
+    """Read each local entry's logbook through the parse cache and keep its row in the row cache, saying the
+    position of each once it is there; run in child processes (core/io/child_process.py) while the window fills
+    the rows from the caches: parsing a thousand logbooks in a thread held the window's interpreter for a tenth of
+    a second at a time, and two children have both cores. A logbook that cannot be read is left for its row to
+    report."""
+    keep = RowKeeping(shared_row_cache(), me, True, roster)
+    trust = Trust.from_settings(roster) if roster is not None else None
+    for position, entry in enumerate(entries):
         if cancel is not None:
             cancel.check()
         with contextlib.suppress(Exception):  # whatever it is, the row's own read says it, with its reason
-            if not is_cached(folder):  # served whole already: nothing to parse, nothing to decode here
-                read_logbook_cached(folder)
+            if not is_cached(entry.location):  # served whole already: nothing to parse, nothing to decode here
+                _row(entry, me, True, None, trust, keep)
         send(position)
 
 
@@ -193,7 +243,12 @@ def queue_trust(queue: Queue) -> Trust | None:
 
 
 def _row(
-    entry: QueueEntry, me: str, logbook_judge: bool, open_remote: OpenRemote | None, trust: Trust | None
+    entry: QueueEntry,
+    me: str,
+    logbook_judge: bool,
+    open_remote: OpenRemote | None,
+    trust: Trust | None,
+    keep: RowKeeping | None = None,
 ) -> QueueRow:
     row = QueueRow(entry=entry, paper=entry.paper, trust=trust)
     known_id: str | None = None
@@ -205,6 +260,9 @@ def _row(
             folder, known_id = open_remote(entry)
         else:
             folder = Path(entry.location)
+        lead = keep.lead(folder, known_id) if keep is not None else ""
+        if keep is not None and keep.serve(row, folder, lead):
+            return row
         logbook = read_logbook_cached(folder)
     except (NotALogbookError, SourceUnavailable, SourceError) as exc:
         row.problem = str(exc)  # an unreachable Space is this row's problem; the rest of the queue is usable
@@ -219,6 +277,24 @@ def _row(
     row.logbook_id = logbook.explicit_id
     row.title = logbook.title
     row.paper = entry.paper or logbook.paper_id or ""
+    row.page_hashes = [f"{p.slug} {p.sha256}" for p in logbook.pages]  # as same_logbook compares pages
+    row.space_ids = space_ids(logbook)
+    # stamped before the review is read: a review file changed meanwhile makes the kept row stale, never wrong
+    stamp = review_files_stamp(logbook.root, logbook_id_of(logbook)) if keep is not None else ""
+    _compute(row, logbook, me, logbook_judge, trust)
+    if keep is not None:
+        keep.keep(folder, lead, stamp, row, logbook.paper_id)
+    return row
+
+
+def space_ids(logbook: Logbook) -> list[str]:
+    """The Space ids a logbook names (its own, its metadata's and its manifest's): blind mode hides them."""
+    named = (logbook.space_id, logbook.metadata.get("space_id"), (logbook.manifest or {}).get("space_id"))
+    return [value for value in named if isinstance(value, str) and value]
+
+
+def _compute(row: QueueRow, logbook: Logbook, me: str, logbook_judge: bool, trust: Trust | None) -> None:
+    """The row's figures from its logbook's review, as the ReviewWorkspace derives them."""
     workspace = ReviewWorkspace(trust=trust)
     logbook_id = workspace.open(logbook, me, logbook_judge=logbook_judge)
     state = workspace.state(logbook_id)
@@ -236,7 +312,7 @@ def _row(
     if not claims and logbook.problems:
         row.status = BROKEN
         row.problem = broken_problem(logbook.problems)
-        return row
+        return
     mine = {c.key for c in claims if c.slots.human is not None}
     row.reviewed_by_me = len(mine)
     row.claim_keys = [c.key for c in claims]
@@ -256,7 +332,6 @@ def _row(
         row.status = DONE
     elif mine or row.my_score is not None:
         row.status = IN_PROGRESS
-    return row
 
 
 def points_text(row: QueueRow) -> str:

@@ -10,10 +10,14 @@ each a little differently; now they ask here (or the ReviewWorkspace, which asks
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from reviewapp.core.logbook.model import Claim, Logbook
+from reviewapp.core.logbook_judge.stored import import_path
 from reviewapp.core.review.records import RecordBase
 from reviewapp.core.review.state import AnnotationState
 from reviewapp.core.review.store import AnnotationStore
@@ -34,6 +38,23 @@ def review_store(logbook: Logbook, *, writable: bool | None = False, trust: Trus
     store = AnnotationStore(logbook.root, writable=writable, logbook_id=logbook.logbook_id)
     store.trust = trust
     return store
+
+
+def review_files_stamp(root: Path, logbook_id: str) -> str:
+    """Path, size and modification time of every review file `read_review` would read for the logbook at `root`
+    with this id, and of its stored Logbook Judge import: what a row computed from them depends on beyond the
+    logbook itself (a queue's row cache keeps rows by it). Read-only: nothing is moved or created."""
+    store = AnnotationStore(root, writable=False, logbook_id=logbook_id)
+    store._migrated = True  # a stamp only looks; the replay that computes the row moves legacy folders
+    digest = hashlib.sha256()
+    for path in [*store.files(), import_path(logbook_id or f"path:{root.resolve().as_posix()}")]:
+        try:
+            info = os.stat(path)
+        except OSError:
+            digest.update(f"{path}\0missing\n".encode("utf-8", "surrogatepass"))
+            continue
+        digest.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\n".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 def read_review(

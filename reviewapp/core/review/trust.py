@@ -22,7 +22,14 @@ from reviewapp.core.io.paths import user_data_dir
 from reviewapp.core.review.identity import annotator_slug
 from reviewapp.core.review.preferences import load_preferences
 from reviewapp.core.review.records import RecordBase
-from reviewapp.core.review.signing import Roster, RosterError, load_signing_key, public_key_text, read_roster
+from reviewapp.core.review.signing import (
+    Roster,
+    RosterError,
+    key_path,
+    load_signing_key,
+    public_key_text,
+    read_roster,
+)
 
 CLOCK_SKEW = timedelta(minutes=5)
 OWN_REVIEW_FOLDERS = ("reviews", "papers")  # in the data folder: a logbook's reviews kept here, a paper's records
@@ -75,3 +82,21 @@ class Trust:
             return any(resolved.is_relative_to(folder.resolve()) for folder in self.own_folders)
         except OSError:
             return False
+
+
+def trust_stamp(roster: Path | None = None) -> str:
+    """What `Trust.from_settings(roster)` is made of, as a stamp: the reviewer's name, the roster file in force
+    and her key file, each with its size and modification time (a queue's row cache keeps rows by it)."""
+    preferences = load_preferences()
+    roster_file = str(roster) if roster is not None else preferences.roster
+    parts = [f"me={preferences.annotator}", f"data={user_data_dir()}"]
+    for name, path in (("roster", Path(roster_file) if roster_file else None), ("key", key_path())):
+        if path is None:
+            parts.append(f"{name}=none")
+            continue
+        try:
+            info = path.stat()
+            parts.append(f"{name}={path}\0{info.st_size}\0{info.st_mtime_ns}")
+        except OSError:
+            parts.append(f"{name}={path}\0missing")
+    return "\n".join(parts)

@@ -7,7 +7,8 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
-from reviewapp.core.queue.blind import Blinder, blinder_for
+from reviewapp.core.queue.blind import Blinder
+from reviewapp.core.queue.blind_logbook import listed_row_blinder
 from reviewapp.core.queue.status import FLAGGED, QueueRow, points_text
 
 COLUMNS = (
@@ -41,7 +42,7 @@ class QueueTableModel(QAbstractTableModel):
         self.beginResetModel()
         self.rows = rows
         if blinders is None:
-            blinders, complete = [blinder_for(r.logbook_id or r.entry.location, r.logbook) for r in rows], False
+            blinders, complete = [listed_row_blinder(r) for r in rows], False
         self._blinders = dict(enumerate(blinders))
         self._complete = set(range(len(rows))) if complete else set()
         self.endResetModel()
@@ -143,7 +144,7 @@ class QueueTableModel(QAbstractTableModel):
         if column == LOGBOOK:
             return self.label(number)
         if row.problem:
-            broken = row.logbook is not None  # read, but no claims
+            broken = row.root is not None  # read, but no claims
             if column == STATUS:  # broken (read, no claims) or merged (another form of an earlier row)
                 return f"{row.status}: {self.shown(number, row.problem)}" if broken else "cannot be read"
             return ""

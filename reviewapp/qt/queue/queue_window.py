@@ -39,10 +39,11 @@ from reviewapp.core.io.hub_download import DownloadLimits
 from reviewapp.core.logbook.parse_cache import is_cached
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.queue.adjudication import ADJUDICATOR, adjudicate
-from reviewapp.core.queue.blind import Blinder, blinder_for
-from reviewapp.core.queue.blind_logbook import row_blinder
+from reviewapp.core.queue.blind import Blinder
+from reviewapp.core.queue.blind_logbook import listed_row_blinder, row_blinder
 from reviewapp.core.queue.disputes import QueueDispute
 from reviewapp.core.queue.queue_file import Queue, QueueEntry, read_queue
+from reviewapp.core.queue.row_cache import shared_row_cache
 from reviewapp.core.queue.rubric import DEFAULT_RUBRIC, Rubric
 from reviewapp.core.queue.scoring import record_rubric_score, score_payload, set_flag
 from reviewapp.core.queue.status import (
@@ -78,41 +79,51 @@ OpenClaim = Callable[[Path, str | None, bool], None]  # folder, claim key, blind
 STATUSES = ("", NOT_STARTED, IN_PROGRESS, DONE, FLAGGED)
 _Chunk = tuple[list[QueueRow], list[Blinder]]  # rows read, and their blinders (git authors only in blind mode)
 CHUNK = 8  # rows read per task: the table fills in steps of this many
+CHILDREN = 2  # read-ahead processes: one per core of the machines the queue is measured on
 
 
 class _ReadAhead:
-    """The queue's folders parsed into the parse cache by a child process (status.read_ahead), so the rows are
-    then read from the cache here; a row waits for its folder, or for the child to stop (then it parses itself)."""
+    """The queue's logbooks parsed into the parse cache, and their rows kept in the row cache, by two child
+    processes (status.read_ahead; the machine's two cores), so the rows are then served from the caches here; a
+    row waits for its logbook, or for its child to stop (then it reads and computes itself)."""
 
-    def __init__(self, entries: list[QueueEntry], token: CancelToken) -> None:
+    def __init__(self, entries: list[QueueEntry], me: str, roster: Path | None, token: CancelToken) -> None:
         self._entries = entries
-        self._positions = [i for i, entry in enumerate(entries) if not entry.remote]
-        self._local = set(self._positions)
+        local = [i for i, entry in enumerate(entries) if not entry.remote]
+        self._local = set(local)
         self._done: set[int] = set()
-        self._over = not self._positions
+        # every other row to each child, so both go down the queue in the order its rows are filled
+        shares = [local[part::CHILDREN] for part in range(CHILDREN)]
+        shares = [share for share in shares if share]
+        self._running = len(shares)
+        self._owner = {row: part for part, share in enumerate(shares) for row in share}
+        self._over: set[int] = set()
         self._changed = threading.Condition()
-        if not self._over:
-            folders = [entries[i].location for i in self._positions]
-            threading.Thread(target=self._run, args=(folders, token), name="queue-read-ahead", daemon=True).start()
+        for part, share in enumerate(shares):
+            args = ([entries[i] for i in share], me, roster)
+            threading.Thread(
+                target=self._run, args=(part, share, args, token), name="queue-read-ahead", daemon=True
+            ).start()
 
-    def _run(self, folders: list[str], token: CancelToken) -> None:
+    def _run(self, part: int, share: list[int], args: tuple[Any, ...], token: CancelToken) -> None:
         # cancelled, or no child could run: either way the rows then read for themselves
         with contextlib.suppress(Exception):
-            run_in_child(read_ahead, (folders,), on_message=self._mark, cancel=token, name="reviewapp-queue")
+            mark = lambda position: self._mark(share[position])  # noqa: E731 - the child names its own positions
+            run_in_child(read_ahead, args, on_message=mark, cancel=token, name=f"reviewapp-queue-{part + 1}")
         with self._changed:
-            self._over = True
+            self._over.add(part)
             self._changed.notify_all()
 
-    def _mark(self, position: int) -> None:
+    def _mark(self, row: int) -> None:
         with self._changed:
-            self._done.add(self._positions[position])
+            self._done.add(row)
             self._changed.notify_all()
 
     def wait(self, rows: range) -> None:
-        """Until each of `rows` that must be parsed is in the parse cache (rows served from it already go on)."""
+        """Until each of `rows` that must be parsed is read by its child (rows the parse cache serves go on)."""
         wanted = [row for row in rows if row in self._local and not is_cached(self._entries[row].location)]
         with self._changed:
-            self._changed.wait_for(lambda: self._over or all(row in self._done for row in wanted))
+            self._changed.wait_for(lambda: all(row in self._done or self._owner[row] in self._over for row in wanted))
 
 
 FIT_ROWS = 24
@@ -266,7 +277,8 @@ class QueueWindow(QMainWindow):
         self.progress.setRange(0, max(1, len(queue.entries)))
         self.progress.setValue(0)
         me, blind, rows, limits = self.me, self.model.blind, self.model.rows, self.download_limits
-        ahead = _ReadAhead(queue.entries, token)
+        ahead = _ReadAhead(queue.entries, me, queue.roster, token)
+        kept = shared_row_cache()
         chunks = [queue.entries[i : i + CHUNK] for i in range(0, len(queue.entries), CHUNK)]
         self._chunks_left = len(chunks)
         if not chunks:
@@ -281,12 +293,10 @@ class QueueWindow(QMainWindow):
                         me,
                         open_remote=lambda entry: download_entry(entry, token, limits),
                         cancel=token,
+                        row_cache=kept,
                     )
                 # reading git authors costs a git run a logbook: only when blind mode needs them
-                blinders = [
-                    row_blinder(r, me) if blind else blinder_for(r.logbook_id or r.entry.location, r.logbook)
-                    for r in part
-                ]
+                blinders = [row_blinder(r, me) if blind else listed_row_blinder(r) for r in part]
                 return part, blinders
 
             def done(result: _Chunk, first: int = number * CHUNK) -> None:
@@ -306,11 +316,11 @@ class QueueWindow(QMainWindow):
         if self._announced or not self.model.rows or self.model.rows[0].status == READING:
             return
         self._announced = True
-        row = next((r for r in self.model.rows if r.logbook is not None and r.status != READING), None)
-        if row is not None and row.logbook is not None:
+        row = next((r for r in self.model.rows if r.root is not None and r.status != READING), None)
+        if row is not None and row.root is not None:
             number = self.model.rows.index(row)
             key = row.unreviewed[0] if row.unreviewed else (row.claim_keys[0] if row.claim_keys else "")
-            self.first_row_read.emit(row.logbook.root, key, self.model.hides(number))
+            self.first_row_read.emit(row.root, key, self.model.hides(number))
 
     def _filled(self, token: CancelToken) -> None:
         """Every row read: the copies across chunks are looked for in the pool (comparing a thousand logbooks
@@ -379,12 +389,12 @@ class QueueWindow(QMainWindow):
         if number is None:
             return
         row = self.model.rows[number]
-        if row.logbook is None:
+        if row.root is None:
             QMessageBox.information(self, "Cannot open", self._safe(number, row.problem or "not readable"))
             return
         key = row.unreviewed[0] if row.unreviewed else None
         self.last_opened = (number, key) if key else None
-        self._open_claim(row.logbook.root, key, self.model.hides(number))
+        self._open_claim(row.root, key, self.model.hides(number))
 
     def next_unreviewed(self) -> None:
         after = self.last_opened
@@ -406,8 +416,8 @@ class QueueWindow(QMainWindow):
         self.last_opened = found
         self.table.selectRow(self._view_row(number))
         row = self.model.rows[number]
-        assert row.logbook is not None
-        self._open_claim(row.logbook.root, key, self.model.hides(number))
+        assert row.root is not None
+        self._open_claim(row.root, key, self.model.hides(number))
 
     def disagreements_first(self) -> None:
         self.table.sortByColumn(DISPUTED, Qt.SortOrder.DescendingOrder)
@@ -415,14 +425,14 @@ class QueueWindow(QMainWindow):
     def score_dialog(self) -> ScoreDialog | None:
         """The rubric dialog for the selected logbook, with this judge's score so far (None: it cannot be read)."""
         number = self.selected_row()
-        if number is None or self.model.rows[number].logbook is None:
+        if number is None or self.model.rows[number].root is None:
             return None
         current = self.model.rows[number].scores.get(self.me) if self.me else None
         return ScoreDialog(self.rubric, self.model.label(number), current, self)
 
     def score_selected(self) -> None:
         number = self.selected_row()
-        if number is None or self.model.rows[number].logbook is None:
+        if number is None or self.model.rows[number].root is None:
             return
         if not self.me:
             QMessageBox.information(self, "Who is scoring?", "Set your name first (open a logbook to be asked).")
@@ -437,7 +447,7 @@ class QueueWindow(QMainWindow):
 
     def flag_selected(self) -> None:
         number = self.selected_row()
-        if number is None or self.model.rows[number].logbook is None or not self.me:
+        if number is None or self.model.rows[number].root is None or not self.me:
             return
         row = self.model.rows[number]
         if row.status == FLAGGED:
@@ -454,14 +464,14 @@ class QueueWindow(QMainWindow):
         """Read again the row of the logbook at `root` (its verdicts or score changed in the review window)."""
         wanted = root.resolve()
         for number, row in enumerate(self.model.rows):
-            if row.logbook is not None and row.logbook.root.resolve() == wanted:
+            if row.root is not None and row.root.resolve() == wanted:
                 self._write(number, lambda _review: None, "", reopen=False)
                 return
 
     def refresh_logbook(self, logbook_id: str) -> bool:
         """Read again the row of the logbook with this id (a change named it); False when no row shows it."""
         for number, row in enumerate(self.model.rows):
-            if row.logbook is not None and row.logbook_id == logbook_id:
+            if row.root is not None and row.logbook_id == logbook_id:
                 self._write(number, lambda _review: None, "", reopen=False)
                 return True
         return False
@@ -493,18 +503,22 @@ class QueueWindow(QMainWindow):
         """Run `action` on the logbook's review on the application's write lane (after any other window's writes,
         never beside them), then read its row again; without `reopen` only read the row again."""
         row = self.model.rows[number]
-        assert row.logbook is not None
-        logbook, me, entry = row.logbook, self.me, row.entry
+        assert row.root is not None
+        me, entry = self.me, row.entry
         roster = self.queue.roster if self.queue is not None else None  # rows re-read are checked as before
         used: list[LogbookReview] = []
 
         def work() -> QueueRow:
+            logbook = row.logbook  # read here, off the GUI thread, when the row came from the row cache
+            if logbook is None:
+                raise ValueError(f"{entry.source}: the logbook can no longer be read")
             if reopen:
                 opened = review or LogbookReview.open(logbook, Identity(me, "window"), role)
                 action(opened)
                 used.append(opened)
             known = lambda _entry: (logbook.root, logbook.logbook_id)  # noqa: E731 - already downloaded
-            fresh = queue_status(Queue(self.queue_path, [entry], [], roster), me, open_remote=known)[0]
+            queue = Queue(self.queue_path, [entry], [], roster)
+            fresh = queue_status(queue, me, open_remote=known, row_cache=shared_row_cache())[0]
             fresh.points = row.points  # the Logbook Judge's points do not change with a score or a flag
             return fresh
 
