@@ -108,8 +108,10 @@ def _in_child(
         if child.is_alive():
             child.terminate()
         child.join(5)
-        with contextlib.suppress(ValueError):
-            child.close()
+        # Not child.close(): at interpreter exit multiprocessing's own handler walks its children from the main
+        # thread while this thread may still be here, and a child closed under it ends the app with a traceback
+        # ("process object is closed"). The joined child is dropped from that list at the next start, and its
+        # pipe is closed when the object goes.
 
 
 def probe(timeout_s: float = 60) -> str | None:
