@@ -158,7 +158,7 @@ def main() -> int:
         controller.open(checkout / "logbook")
         run_until(app, lambda: window.context is not None and window.is_idle())
         editor = window.review.editor
-        if window.context is None or not window.review.review.active:
+        if window.context is None or not window.controller.active:
             print("The logbook did not open for review.")
             return None
 
@@ -177,7 +177,7 @@ def main() -> int:
         if not editor.state.text().startswith("Saved at"):
             print(f"The first save did not complete: {editor.state.text()!r} {editor.error.text()!r}")
             return None
-        review_file = window.review.review.file()
+        review_file = window.controller.file()
         assert review_file is not None
         lines_before = len(review_file.read_bytes().splitlines())
 

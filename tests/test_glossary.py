@@ -41,6 +41,7 @@ RULES = (
         None,
     ),
     Avoided("Slot", "override", None, re.compile(r"\boverrid(e|es|den|ing)\b", re.IGNORECASE)),
+    Avoided("Logbook controller", "review controller", re.compile(r"^ReviewController$"), None),
     Avoided(
         "Command",
         "action",

@@ -1,7 +1,14 @@
-"""LogbookController: owns the loaded logbook and everything derived from it; the only object widgets call.
+"""LogbookController: the window's one adapter over the core: it opens a logbook and holds its review, and keeps no
+copy of the claims (rows are the ReviewWorkspace's). Features are handed it, and nothing else of the window.
 
 Loading, indexing the trace and building the search index run on worker threads with a CancelToken, so the
 window keeps painting. A newer request always wins: results of a superseded load are dropped.
+
+Every review action goes through `submit`, which runs it on the write lane and hands back, on the GUI thread once
+it is done, its result or the core's refusal (a secret in the text, a disk that cannot be written, an annotation
+changed elsewhere) as CommandFailed with a message for the user. Nothing waits for it: no event loop is nested.
+`changed` carries the ChangeRecord of anything that can change what is shown (a command, an undo or redo, a
+reload, a rating) and who asked for it.
 """
 
 from __future__ import annotations
@@ -10,11 +17,13 @@ import dataclasses
 import gc
 import logging
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal
 
 from reviewapp.core.io.collector import collector_paused
 from reviewapp.core.io.hub_download import DownloadLimits
@@ -31,15 +40,25 @@ from reviewapp.core.logbook.search import SearchIndex, query_terms
 from reviewapp.core.logbook_judge.judged import JudgedLogbook
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.queue.blind import Blinder
+from reviewapp.core.review.blind_rule import BlindRule
 from reviewapp.core.review.changes import ChangeRecord
+from reviewapp.core.review.history import Command, HistoryConflict
+from reviewapp.core.review.identity import Identity
+from reviewapp.core.review.logbook_review import AnnotationError, LogbookReview
+from reviewapp.core.review.records import NoteRecord, VerdictRecord
+from reviewapp.core.review.state import EffectiveClaim
+from reviewapp.core.review.store import ReviewsLocation, SecretInRecord, TailRepair
+from reviewapp.core.review.targets import TargetError
 from reviewapp.core.review.trust import Trust
 from reviewapp.core.review.workspace import ReviewedClaim, ReviewWorkspace, RowUpdate
+from reviewapp.core.review.write_errors import StoreError
 from reviewapp.core.sources.opened import OpenedSource
 from reviewapp.core.trace.excerpts import Excerpt, ExcerptIndex, index_excerpts_elsewhere
+from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.image_loader import ImageLoader
-from reviewapp.qt.review.opening import ReviewOpening, prepare_review
-from reviewapp.qt.review.review_controller import ReviewController
+from reviewapp.qt.opening import ReviewOpening, open_review, prepare_review
 from reviewapp.qt.workers import TaskRunner
+from reviewapp.qt.write_lane import WriteLane
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +75,11 @@ def _remote_ref(source: str) -> SourceRef | None:
 INDEX_FALLBACK_MS = 1500
 _PATHS = re.compile(r"(?:[A-Za-z]:)?[/\\][^\s:'\"]+")  # a path in an error message, hidden in blind mode
 _Load = Callable[[ProgressCallback, CancelToken], Logbook]
+T = TypeVar("T")
+
+
+class CommandFailed(Exception):
+    """A review action that did not happen; the message says why, for the user."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +102,12 @@ class LogbookController(QObject):
     claims_changed = Signal()  # reviewers added, split or merged claims (or undid that), or the review was re-read
     rows_changed = Signal(object)  # a tuple of claim keys whose verdicts, marks or agent verdict changed
     busy_changed = Signal(bool)
+    # The review changed (a command, undo/redo, reload, a pair rating): its ChangeRecord, which names the claims and
+    # record kinds it touched, and the screen that asked for it (None: another window or a reload), so that each
+    # listener does only what the change names and a screen can skip its own.
+    changed = Signal(object, object)
+    reviewer_changed = Signal()  # the review was opened for another reviewer (after asking who is reviewing)
+    _lane_told = Signal()  # emitted from the lane: what it heard waits in `_pending` for the GUI thread
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -98,22 +128,36 @@ class LogbookController(QObject):
         self.failure: BaseException | None = None  # why the last open failed (the window offers a login for some)
         self.failed_source: str | None = None
         self.download_limits: DownloadLimits | None = None  # None: the preferences' (the Open dialog sets them)
-        self.review = ReviewController(self)
-        self.review.workspace = self.workspace
-        self.review.changed.connect(self._change_made)
-        self.review.reviewer_changed.connect(self._reviewer_changed)
-        # the workspace hears changes where the action runs (the write lane); the window hears of them after it
-        self.workspace.listeners.append(lambda update: self.review.deliver(lambda: self._rows_updated(update)))
-        self.blind = False  # blind mode: the next logbooks opened hide who made them (View > Blind Review)
+        self.blind_mode = False  # the next logbooks opened hide who made them (View > Blind Review)
         self.blinder: Blinder | None = None  # the open logbook's, while it is shown blind
         self._blind_next = False
         self._trust_next: Trust | None = None
+        self.trust: Trust | None = None  # which records count for the open logbook (a queue's roster); None: settings
+        # the open logbook's review: None until the reviewer is known (`reason` says why, `ask`: ask who it is)
+        self.logbook_review: LogbookReview | None = None
+        self.reason: str | None = "Open a logbook to review it."
+        self.ask = False
+        self.pair_sets: dict[str, str | None] = {}  # set name -> key of the claim it belongs to
+        self.pair_problems: list[Problem] = []
+        self._location: ReviewsLocation | None = None
+        self._repairs_reported = 0
+        self.lane = WriteLane.shared()  # the application's: appends, fsync and git stay off the GUI thread
+        self._pending: list[Callable[[], None]] = []  # what the lane heard, told on the GUI thread after it
+        self._pending_lock = threading.Lock()
+        self._acting = 0  # submitted commands under way: they tell what the lane heard once they return
+        self._in_flight = 0  # (GUI thread) commands submitted and not yet delivered back
+        self._idle_waiters: list[Callable[[], None]] = []  # what waits for them (`when_idle`)
+        self._initiator: object = None  # (lane thread) the screen whose submitted command is running
+        self._lane_told.connect(self._flush, Qt.ConnectionType.QueuedConnection)
+        self.changed.connect(self._change_made)
+        # the workspace hears changes where the action runs (the write lane); the window hears of them after it
+        self.workspace.listeners.append(lambda update: self.deliver(lambda: self._rows_updated(update)))
 
     def shown(self, text: str) -> str:
         """`text` as the judge may see it: scrubbed of the participant's identity while the logbook is blind."""
         return self.blinder.scrub(text) if self.blinder is not None and text else text
 
-    # --- opening ------------------------------------------------------------------------------------------------
+    # --- opening ------------------------------------------------------------------------------------------------------
 
     def open(self, source: Path | str, *, blind: bool | None = None, trust: Trust | None = None) -> None:
         """Open a folder, or any other SOURCE form (a Space, dataset or URL: downloaded, or its cached copy).
@@ -121,7 +165,7 @@ class LogbookController(QObject):
         Every logbook is read through the parse cache, which the command line and the queue share; `blind`
         overrides the window's blind mode for this logbook (a queue reveals a logbook once the judge has scored
         it); `trust` says which records count (the roster of the queue it came from; None: the settings')."""
-        self._blind_next = self.blind if blind is None else blind
+        self._blind_next = self.blind_mode if blind is None else blind
         self._trust_next = trust
         ref = None if isinstance(source, Path) else _remote_ref(source)
         self.failed_source = None if ref is None else str(source)
@@ -155,7 +199,7 @@ class LogbookController(QObject):
         return isinstance(self.failure, SourceAccessDenied) and self.failed_source is not None
 
     def open_demo(self) -> None:
-        self._blind_next = self.blind
+        self._blind_next = self.blind_mode
 
         def load(progress: ProgressCallback, token: CancelToken) -> Logbook:
             return read_logbook(demo_workspace(), progress, token)
@@ -225,17 +269,15 @@ class LogbookController(QObject):
         self.opened_source = self._pending_sources.pop(id(token), None)
         self._pending_sources.clear()
         self.blinder = result.blinder
-        self.review.blinder = result.blinder
-        self.review.trust = result.trust
+        self.trust = result.trust
         self.logbook = result.logbook
         self._search = None
         self.artifacts = result.artifacts
         self.excerpt_index = None
-        self.review.attach(result.logbook, result.review)
+        self._attach(result.review)
         if self.logbook_id is not None:
             self.workspace.close(self.logbook_id)
-        self.logbook_id = self.workspace.add(result.logbook, self.review.logbook_review)
-        self.review.logbook_id = self.logbook_id
+        self.logbook_id = self.workspace.add(result.logbook, self.logbook_review)
         self._index_pending = True
         gc.freeze()  # what attaching it made, too (see core/io/collector.py)
         self.loaded.emit(result.logbook)
@@ -267,7 +309,7 @@ class LogbookController(QObject):
         return Blinder.for_logbook("", ()).scrub(_PATHS.sub("…", text))
 
     def _judge_name(self) -> str:
-        identity = self.review.identity
+        identity = self.identity
         if identity is not None:
             return identity.name
         from reviewapp.core.review.preferences import load_preferences
@@ -308,7 +350,7 @@ class LogbookController(QObject):
             lambda progress: index_excerpts_elsewhere(logbook, cancel=token, progress=progress), done, failed
         )
 
-    # --- derived state ------------------------------------------------------------------------------------------
+    # --- derived state ------------------------------------------------------------------------------------------------
 
     def recent(self) -> list[Path]:
         return recent_logbooks()
@@ -333,7 +375,7 @@ class LogbookController(QObject):
 
     def problems(self) -> list[Problem]:
         """What could not be read: the logbook's problems, then the review files'."""
-        return [*(self.logbook.problems if self.logbook else []), *self.review.problems()]
+        return [*(self.logbook.problems if self.logbook else []), *self._review_problems()]
 
     def _index_search(self, logbook: Logbook) -> None:
         """Build the claim search after the first claim is on screen; a search typed before it is ready builds it
@@ -384,7 +426,7 @@ class LogbookController(QObject):
 
     def _reviewer_changed(self) -> None:
         if self.logbook_id is not None:
-            self.workspace.set_review(self.logbook_id, self.review.logbook_review)
+            self.workspace.set_review(self.logbook_id, self.logbook_review)
             self._rows_updated(RowUpdate(self.logbook_id, restructured=True))
 
     def _change_made(self, change: ChangeRecord, _initiator: object) -> None:
@@ -409,4 +451,303 @@ class LogbookController(QObject):
             self._index_token.cancel()
         self._runner.wait(msecs)
         self.images.wait(msecs)
-        self.review.lane.shutdown()
+        self.lane.shutdown()
+
+    # --- the review ---------------------------------------------------------------------------------------------------
+
+    def _attach(self, opening: ReviewOpening) -> None:
+        """The worker's preparation for a newly loaded logbook (no signal: the window is about to show it)."""
+        self._detach()
+        self.logbook_review = opening.logbook_review
+        self.reason, self.ask = opening.reason, opening.ask
+        self.pair_sets, self.pair_problems = opening.pair_sets, opening.problems
+        self._listen()
+
+    def open_as(self, identity: Identity, role: str) -> None:
+        """Open the logbook_review for `identity` (the first time, or after the reviewer changed their name)."""
+        if self.logbook is None:
+            raise CommandFailed("Open a logbook first.")
+        try:
+            logbook_review = open_review(self.logbook, identity, role, self.trust)
+        except Exception as exc:  # unreadable folder: say so, keep the window usable
+            raise CommandFailed(f"The review files could not be read ({type(exc).__name__}: {exc})") from exc
+        self._detach()
+        self.logbook_review = logbook_review
+        self.reason, self.ask = None, False
+        self._listen()
+        self.reviewer_changed.emit()
+        self.changed.emit(ChangeRecord.reload(logbook_review.history.logbook_id), None)
+
+    def _listen(self) -> None:
+        self._location = None
+        self._repairs_reported = 0
+        if self.logbook_review is not None:
+            self.logbook_review.blind = self.blinder is not None
+            self.logbook_review.history.listeners.append(self._history_changed)
+
+    def _detach(self) -> None:
+        if self.logbook_review is not None and self._history_changed in self.logbook_review.history.listeners:
+            self.logbook_review.history.listeners.remove(self._history_changed)
+        self.logbook_review = None
+
+    def _history_changed(self, change: ChangeRecord) -> None:
+        initiator = self._initiator  # set on the lane while a submitted command runs
+        self.deliver(lambda: self.changed.emit(change, initiator))
+
+    def deliver(self, told: Callable[[], None]) -> None:
+        """Call `told` on the GUI thread: now when this is the GUI thread, else once the lane's action returns
+        (history listeners run where the action runs; widgets must only hear of it on the GUI thread). A command
+        another window ran on the lane (a pair rating) is told through the GUI thread's event queue."""
+        if QThread.currentThread() is self.thread():
+            told()
+            return
+        with self._pending_lock:
+            self._pending.append(told)
+            acting = self._acting > 0
+        if not acting:  # no submitted command will flush it when it returns
+            self._lane_told.emit()
+
+    def _flush(self) -> None:
+        while True:
+            with self._pending_lock:
+                if not self._pending:
+                    return
+                told = self._pending.pop(0)
+            told()
+
+    # --- reading the review -------------------------------------------------------------------------------------------
+
+    @property
+    def active(self) -> bool:
+        return self.logbook_review is not None
+
+    @property
+    def identity(self) -> Identity | None:
+        return self.logbook_review.identity if self.logbook_review is not None else None
+
+    def effective_claims(self) -> list[EffectiveClaim] | None:
+        return self.logbook_review.claims() if self.logbook_review is not None else None
+
+    def effective(self, key: str) -> EffectiveClaim | None:
+        return self.logbook_review.state.effective_claim(key) if self.logbook_review is not None else None
+
+    def human_verdicts(self) -> dict[str, Verdict]:
+        """This reviewer's verdict per claim key (the H badge)."""
+        logbook_review = self.logbook_review
+        if logbook_review is None:
+            return {}
+        found: dict[str, Verdict] = {}
+        for key in logbook_review.state.verdict_claims():
+            record = logbook_review.state.verdict(key, logbook_review.identity.name)
+            if record is not None:
+                found[key] = record.payload.verdict
+        return found
+
+    def my_verdict(self, claim_key: str) -> VerdictRecord | None:
+        logbook_review = self.logbook_review
+        return (
+            logbook_review.state.verdict(claim_key, logbook_review.identity.name)
+            if logbook_review is not None
+            else None
+        )
+
+    @property
+    def blind(self) -> bool:
+        return self.blinder is not None
+
+    @property
+    def rule(self) -> BlindRule:
+        """The blind rule every view of the open logbook applies (everything shown when not blind)."""
+        me = self.logbook_review.identity.name if self.logbook_review is not None else ""
+        if self.blinder is None:
+            return BlindRule(me=me)
+        logbook = self.logbook
+        base = None if logbook is None else (logbook.workspace or logbook.root)
+        return self.blinder.rule(me, base)
+
+    def _shown_path(self, path: Path) -> str:
+        logbook = self.logbook
+        if self.blinder is not None:
+            return self.rule.path(path)
+        if logbook is not None and path.is_relative_to(logbook.root):
+            return path.relative_to(logbook.root).as_posix()
+        return str(path)
+
+    def other_verdicts(self, claim_key: str) -> list[VerdictRecord]:
+        """Other reviewers' verdicts on the claim, by the workspace's blind rule."""
+        if self.logbook_review is None or self.logbook_id is None:
+            return []
+        return self.workspace.visible_verdicts(self.logbook_id, claim_key, self.rule)  # blind: none until mine
+
+    def notes(self, *, claim: str | None = None, page: str | None = None) -> list[NoteRecord]:
+        if self.logbook_review is None:
+            return []
+        state = self.logbook_review.state
+        return self.rule.shown(state, state.notes(claim=claim, page=page))  # blind: others' once my verdict is in
+
+    def label(self, record: NoteRecord) -> str:
+        return self.logbook_review.label(record.target) if self.logbook_review is not None else ""
+
+    def is_mine(self, record: object) -> bool:
+        return (
+            self.logbook_review is not None and getattr(record, "annotator", None) == self.logbook_review.identity.name
+        )
+
+    def sets_for(self, claim_key: str | None) -> list[str]:
+        """Pair sets belonging to the claim (all sets when `claim_key` is None)."""
+        if claim_key is None:
+            return sorted(self.pair_sets)
+        effective = self.effective(claim_key)
+        keys = set(effective.stands_for if effective is not None else (claim_key,))
+        return sorted(name for name, key in self.pair_sets.items() if key in keys)
+
+    def tag_choices(self) -> list[str]:
+        return self.logbook_review.tag_choices() if self.logbook_review is not None else []
+
+    def location(self) -> ReviewsLocation | None:
+        """Where this reviewer's records go (probed by writing once per logbook_review)."""
+        if self.logbook_review is None:
+            return None
+        if self._location is None:
+            self._location = self.logbook_review.store.location
+        return self._location
+
+    def file(self) -> Path | None:
+        logbook_review = self.logbook_review
+        return logbook_review.store.file_for(logbook_review.identity.slug) if logbook_review is not None else None
+
+    def _review_problems(self) -> list[Problem]:
+        """Review files' invalid lines, lines set aside, records that cannot apply, unreadable pair sets."""
+        found = list(self.pair_problems)
+        logbook_review = self.logbook_review
+        if logbook_review is None:
+            return found
+        for issue in logbook_review.loaded.issues:
+            found.append(Problem(self._shown_path(issue.file), issue.line, issue.message))
+        for repair in logbook_review.repairs:
+            issue = repair.issue
+            found.append(Problem(self._shown_path(issue.file), issue.line, issue.message))
+        for problem in [*logbook_review.state.problems, *logbook_review.state.claim_problems()]:
+            file, _, line = problem.where.rpartition(":")
+            found.append(Problem(file or "reviews", int(line) if line.isdigit() else None, problem.message))
+        return found
+
+    def new_repairs(self) -> list[TailRepair]:
+        """Torn lines set aside by appends since the last call (another writer died mid-line)."""
+        if self.logbook_review is None:
+            return []
+        fresh = self.logbook_review.repairs[self._repairs_reported :]
+        self._repairs_reported = len(self.logbook_review.repairs)
+        return fresh
+
+    # --- acting on the review -----------------------------------------------------------------------------------------
+
+    @property
+    def writing(self) -> bool:
+        """A command this controller submitted is still on the lane."""
+        return self._in_flight > 0
+
+    def when_idle(self, then: Callable[[], None]) -> None:
+        """Call `then` now, or once every command submitted so far is done. A key pressed while a save is in flight
+        is queued here, not dropped and not applied to the state before the save (a second Ctrl+Enter would
+        otherwise save the same verdict twice)."""
+        if self._in_flight == 0:
+            then()
+        else:
+            self._idle_waiters.append(then)
+
+    def submit(
+        self,
+        do: Callable[[LogbookReview], T],
+        on_done: Callable[[T], None] | None = None,
+        on_failed: Callable[[CommandFailed], None] | None = None,
+        *,
+        initiator: object = None,
+    ) -> None:
+        """Run one logbook_review action on the write lane; `on_done(result)` on the GUI thread once it is on disk,
+        or `on_failed(CommandFailed)` (nothing saved) when it cannot be done. Listeners hear of the change first."""
+        review = self.logbook_review
+        if review is None:
+            refusal = CommandFailed(self.reason or "Nobody is reviewing: set your name first (Review > Reviewer Name).")
+            if on_failed is not None:
+                on_failed(refusal)
+            return
+        with self._pending_lock:
+            self._acting += 1
+        self._in_flight += 1
+
+        def done(result: T) -> None:
+            self._settle()
+            if on_done is not None:
+                on_done(result)
+            self._wake()
+
+        def failed(exc: BaseException) -> None:
+            self._settle()
+            try:
+                refusal = self._refusal(exc)
+            finally:
+                self._wake()
+            if on_failed is not None:
+                on_failed(refusal)
+
+        def run() -> T:
+            self._initiator = initiator
+            try:
+                return do(review)
+            finally:
+                self._initiator = None
+
+        self.lane.submit(run, done, failed, initiator=initiator)
+
+    def _settle(self) -> None:
+        with self._pending_lock:
+            self._acting -= 1
+        self._in_flight -= 1
+        self._flush()  # what the lane heard during the command, told before the caller goes on
+
+    def _wake(self) -> None:
+        while self._in_flight == 0 and self._idle_waiters:
+            self._idle_waiters.pop(0)()
+
+    def _refusal(self, exc: BaseException) -> CommandFailed:
+        """The user's sentence for why an action did not happen; anything else is a fault and raised."""
+        if isinstance(exc, CommandFailed):
+            return exc
+        if isinstance(exc, (SecretInRecord, StoreError)):
+            return CommandFailed(f"Not saved: {exc}")
+        if isinstance(exc, HistoryConflict):
+            self.reload()
+            return CommandFailed(f"{_sentence(str(exc))} The review was reloaded.")
+        if isinstance(exc, (AnnotationError, TargetError)):
+            return CommandFailed(_sentence(str(exc)))
+        raise exc
+
+    def undo(self, on_done: Callable[[str | None], None], on_failed: Callable[[CommandFailed], None]) -> None:
+        """Undo the last action; `on_done` gets the label of what was undone (None when nothing was).
+
+        The files are read again first, so that a change made elsewhere since (another window, the command
+        line) is seen and refused as a conflict instead of being silently superseded.
+        """
+        self.submit(lambda s: (s.reload(), _label(s.history.undo()))[1], on_done, on_failed)
+
+    def redo(self, on_done: Callable[[str | None], None], on_failed: Callable[[CommandFailed], None]) -> None:
+        self.submit(lambda s: (s.reload(), _label(s.history.redo()))[1], on_done, on_failed)
+
+    def reload(self) -> None:
+        """Read the files again (after a commit, a pull, another window's writes)."""
+        if self.logbook_review is not None:
+            self.logbook_review.reload()
+            self.logbook_review.refresh_revision()
+            self._location = None
+            self.changed.emit(ChangeRecord.reload(self.logbook_review.history.logbook_id), None)
+
+
+def _label(command: Command | None) -> str | None:
+    return command.label if command is not None else None
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."

@@ -242,7 +242,7 @@ class MainWindow(QMainWindow):
 
     def _loaded(self, logbook: Logbook) -> None:
         self._loading_done()
-        rule = self.controller.review.rule  # blind review: the one rule every view applies
+        rule = self.controller.rule  # blind review: the one rule every view applies
         self.context = CardContext(logbook, self.controller.images, rule=rule)
         self.current_key = None
         blinder = self.controller.blinder
@@ -372,9 +372,9 @@ class MainWindow(QMainWindow):
     def set_blind(self, blind: bool) -> None:
         """Blind review on or off; the logbook shown is read again under its pseudonym, or under its names."""
         self.actions_by_name["blind_review"].setChecked(blind)
-        if blind == self.controller.blind:
+        if blind == self.controller.blind_mode:
             return
-        self.controller.blind = blind
+        self.controller.blind_mode = blind
         logbook = self.controller.logbook
         if logbook is not None and (self.controller.blinder is not None) != blind:
             opened = self.controller.opened_source
@@ -400,7 +400,7 @@ class MainWindow(QMainWindow):
 
     def update_progress(self) -> None:
         """How many claims the reviewer has given a verdict, in the claim list and the status bar."""
-        self.claim_panel.set_reviewing(self.controller.review.active and self.context is not None)
+        self.claim_panel.set_reviewing(self.controller.active and self.context is not None)
         self.progress_label.setText(self.claim_panel.progress_text())
 
     # --- what features may ask of the window (WindowHost, qt/host.py) -------------------------------------------
@@ -598,7 +598,7 @@ class MainWindow(QMainWindow):
         recent = self.controller.recent()
         for path in recent:
             # blind review: the folder names its participant, the pseudonym does not
-            action = QAction(folder_pseudonym(path) if self.controller.blind else str(path), self.recent_menu)
+            action = QAction(folder_pseudonym(path) if self.controller.blind_mode else str(path), self.recent_menu)
             action.triggered.connect(lambda _=False, p=path: self.controller.open(p))
             self.recent_menu.addAction(action)
         if not recent:
@@ -618,7 +618,7 @@ class MainWindow(QMainWindow):
         """Nothing loading, indexing, decoding, being written or laid out (screenshots and tests wait for this)."""
         return (
             not self.controller.busy
-            and not self.controller.review.busy
+            and not self.controller.writing
             and not self.evidence.busy
             and not self.trace_runner.pending
             and not self._excerpts_timer.isActive()

@@ -12,9 +12,9 @@ from pytestqt.qtbot import QtBot
 
 from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.verdicts import Verdict
+from reviewapp.qt.controller import LogbookController
 from reviewapp.qt.main_window import MainWindow
 from reviewapp.qt.review.note_dialog import NoteDialog
-from reviewapp.qt.review.review_controller import ReviewController
 from reviewapp.qt.review.verdict_editor import VerdictEditor
 from reviewapp.qt.workers import alive
 from tests.qt.conftest import wait_idle
@@ -22,7 +22,7 @@ from tests.qt.conftest import wait_idle
 T = TypeVar("T")
 
 
-def act(qtbot: QtBot, review: ReviewController, do: Callable[[LogbookReview], T]) -> T:
+def act(qtbot: QtBot, review: LogbookController, do: Callable[[LogbookReview], T]) -> T:
     """Run one action on the write lane and wait until it is done; its result, or the refusal raised."""
     outcome: list[tuple[bool, object]] = []
     review.submit(do, lambda result: outcome.append((True, result)), lambda exc: outcome.append((False, exc)))
@@ -49,12 +49,12 @@ def save(qtbot: QtBot, editor: VerdictEditor) -> bool:
 
 def written(qtbot: QtBot, window: MainWindow) -> None:
     """Wait until every write the review window started (a key, a click) is done and told."""
-    qtbot.waitUntil(lambda: not window.controller.review.busy)
+    qtbot.waitUntil(lambda: not window.controller.writing)
 
 
 def records(window: MainWindow) -> list[dict]:
     """The reviewer's annotation file, line by line, as it is on disk."""
-    file = window.controller.review.file()
+    file = window.controller.file()
     assert file is not None
     return [json.loads(line) for line in file.read_bytes().splitlines()] if file.exists() else []
 

@@ -119,7 +119,7 @@ def test_blind_review_hides_the_participant_and_other_judges_until_mine_is_saved
     editor = fill_verdict(qtbot, window, Verdict.TOY, "A laptop-sized run only.")
     assert save(qtbot, editor)
     wait_idle(qtbot, window)
-    mine = window.controller.review.my_verdict(window.controller.claims[0].key)
+    mine = window.controller.my_verdict(window.controller.claims[0].key)
     assert mine is not None and mine.payload.blind  # the record says it was given blind
 
     rows = exported(window, tmp_path / "after.csv")

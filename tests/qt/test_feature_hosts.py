@@ -131,7 +131,7 @@ def test_the_review_tools_alone_save_a_verdict_chosen_with_keys(qtbot: QtBot, ho
     assert host.header.widgets["reviewer"] is feature.editor
     assert host.side_tabs.indexOf(feature.notes_panel) >= 0
     load(qtbot, host, tmp_path / "demo")
-    qtbot.waitUntil(lambda: host.controller.review.active, timeout=LOAD_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: host.controller.active, timeout=LOAD_TIMEOUT_MS)
     assert host.select_claim(2)
     key = host.current_claim.key
     host.activateWindow()
@@ -145,7 +145,7 @@ def test_the_review_tools_alone_save_a_verdict_chosen_with_keys(qtbot: QtBot, ho
 
     saved = read_review(read_logbook(tmp_path / "demo")).state.verdict(key, REVIEWER)
     assert saved is not None and saved.payload.verdict is Verdict.PARTIAL and saved.payload.rationale == rationale
-    file = host.controller.review.file()
+    file = host.controller.file()
     assert file is not None and file.is_file() and file.is_relative_to(tmp_path / "demo")  # in the logbook's folder
     qtbot.waitUntil(lambda: host.claim_panel.view.hasFocus())  # Ctrl+Enter gave the keys back to the claim list
     assert "Saved" in feature.editor.state.text() and not feature.editor.save_button.isEnabled()
@@ -162,7 +162,7 @@ def test_the_review_tools_alone_offer_a_note_on_an_event_of_the_trace_shown(
     write_demo(tmp_path / "demo")
     feature = ReviewFeature(host, host.controller, host.review_views)
     load(qtbot, host, tmp_path / "demo")
-    qtbot.waitUntil(lambda: host.controller.review.active, timeout=LOAD_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: host.controller.active, timeout=LOAD_TIMEOUT_MS)
     events = QStandardItemModel(host)
     item = QStandardItem("#3 a tool call")
     item.setData(TraceEvent(3, "tool_call", "Bash", "python train.py"), EventRole.EVENT)

@@ -136,8 +136,8 @@ def test_a_published_url_says_orphan_pages_are_invisible_there(
     assert window.source_banner.isVisible() and window.claim_model.rowCount() == 3
     # the copy is replaced by the next download, so reviews are kept under the URL's logbook id instead
     assert window.controller.logbook is not None and window.controller.logbook.logbook_id == f"url:{url}"
-    assert window.controller.review.logbook_review is not None
-    assert window.controller.review.logbook_review.store.location.fallback
+    assert window.controller.logbook_review is not None
+    assert window.controller.logbook_review.store.location.fallback
 
 
 def test_find_filters_by_tag_and_the_download_limits_are_kept(

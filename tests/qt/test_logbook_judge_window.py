@@ -123,8 +123,8 @@ def test_revision_warning_rematch_with_undo_and_agreement(
     assert [r["kind"] for r in records(window)][-1] == "retraction"
 
     # The agreement view for the open logbook, with the Logbook Judge and the agent as raters.
-    act(qtbot, window.controller.review, lambda s: s.set_verdict(1, "verified", "ok"))
-    act(qtbot, window.controller.review, lambda s: s.set_verdict(2, "toy", "small run only"))
+    act(qtbot, window.controller, lambda s: s.set_verdict(1, "verified", "ok"))
+    act(qtbot, window.controller, lambda s: s.set_verdict(2, "toy", "small run only"))
     qtbot.keyClick(window, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     qtbot.waitUntil(lambda: isinstance(window.logbook_judge.dialog, AgreementDialog), timeout=60_000)
     dialog = window.logbook_judge.dialog

@@ -91,7 +91,7 @@ def test_rows_carry_three_verdict_slots_and_the_dispute_marker(
     assert [s.logbook_judge for s in slots] == [None] * 4 and [s.human for s in slots] == [None] * 4
     assert [model.index(r).data(ClaimRole.DISAGREEMENT) for r in range(4)] == [False, False, True, False]
     claims = window.context.logbook.claims
-    act(qtbot, controller.review, lambda review: review.set_verdict(claims[0].key, Verdict.FALSIFIED, "wrong units"))
+    act(qtbot, controller, lambda review: review.set_verdict(claims[0].key, Verdict.FALSIFIED, "wrong units"))
     import_logbook_judge(
         window,
         demo_copy.parent,

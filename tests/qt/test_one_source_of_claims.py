@@ -45,7 +45,7 @@ def test_after_a_split_a_merge_their_undo_and_a_reload_every_view_shows_the_work
     qtbot: QtBot, open_window: OpenWindow, demo_copy: Path
 ) -> None:
     window = open_window(demo_copy)
-    review = window.controller.review
+    review = window.controller
     show_claim(qtbot, window, 3)
     original = window.current_key
     assert_every_view_shows_the_workspace(window)
@@ -85,7 +85,7 @@ def test_a_correction_made_elsewhere_shows_on_the_claim_shown_once_the_review_is
     qtbot: QtBot, open_window: OpenWindow, demo_copy: Path
 ) -> None:
     window = open_window(demo_copy)
-    review = window.controller.review
+    review = window.controller
     show_claim(qtbot, window, 2)
     shown = window.current_claim
     assert shown is not None and review.identity is not None

@@ -360,7 +360,7 @@ def test_a_verdict_saved_in_the_review_window_redraws_its_one_cell_and_rebuilds_
 
     key = main.current_claim.key  # type: ignore[union-attr]
     with qtbot.waitSignal(window.updated, timeout=LOAD_TIMEOUT_MS):
-        act(qtbot, controller.review, lambda r: r.split_claim(key, [{"title": "a"}, {"title": "b"}], "two"))
+        act(qtbot, controller, lambda r: r.split_claim(key, [{"title": "a"}, {"title": "b"}], "two"))
     assert resets == [True]  # claims came and went: the paper's rows are aligned again, with ada's parts
     ada = window.gathered.view.logbooks[0]  # type: ignore[union-attr]
     assert {c.key for c in ada.claims()} >= {f"{key}.1", f"{key}.2"}

@@ -55,7 +55,7 @@ def test_a_logbook_opened_from_the_queue_is_checked_against_its_roster(
         qtbot.keyClick(queue.table, Qt.Key.Key_Return)
     wait_idle(qtbot, main)
 
-    review = main.controller.review.logbook_review
+    review = main.controller.logbook_review
     assert review is not None and review.identity.name == ADA
     claim = review.claims()[0].key
     assert review.state.verdict(claim, BEA).payload.verdict.value == "falsified"  # hers, not the team's
@@ -63,4 +63,4 @@ def test_a_logbook_opened_from_the_queue_is_checked_against_its_roster(
 
     with qtbot.waitSignal(main.controller.loaded, timeout=QUEUE_TIMEOUT_MS):
         main.controller.open_demo()  # opened on its own, a logbook follows the settings again
-    assert main.controller.review.trust is None
+    assert main.controller.trust is None

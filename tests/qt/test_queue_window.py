@@ -273,7 +273,7 @@ def test_the_queue_reads_again_only_the_row_a_change_names_and_only_when_the_row
     queue.model.replace_row = counted  # type: ignore[method-assign]
     queue.model.modelReset.connect(lambda: resets.append(1))
 
-    review = main.controller.review
+    review = main.controller
     act(qtbot, review, lambda r: r.add_note(r.claim_target(1), "timed on one GPU"))  # a note: no row shows it
     assert not main.queue._refresh_timer.isActive() and redrawn == []
 

@@ -212,7 +212,7 @@ def test_commit_dialog_opens_from_the_menu_and_the_review_reloads_after(
     assert isinstance(dialog, CommitDialog) and dialog.isVisible()
     qtbot.waitUntil(lambda: not dialog.is_busy() and dialog.plan is not None, timeout=30_000)
     assert dialog.target == GIT_COMMIT and dialog.commit_button.isEnabled()
-    with qtbot.waitSignals([dialog.committed, window.controller.review.changed], timeout=30_000):
+    with qtbot.waitSignals([dialog.committed, window.controller.changed], timeout=30_000):
         qtbot.mouseClick(dialog.commit_button, Qt.MouseButton.LeftButton)
     assert ".trackio/logbook/reviews/rae-reviewer.jsonl" in git(work, "show", "--name-only", "--format=", "HEAD")
     assert git(work, "status", "--porcelain") == ""

@@ -68,7 +68,7 @@ def test_undo_and_redo_redraw_the_same_one_row(qtbot: QtBot, open_window: OpenWi
 def test_splitting_a_claim_lists_the_claims_again(qtbot: QtBot, open_window: OpenWindow, demo_copy: Path) -> None:
     window = open_window(demo_copy)
     before = window.claim_model.rowCount()
-    act(qtbot, window.controller.review, lambda review: review.split_claim(1, [{"title": "a"}, {"title": "b"}], "two"))
+    act(qtbot, window.controller, lambda review: review.split_claim(1, [{"title": "a"}, {"title": "b"}], "two"))
     assert window.claim_model.rowCount() == before + 1
     assert window.controller.claims[0].key.endswith(".1")
 
@@ -79,7 +79,7 @@ def test_the_claim_shown_is_followed_into_its_split_and_back_when_the_split_is_u
     window = open_window(demo_copy)
     show_claim(qtbot, window, 3)
     original = window.current_claim.key  # type: ignore[union-attr]
-    act(qtbot, window.controller.review, lambda review: review.split_claim(3, [{"title": "a"}, {"title": "b"}], "two"))
+    act(qtbot, window.controller, lambda review: review.split_claim(3, [{"title": "a"}, {"title": "b"}], "two"))
     assert window.current_claim is not None and window.current_claim.key == f"{original}.1"
 
     show_claim(qtbot, window, f"{original}.2")
@@ -115,7 +115,7 @@ def test_the_save_runs_on_the_write_lane_while_the_gui_thread_keeps_processing_e
         assert relay.reached.wait(30), "the GUI thread did not process events while the write ran"
         return review.set_verdict(1, "verified", "reran it")
 
-    record = act(qtbot, window.controller.review, save_while_the_gui_answers)
+    record = act(qtbot, window.controller, save_while_the_gui_answers)
 
     assert seen["thread"] != gui and record.payload.verdict is Verdict.VERIFIED
     assert window.claim_model.index(0).data(ClaimRole.SLOTS).human is Verdict.VERIFIED

@@ -16,8 +16,8 @@ from reviewapp.core.review.preferences import Preferences, load_preferences, sav
 from reviewapp.core.review.store import fallback_folder
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.models.claim_table import ClaimRole
+from reviewapp.qt.opening import open_review
 from reviewapp.qt.review.identity_dialog import IdentityDialog
-from reviewapp.qt.review.opening import open_review
 from reviewapp.qt.widgets.cell_cards import CodeCard
 from reviewapp.qt.widgets.figure_card import FigureCard
 from reviewapp.qt.widgets.info_dialogs import ProblemsDialog
@@ -215,7 +215,7 @@ def test_who_is_reviewing_is_asked_once_and_kept(
     window = open_window(demo_copy)
     dialog = window.review.dialog
     assert isinstance(dialog, IdentityDialog) and dialog.isVisible()
-    assert window.controller.review.logbook_review is None
+    assert window.controller.logbook_review is None
     editor = window.review.editor
     assert editor.identity_button.isVisibleTo(window) and not editor.body.isVisibleTo(window)
     assert not window.actions_by_name["add_note"].isEnabled()
@@ -227,7 +227,7 @@ def test_who_is_reviewing_is_asked_once_and_kept(
     dialog.accept()
     assert not dialog.isVisible()
 
-    review = window.controller.review.logbook_review
+    review = window.controller.logbook_review
     assert review is not None and review.identity.name == "Grace Hopper" and review.role == "author"
     preferences = load_preferences()
     assert (preferences.annotator, preferences.annotator_source) == ("Grace Hopper", "asked")
@@ -236,10 +236,10 @@ def test_who_is_reviewing_is_asked_once_and_kept(
     assert editor.body.isVisibleTo(window) and window.actions_by_name["add_note"].isEnabled()
     fill_verdict(qtbot, window, Verdict.TOY, "Only a proxy dataset.")
     assert save(qtbot, editor) and records(window)[-1]["annotator"] == "Grace Hopper"
-    assert window.controller.review.file().name == "grace-hopper.jsonl"
+    assert window.controller.file().name == "grace-hopper.jsonl"
 
     again = open_window(demo_copy)
-    assert again.review.dialog is None and again.controller.review.logbook_review.identity.name == "Grace Hopper"
+    assert again.review.dialog is None and again.controller.logbook_review.identity.name == "Grace Hopper"
 
 
 def test_a_read_only_logbook_saves_reviews_in_the_data_folder_and_says_so(
@@ -266,7 +266,7 @@ def test_damaged_review_files_are_reported_not_fatal(qtbot: QtBot, open_window: 
     show_claim(qtbot, first, 2)
     fill_verdict(qtbot, first, Verdict.PARTIAL, "Half of it holds.")
     assert save(qtbot, first.review.editor)
-    file = first.controller.review.file()
+    file = first.controller.file()
     first.close()
     with file.open("ab") as out:
         out.write(b'{"schema": 1, "kind": "verdict", "id": "broken"}\n{"schema": 1, "kind": "no')  # torn tail

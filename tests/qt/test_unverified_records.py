@@ -42,7 +42,7 @@ def test_a_planted_verdict_is_shown_apart_and_hers_is_shown(
 
     window = open_window(workspace)
     wait_idle(qtbot, window)
-    shown = [r.payload.verdict.value for r in window.controller.review.other_verdicts(window.controller.claims[0].key)]
+    shown = [r.payload.verdict.value for r in window.controller.other_verdicts(window.controller.claims[0].key)]
     assert shown == ["falsified"]
-    problems = [p for p in window.controller.review.problems() if "unverified: claims to be Bea Judge" in p.message]
+    problems = [p for p in window.controller.problems() if "unverified: claims to be Bea Judge" in p.message]
     assert len(problems) == 1 and problems[0].file.endswith("bea-judge.jsonl")

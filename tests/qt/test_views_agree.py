@@ -33,7 +33,7 @@ def test_the_window_row_gives_the_same_verdicts_disagreement_and_hidden_names(
     with qtbot.waitSignal(window.controller.loaded, timeout=LOAD_TIMEOUT_MS):
         window.controller.open(disputed.folder, blind=True)
     wait_idle(qtbot, window)
-    model, review = window.claim_model, window.controller.review
+    model, review = window.claim_model, window.controller
     assert review.blind
 
     shown = {}
@@ -83,12 +83,12 @@ def test_a_verdict_save_does_not_match_the_logbook_judge_again_and_a_re_match_do
     heard: list[ChangeRecord] = []
     heard_undone: list[str | None] = []
     failures: list[BaseException] = []
-    controller.review.changed.connect(lambda change, _initiator: heard.append(change))
+    controller.changed.connect(lambda change, _initiator: heard.append(change))
     first = controller.claims[0].key
 
-    act(qtbot, controller.review, lambda s: s.set_verdict(first, Verdict.PARTIAL, "half of it"))
-    act(qtbot, controller.review, lambda s: s.add_note(s.claim_target(first), "checked the table"))
-    controller.review.undo(heard_undone.append, failures.append)
+    act(qtbot, controller, lambda s: s.set_verdict(first, Verdict.PARTIAL, "half of it"))
+    act(qtbot, controller, lambda s: s.add_note(s.claim_target(first), "checked the table"))
+    controller.undo(heard_undone.append, failures.append)
     qtbot.waitUntil(lambda: bool(heard_undone))
     wait_idle(qtbot, window)
 

@@ -68,7 +68,7 @@ def test_a_failing_command_reaches_on_failed_and_the_lane_goes_on(qtbot: QtBot) 
 
 
 def test_the_review_window_writes_on_the_applications_lane(open_window: OpenWindow) -> None:
-    assert open_window().controller.review.lane is WriteLane.shared()
+    assert open_window().controller.lane is WriteLane.shared()
 
 
 def test_a_pair_rating_is_written_on_the_lane_and_the_review_window_hears_of_it(
@@ -80,12 +80,12 @@ def test_a_pair_rating_is_written_on_the_lane_and_the_review_window_hears_of_it(
     pairs = window.review.tools.pair_window
     assert isinstance(pairs, PairRatingWindow)
     qtbot.waitUntil(lambda: pairs.can_answer, timeout=30_000)
-    review = window.controller.review.logbook_review
+    review = window.controller.logbook_review
     assert review is not None
     written_on: list[int] = []
     review.history.listeners.append(lambda _change: written_on.append(threading.get_ident()))
     heard: list[ChangeRecord] = []
-    window.controller.review.changed.connect(lambda change, _initiator: heard.append(change))
+    window.controller.changed.connect(lambda change, _initiator: heard.append(change))
 
     assert pairs.answer("left")
     assert not pairs.answer("left")  # the pair shown is being written: not answerable twice
@@ -132,7 +132,7 @@ def test_a_change_says_who_asked_for_it_and_listeners_redo_only_what_it_names(
     window = open_window(demo_copy)
     show_claim(qtbot, window, 2)
     heard: list[tuple[str, object]] = []
-    window.controller.review.changed.connect(lambda change, initiator: heard.append((change.kind, initiator)))
+    window.controller.changed.connect(lambda change, initiator: heard.append((change.kind, initiator)))
     panel = window.review.notes_panel
     refreshed: list[str] = []
     original = panel.set_notes

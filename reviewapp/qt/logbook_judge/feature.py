@@ -46,7 +46,6 @@ class LogbookJudgeFeature(QObject):
         super().__init__(host.widget())
         self.host = host
         self.controller = controller
-        self.review = controller.review
         self.judged: JudgedLogbook | None = None
         self.dialog: QDialog | None = None
         self._runner = TaskRunner(1, self)
@@ -65,8 +64,8 @@ class LogbookJudgeFeature(QObject):
         self.controller.loaded.connect(self._loaded)
         self.controller.claims_changed.connect(self.refresh)
         self.controller.rows_changed.connect(lambda _keys: self.refresh())  # the disagreement list follows rows
-        self.review.changed.connect(self._change_made)
-        self.review.reviewer_changed.connect(self.refresh)
+        self.controller.changed.connect(self._change_made)
+        self.controller.reviewer_changed.connect(self.refresh)
         host.subject_shown.connect(self._subject_shown)
 
     # -- state -------------------------------------------------------------------------------------------------
@@ -153,7 +152,7 @@ class LogbookJudgeFeature(QObject):
             index, key = current.judge.index, None
         else:
             index, key = registry_index, claim_key
-        self.review.submit(
+        self.controller.submit(
             lambda s: rematch(s, space, index, key),
             lambda _: self.host.say("Re-matched by hand (Ctrl+Z undoes it).", STATUS_MS),
             lambda exc: self.host.show_error("Not re-matched", str(exc)),
@@ -222,13 +221,13 @@ class LogbookJudgeFeature(QObject):
 
     def agreement_ratings(self) -> dict[str, dict[str, Any]]:
         """Claim -> rater -> verdict for the open logbook: every reviewer, the agent and the Logbook Judge."""
-        review = self.review.logbook_review
+        review = self.controller.logbook_review
         judge = self.judged.verdicts() if self.judged else {}
         ratings: dict[str, dict[str, Any]] = {}
         for claim in self.controller.claims:
             unit: dict[str, Any] = {}
             if review is not None:  # blind: others' verdicts only on claims I have judged
-                shown = self.review.rule.verdicts(review.state, claim.key)
+                shown = self.controller.rule.verdicts(review.state, claim.key)
                 unit.update({a: r.payload.verdict for a, r in shown.items()})
             unit[AGENT] = claim.verdict
             if claim.key in judge:

@@ -29,7 +29,7 @@ class PaperFeature(QObject):
         self._pending: tuple[Path, str | None] | None = None
         host.actions_by_name["open_paper"].triggered.connect(self.choose_paper)
         controller.loaded.connect(self._loaded)
-        controller.review.changed.connect(self._review_changed)  # a verdict saved here shows in the paper's cell
+        controller.changed.connect(self._review_changed)  # a verdict saved here shows in the paper's cell
 
     def choose_paper(self) -> None:
         dialog = OpenPaperDialog(self.host.widget())
@@ -53,7 +53,7 @@ class PaperFeature(QObject):
             self.paper_window.close()
         me = (lambda: Identity(who, "command line")) if who else self._me
         # blind review goes on in the paper window: the same rule, for the same reviewer
-        self.paper_window = PaperWindow(request, self.open_evidence, identity=me, blind=self.controller.blind)
+        self.paper_window = PaperWindow(request, self.open_evidence, identity=me, blind=self.controller.blind_mode)
         self.paper_window.show()
         return self.paper_window
 
@@ -80,7 +80,7 @@ class PaperFeature(QObject):
             self.paper_window.apply_change(change, initiator)
 
     def _me(self) -> Identity | None:
-        identity = self.controller.review.identity
+        identity = self.controller.identity
         if identity is not None:
             return identity
         from reviewapp.core.review.preferences import load_preferences

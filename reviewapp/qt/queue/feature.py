@@ -65,7 +65,7 @@ class QueueFeature(QObject):
         self._refresh_timer.setInterval(400)
         self._refresh_timer.timeout.connect(self._refresh_changed)
         self._changed_logbooks: set[str] = set()  # logbook ids a change named since the last refresh
-        controller.review.changed.connect(self._review_changed)  # only the row the change names is read again
+        controller.changed.connect(self._review_changed)  # only the row the change names is read again
 
     def choose_queue(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -83,7 +83,7 @@ class QueueFeature(QObject):
         self.queue_window.download_limits = self.controller.download_limits  # `queue --window --max-download-mb`
         self.queue_window.first_row_read.connect(self._open_first)
         self.queue_window.blind_changed.connect(self._set_blind)
-        if self.controller.blind:
+        if self.controller.blind_mode:
             self.queue_window.blind_box.setChecked(True)
         self.queue_window.show()
         return self.queue_window
@@ -149,7 +149,7 @@ class QueueFeature(QObject):
                 self.queue_window.refresh_logbook(logbook_id)
 
     def _me(self) -> str:
-        identity = self.controller.review.identity
+        identity = self.controller.identity
         if identity is not None:
             return identity.name
         from reviewapp.core.review.preferences import load_preferences

@@ -29,7 +29,7 @@ class ClaimCorrections(QObject):
     def __init__(self, room: ReviewRoom) -> None:
         super().__init__(room.host.widget())
         self.room = room
-        self.review = room.review
+        self.controller = room.controller
         self.host = room.host
         self.window = room.host.widget()  # the parent of the menus and dialogs
         view = room.views.claim_list
@@ -47,7 +47,7 @@ class ClaimCorrections(QObject):
 
     def _claim(self, key: str | None) -> EffectiveClaim | None:
         key = key or self.room.claim_key
-        return self.review.effective(key) if key else None
+        return self.controller.effective(key) if key else None
 
     def _name(self, claim: EffectiveClaim) -> str:
         return f"claim {claim.n}" if claim.n is not None and not claim.replaces else f"“{claim.title}”"
@@ -68,7 +68,7 @@ class ClaimCorrections(QObject):
         menu = QMenu(self.window)
         keys = self.selected_keys()
         current = self._claim(keys[0] if len(keys) == 1 else self.room.claim_key)
-        active = self.review.active
+        active = self.controller.active
         if len(keys) >= 2:
             claims = [c for c in (self._claim(k) for k in keys) if c is not None]
             names = ", ".join(self._name(c) for c in claims)
@@ -84,13 +84,13 @@ class ClaimCorrections(QObject):
         self._entry(menu, f"Split {name}…", lambda: self.split_claim(current.key), active)
         merge = menu.addMenu("Merge with")
         merge.setEnabled(active)
-        for other in self.review.effective_claims() or []:
+        for other in self.controller.effective_claims() or []:
             if other.key != current.key:
                 self._entry(
                     merge, button_text(f"{self._name(other)} — {other.title}"[:90]),
                     lambda _=False, k=other.key: self.merge_claims([current.key, k]), active,
                 )  # fmt: skip
-        mine = [r for r in (current.source, current.correction) if r is not None and self.review.is_mine(r)]
+        mine = [r for r in (current.source, current.correction) if r is not None and self.controller.is_mine(r)]
         if mine:
             menu.addSeparator()
             for record in mine:
@@ -107,7 +107,7 @@ class ClaimCorrections(QObject):
 
     def _run(self, action: Any, reply: Reply) -> None:
         """Start recording one correction; `reply(None)` once done, else `reply(why not)` (shown in the form)."""
-        self.review.submit(action, lambda _: reply(None), lambda exc: reply(str(exc)))
+        self.controller.submit(action, lambda _: reply(None), lambda exc: reply(str(exc)))
 
     def _open(self, dialog: FormDialog) -> FormDialog:
         self.room.open_dialog(dialog)
@@ -128,7 +128,7 @@ class ClaimCorrections(QObject):
 
     def add_claim(self, page: str | None = None) -> FormDialog | None:
         slug = page or self.room.page_slug
-        logbook = self.room.controller.logbook if self.host.logbook_shown else None
+        logbook = self.controller.logbook if self.host.logbook_shown else None
         found = logbook.page(slug) if logbook is not None and slug else None
         if found is None:
             return None

@@ -2,7 +2,7 @@
 undo/redo, the reviewer's identity and where reviews are saved, export, pair rating and commit.
 
 The window creates one ReviewFeature on its host (qt/host.py `ReviewHost`), handing it the views whose menus and
-cards it fills; everything here talks to the annotations through ReviewController, and refreshes what is shown
+cards it fills; everything here talks to the annotations through LogbookController, and refreshes what is shown
 whenever it says the annotations changed.
 """
 
@@ -16,28 +16,27 @@ from PySide6.QtWidgets import QDialog, QWidget
 from reviewapp.core.review.changes import ChangeRecord
 from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
 from reviewapp.qt import theme
+from reviewapp.qt.controller import CommandFailed, LogbookController
 from reviewapp.qt.host import ReviewHost
 from reviewapp.qt.links import display_path
 from reviewapp.qt.plain import ElidedLabel, button_text, plain_tooltip
 from reviewapp.qt.review.corrections import ClaimCorrections
 from reviewapp.qt.review.note_actions import NoteActions
 from reviewapp.qt.review.notes_panel import NotesPanel
-from reviewapp.qt.review.review_controller import CommandFailed
-from reviewapp.qt.review.room import LogbookLoading, ReviewRoom, ReviewViews
+from reviewapp.qt.review.room import ReviewRoom, ReviewViews
 from reviewapp.qt.review.tools import ReviewTools
 from reviewapp.qt.review.verdict_editor import VerdictEditor
 
 
 class ReviewFeature(QObject):
-    def __init__(self, host: ReviewHost, controller: LogbookLoading, views: ReviewViews) -> None:
+    def __init__(self, host: ReviewHost, controller: LogbookController, views: ReviewViews) -> None:
         super().__init__(host.widget())
         self.host = host
         self.room = ReviewRoom(host, controller, views)
         self.controller = controller
-        self.review = controller.review
         self.actions = host.actions_by_name
         self.ask_on_load = True  # ask who is reviewing when a logbook opens and nobody is known
-        self.editor = VerdictEditor(self.review)
+        self.editor = VerdictEditor(controller)
         host.claim_header.set_reviewer_widget(self.editor)
         self.notes_panel = NotesPanel()
         host.add_side_tab(self.notes_panel, "Notes")
@@ -59,8 +58,8 @@ class ReviewFeature(QObject):
         c, a, w = self.controller, self.actions, self.host
         c.loaded.connect(self._loaded)
         c.claims_changed.connect(self._claims_changed)
-        self.review.changed.connect(self._changed)
-        self.review.reviewer_changed.connect(self._session_changed)
+        self.controller.changed.connect(self._changed)
+        self.controller.reviewer_changed.connect(self._session_changed)
         w.subject_shown.connect(self.subject_shown)
         theme.manager().changed.connect(self.editor.apply_theme)
         self.editor.note_requested.connect(self.notes.add_for_subject)
@@ -93,16 +92,16 @@ class ReviewFeature(QObject):
     # they would have had the save been instant, and are neither lost nor applied twice.
 
     def choose(self, verdict: Verdict) -> None:
-        self.review.when_idle(lambda: self._choose(verdict))
+        self.controller.when_idle(lambda: self._choose(verdict))
 
     def _choose(self, verdict: Verdict) -> None:
         self.editor.choose(verdict)
-        if self.claim_key is not None and self.review.active:
+        if self.claim_key is not None and self.controller.active:
             self.say(f"{verdict.value.upper()} chosen: write the rationale (V), then Ctrl+Enter saves.")
 
     def save_verdict(self, and_next: bool = False) -> None:
         """Ctrl+Enter: save, then the keys are on the claim list again (Ctrl+Shift+Enter: on the next unreviewed)."""
-        self.review.when_idle(lambda: self._save_verdict(and_next))
+        self.controller.when_idle(lambda: self._save_verdict(and_next))
 
     def _save_verdict(self, and_next: bool) -> None:
         def then(saved: bool) -> None:
@@ -117,7 +116,7 @@ class ReviewFeature(QObject):
 
     def clear_verdict(self) -> None:
         """0 or Review > Clear Verdict: remove the saved verdict (undoable), or forget a verdict chosen unsaved."""
-        self.review.when_idle(self._clear_verdict)
+        self.controller.when_idle(self._clear_verdict)
 
     def _clear_verdict(self) -> None:
         if self.editor.stored is not None:
@@ -142,20 +141,20 @@ class ReviewFeature(QObject):
 
     def _loaded(self) -> None:
         self._session_changed()
-        if self.review.ask and self.ask_on_load:
+        if self.controller.ask and self.ask_on_load:
             self.tools.ask_identity()
 
     def _session_changed(self) -> None:
         self.editor.drafts.clear()
-        identity, where = self.review.identity, self.review.location()
+        identity, where = self.controller.identity, self.controller.location()
         if identity is None or where is None:
-            self.reviewer.setText(self.review.reason or "")
+            self.reviewer.setText(self.controller.reason or "")
             self.reviewer.setToolTip("")
         else:
-            file, rule = self.review.file(), self.review.rule
+            file, rule = self.controller.file(), self.controller.rule
             # blind review: the folder (OWNER__NAME, the logbook id's folder) names the participant
             shown = "" if file is None else rule.path(file) if rule.blind else display_path(file)
-            role = self.review.logbook_review.role if self.review.logbook_review else ""
+            role = self.controller.logbook_review.role if self.controller.logbook_review else ""
             if where.fallback:
                 self.reviewer.setText(f"{identity.name} ({role}) · reviews saved outside the logbook: {shown}")
                 self.reviewer.setToolTip(plain_tooltip(f"{where.reason}\nCommitting copies them into the logbook."))
@@ -170,12 +169,12 @@ class ReviewFeature(QObject):
         if not self.host.logbook_shown:
             self.editor.show_nothing()
         elif claim is not None:
-            self.editor.show_claim(claim.key, claim.label, len(self.review.sets_for(claim.key)))
+            self.editor.show_claim(claim.key, claim.label, len(self.controller.sets_for(claim.key)))
             self.host.claim_header.set_corrections(self._corrections(claim.key))
             self._show_other_verdicts()
         else:
             slug = self.page_slug
-            self.editor.show_page(len(self.review.notes(page=slug)) if slug else 0)
+            self.editor.show_page(len(self.controller.notes(page=slug)) if slug else 0)
         self.notes.refresh_panel()
         self._update_actions()
 
@@ -187,7 +186,7 @@ class ReviewFeature(QObject):
         verdicts = change.touches("verdict", "adjudicated_verdict")
         if verdicts and initiator is not self.editor:
             self.editor.refresh()
-        if change.touches("note") or (verdicts and self.review.blind):
+        if change.touches("note") or (verdicts and self.controller.blind):
             self.notes.refresh_panel()
         corrections = change.touches("agent_verdict")
         if self.host.current_claim is not None:
@@ -195,7 +194,7 @@ class ReviewFeature(QObject):
                 self.host.claim_header.set_corrections(self._corrections(self.host.current_claim.key))
             if verdicts:
                 self._show_other_verdicts()
-        for repair in self.review.new_repairs():
+        for repair in self.controller.new_repairs():
             self.say(f"Set aside an unfinished line another program left: {repair.issue}")
         self.host.update_problems()
         self._update_actions()
@@ -203,7 +202,7 @@ class ReviewFeature(QObject):
     def _show_other_verdicts(self) -> None:
         """Other reviewers' verdicts on the claim shown, side by side in the claim header."""
         key = self.claim_key
-        others = self.review.other_verdicts(key) if key is not None else []
+        others = self.controller.other_verdicts(key) if key is not None else []
         self.host.claim_header.set_other_verdicts(
             [(r.annotator, r.payload.verdict, r.payload.rationale) for r in others]
         )
@@ -226,7 +225,7 @@ class ReviewFeature(QObject):
             self.host.reveal_claim(target)
 
     def _update_actions(self) -> None:
-        a, logbook_review = self.actions, self.review.logbook_review
+        a, logbook_review = self.actions, self.controller.logbook_review
         history = logbook_review.history if logbook_review is not None else None
         a["undo"].setEnabled(bool(history and history.can_undo))
         a["redo"].setEnabled(bool(history and history.can_redo))
@@ -243,16 +242,16 @@ class ReviewFeature(QObject):
             a[name].setEnabled(active and self.page_slug is not None)
         for name in ("export_reviews", "commit_reviews"):
             a[name].setEnabled(active)
-        a["rate_pairs"].setEnabled(active and bool(self.review.pair_sets))
+        a["rate_pairs"].setEnabled(active and bool(self.controller.pair_sets))
         a["reviewer_identity"].setEnabled(self.controller.logbook is not None)
 
     # -- undo / redo ------------------------------------------------------------------------------------------
 
     def undo(self) -> None:
-        self.review.when_idle(lambda: self.review.undo(*self._stepped("Undid", "Cannot undo")))
+        self.controller.when_idle(lambda: self.controller.undo(*self._stepped("Undid", "Cannot undo")))
 
     def redo(self) -> None:
-        self.review.when_idle(lambda: self.review.redo(*self._stepped("Redid", "Cannot redo")))
+        self.controller.when_idle(lambda: self.controller.redo(*self._stepped("Redid", "Cannot redo")))
 
     def _stepped(self, done: str, failed: str) -> tuple[Callable[[str | None], None], Callable[[CommandFailed], None]]:
         def stepped(label: str | None) -> None:

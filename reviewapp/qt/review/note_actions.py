@@ -14,12 +14,12 @@ from PySide6.QtWidgets import QAbstractItemView, QMenu, QPlainTextEdit, QPushBut
 from reviewapp.core.logbook.model import TraceEvent
 from reviewapp.core.review.logbook_review import LogbookReview
 from reviewapp.core.review.records import NoteRecord, Target
+from reviewapp.qt.controller import CommandFailed
 from reviewapp.qt.models.trace_events import EventRole, event_summary
 from reviewapp.qt.plain import button_text
 from reviewapp.qt.review.anchors import NoteAnchor
 from reviewapp.qt.review.note_dialog import NoteDialog, Reply
 from reviewapp.qt.review.notes_panel import NotesPanel, ShownNote
-from reviewapp.qt.review.review_controller import CommandFailed
 from reviewapp.qt.review.room import ReviewRoom
 from reviewapp.qt.widgets.card import Card
 from reviewapp.qt.widgets.cell_cards import CodeCard
@@ -32,7 +32,7 @@ class NoteActions(QObject):
     def __init__(self, room: ReviewRoom, panel: NotesPanel) -> None:
         super().__init__(room.host.widget())
         self.room = room
-        self.review = room.review
+        self.controller = room.controller
         self.host = room.host
         self.window = room.host.widget()  # the parent of the menus and dialogs
         self.panel = panel
@@ -73,7 +73,7 @@ class NoteActions(QObject):
         button.setToolTip("Add a note on this cell" if card.cell is not None else "Add a note on this page")
         button.setCursor(Qt.CursorShape.PointingHandCursor)
         button.clicked.connect(lambda: self.add(self.card_anchor(card)))
-        button.setVisible(self.review.active)
+        button.setVisible(self.controller.active)
         card.header_layout.addWidget(button, 0, Qt.AlignmentFlag.AlignVCenter)
         card.note_button = button  # type: ignore[attr-defined]
         card.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -189,7 +189,7 @@ class NoteActions(QObject):
     def _claim_tied_to(self, session: str | None, sequence: int) -> str | None:
         """The claim shown, when the event is one of its excerpts (a timeline note then belongs to it)."""
         claim = self.host.current_claim
-        excerpts = self.room.controller.excerpts(claim) if claim is not None else None
+        excerpts = self.controller.excerpts(claim) if claim is not None else None
         if claim is None or not excerpts:
             return None
         tied = any(e.trace_id == session and e.sequence == sequence for e in excerpts)
@@ -197,7 +197,7 @@ class NoteActions(QObject):
 
     def _entry(self, menu: QMenu, text: str, slot: object) -> None:
         action = menu.addAction(text)
-        action.setEnabled(self.review.active)
+        action.setEnabled(self.controller.active)
         action.triggered.connect(slot)
 
     def _popup(self, menu: QMenu, widget: QWidget, pos: QPoint) -> None:
@@ -225,7 +225,7 @@ class NoteActions(QObject):
                 raise CommandFailed(str(exc)) from exc
             return target, s.label(target)
 
-        self.review.submit(
+        self.controller.submit(
             resolve, lambda found: self._open_add(anchor, *found),
             lambda exc: self.room.say(f"Cannot add a note there: {exc}"),
         )  # fmt: skip
@@ -236,31 +236,33 @@ class NoteActions(QObject):
                 self.room.say(f"Saved note on {label}.")
                 reply(None)
 
-            self.review.submit(lambda s: s.add_note(target, text, tags), saved, lambda exc: reply(str(exc)))
+            self.controller.submit(lambda s: s.add_note(target, text, tags), saved, lambda exc: reply(str(exc)))
 
-        dialog = NoteDialog("Add a note", label, anchor.quote, self.review.tag_choices(), submit, parent=self.window)
+        dialog = NoteDialog(
+            "Add a note", label, anchor.quote, self.controller.tag_choices(), submit, parent=self.window
+        )
         self.room.open_dialog(dialog)
 
     def edit(self, record: NoteRecord) -> NoteDialog | None:
-        label = self.review.label(record)
+        label = self.controller.label(record)
 
         def submit(text: str, tags: list[str], reply: Reply) -> None:
             def saved(_: object) -> None:
                 self.room.say(f"Saved the edit of the note on {label}.")
                 reply(None)
 
-            self.review.submit(lambda s: s.edit_note(record.id, text, tags), saved, lambda exc: reply(str(exc)))
+            self.controller.submit(lambda s: s.edit_note(record.id, text, tags), saved, lambda exc: reply(str(exc)))
 
         dialog = NoteDialog(
-            "Edit note", label, "", self.review.tag_choices(), submit,
+            "Edit note", label, "", self.controller.tag_choices(), submit,
             text=record.payload.text, tags=list(record.payload.tags), parent=self.window,
         )  # fmt: skip
         self.room.open_dialog(dialog)
         return dialog
 
     def delete(self, record: NoteRecord) -> None:
-        label = self.review.label(record)
-        self.review.submit(
+        label = self.controller.label(record)
+        self.controller.submit(
             lambda s: s.delete(record.id),
             lambda _: self.room.say(f"Deleted the note on {label}; Ctrl+Z brings it back."),
             lambda exc: self.host.show_error("Cannot delete the note", str(exc)),
@@ -282,21 +284,21 @@ class NoteActions(QObject):
         key, slug = room.claim_key, room.page_slug
         claim = self.host.current_claim
         if scope == "claim" and key is not None and claim is not None:
-            notes = self.review.notes(claim=key)
+            notes = self.controller.notes(claim=key)
             where = f"claim {claim.n}" if claim.n is not None else f"“{claim.title}”"
         elif scope in ("claim", "page") and slug is not None:
             logbook = room.controller.logbook if self.host.logbook_shown else None
             page = logbook.page(slug) if logbook is not None else None
-            notes, where = self.review.notes(page=slug), f"page “{page.title if page else slug}”"
+            notes, where = self.controller.notes(page=slug), f"page “{page.title if page else slug}”"
         else:
-            notes, where = self.review.notes(), "this logbook"
-        shown = [ShownNote(n, self.review.label(n), self.review.is_mine(n)) for n in notes]
+            notes, where = self.controller.notes(), "this logbook"
+        shown = [ShownNote(n, self.controller.label(n), self.controller.is_mine(n)) for n in notes]
         count = f"{len(shown)} note{'s' if len(shown) != 1 else ''}" if shown else "No notes"
-        summary = f"{count} on {where}." if self.review.active else self.review.reason or ""
+        summary = f"{count} on {where}." if self.controller.active else self.controller.reason or ""
         panel.set_notes(summary, shown)
-        panel.add_button.setEnabled(self.review.active and slug is not None)
+        panel.add_button.setEnabled(self.controller.active and slug is not None)
         self.host.set_side_tab_title(panel, f"Notes ({len(shown)})" if shown else "Notes")
         for card in room.views.evidence.cards:
             button = getattr(card, "note_button", None)
             if button is not None:
-                button.setVisible(self.review.active)
+                button.setVisible(self.controller.active)

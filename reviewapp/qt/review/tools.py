@@ -15,10 +15,10 @@ from reviewapp.core.review.export import default_export_path, export_rows, write
 from reviewapp.core.review.identity import Identity, resolve_identity
 from reviewapp.core.review.preferences import load_preferences, update_preferences
 from reviewapp.qt.commit.dialog import CommitDialog
+from reviewapp.qt.controller import CommandFailed
 from reviewapp.qt.links import display_path
 from reviewapp.qt.pairs import PairRatingWindow
 from reviewapp.qt.review.identity_dialog import IdentityDialog
-from reviewapp.qt.review.review_controller import CommandFailed
 from reviewapp.qt.review.room import ReviewRoom
 
 EXPORT_FILTERS = "CSV (*.csv);;JSON Lines (*.jsonl)"
@@ -28,7 +28,7 @@ class ReviewTools(QObject):
     def __init__(self, room: ReviewRoom) -> None:
         super().__init__(room.host.widget())
         self.room = room
-        self.review = room.review
+        self.controller = room.controller
         self.host = room.host
         self.window = room.host.widget()  # the parent of the dialogs
         self.pair_window: PairRatingWindow | None = None
@@ -38,19 +38,19 @@ class ReviewTools(QObject):
     def ask_identity(self, change: bool = False) -> IdentityDialog:
         """Ask for the reviewer's name and role (non-blocking); the logbook_review opens once it is given."""
         preferences = load_preferences()
-        current = self.review.identity.name if self.review.identity else preferences.annotator or ""
+        current = self.controller.identity.name if self.controller.identity else preferences.annotator or ""
         dialog = IdentityDialog(current, preferences.role, self.window)
         dialog.accepted.connect(lambda: self._identity_chosen(dialog.chosen_name, dialog.chosen_role, change))
         self.room.open_dialog(dialog)
         return dialog
 
     def _identity_chosen(self, name: str, role: str, change: bool) -> None:
-        logbook = self.review.logbook
+        logbook = self.controller.logbook
         if logbook is None:
             return
         update_preferences(lambda p: p.model_copy(update={"role": role}))
         identity: Identity | None
-        if change or self.review.active:
+        if change or self.controller.active:
             update_preferences(lambda p: p.model_copy(update={"annotator": name, "annotator_source": "asked"}))
             identity = Identity(name, "asked")
         else:  # the first time: the usual order (Hub login, git), the typed name when neither knows
@@ -58,7 +58,7 @@ class ReviewTools(QObject):
         if identity is None:
             return
         try:
-            self.review.open_as(identity, role)
+            self.controller.open_as(identity, role)
         except CommandFailed as exc:
             self.host.show_error("Cannot review this logbook", str(exc))
             return
@@ -68,10 +68,10 @@ class ReviewTools(QObject):
 
     def export(self) -> QFileDialog | None:
         """Ask where to save the review (CSV or JSON Lines, by the file's suffix)."""
-        logbook = self.review.logbook
-        if logbook is None or not self.review.active:
+        logbook = self.controller.logbook
+        if logbook is None or not self.controller.active:
             return None
-        start = default_export_path(logbook, rule=self.review.rule)
+        start = default_export_path(logbook, rule=self.controller.rule)
         dialog = QFileDialog(self.window, "Export reviews", str(start), EXPORT_FILTERS)
         dialog.setObjectName("exportDialog")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
@@ -81,13 +81,13 @@ class ReviewTools(QObject):
         return dialog
 
     def export_to(self, path: Path, name_filter: str = "") -> bool:
-        logbook_review = self.review.logbook_review
+        logbook_review = self.controller.logbook_review
         if logbook_review is None:
             return False
         jsonl = path.suffix.lower() == ".jsonl" or (not path.suffix and "jsonl" in name_filter)
         if not path.suffix:
             path = path.with_suffix(".jsonl" if jsonl else ".csv")
-        rows = export_rows(logbook_review.state, rule=self.review.rule)
+        rows = export_rows(logbook_review.state, rule=self.controller.rule)
         out = io.StringIO()
         (write_jsonl if jsonl else write_csv)(rows, out)
         try:
@@ -102,9 +102,9 @@ class ReviewTools(QObject):
 
     def rate_pairs(self, claim_key: str | None = None) -> QWidget | None:
         """Rate the pair set of the claim (or of the logbook); with several, ask which."""
-        if not self.review.active:
+        if not self.controller.active:
             return None
-        names = self.review.sets_for(claim_key) or self.review.sets_for(None)
+        names = self.controller.sets_for(claim_key) or self.controller.sets_for(None)
         if not names:
             self.room.say("This logbook has no image-pair sets (a <name>-pairs.json or .csv file).")
             return None
@@ -121,7 +121,7 @@ class ReviewTools(QObject):
         return dialog
 
     def open_pairs(self, name: str) -> PairRatingWindow | None:
-        logbook_review = self.review.logbook_review
+        logbook_review = self.controller.logbook_review
         if logbook_review is None:
             return None
         try:
@@ -143,13 +143,13 @@ class ReviewTools(QObject):
     # -- commit -----------------------------------------------------------------------------------------------
 
     def commit(self) -> CommitDialog | None:
-        logbook_review, logbook = self.review.logbook_review, self.review.logbook
+        logbook_review, logbook = self.controller.logbook_review, self.controller.logbook
         if logbook_review is None or logbook is None:
-            self.host.show_error("Nothing to commit", self.review.reason or "Open a logbook and review it first.")
+            self.host.show_error("Nothing to commit", self.controller.reason or "Open a logbook and review it first.")
             return None
-        blinder = self.room.controller.blinder
+        blinder = self.controller.blinder
         scrub = blinder.scrub if blinder is not None else None
         dialog = CommitDialog(logbook, logbook_review=logbook_review, parent=self.window, scrub=scrub)
-        dialog.committed.connect(lambda _outcome: self.review.reload())
+        dialog.committed.connect(lambda _outcome: self.controller.reload())
         self.room.open_dialog(dialog)
         return dialog

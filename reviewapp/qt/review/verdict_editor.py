@@ -38,8 +38,8 @@ from reviewapp.core.review.rationale import is_bare_template, rationale_template
 from reviewapp.core.review.records import VerdictRecord
 from reviewapp.core.verdicts import HUMAN_VERDICTS, Verdict
 from reviewapp.qt import theme, window_state
+from reviewapp.qt.controller import CommandFailed, LogbookController
 from reviewapp.qt.plain import ElidedLabel, PlainLabel, plain_tooltip
-from reviewapp.qt.review.review_controller import CommandFailed, ReviewController
 from reviewapp.qt.review.tag_chips import FlowWidget, TagChips
 
 CONFIDENCE = {1: "1 · unsure", 2: "2 · fairly sure", 3: "3 · certain"}
@@ -78,10 +78,10 @@ class VerdictEditor(QFrame):
     identity_requested = Signal()  # nobody is reviewing yet: ask who
     save_finished = Signal(bool)  # a save or a removal started by this editor is done: True when it is on disk
 
-    def __init__(self, review: ReviewController, parent: QWidget | None = None) -> None:
+    def __init__(self, controller: LogbookController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("verdictEditor")
-        self.review = review
+        self.controller = controller
         self.claim_key: str | None = None
         self.claim_label = ""
         self.expanded = _stored_shown()
@@ -247,7 +247,7 @@ class VerdictEditor(QFrame):
         self.heading.setText("YOUR NOTES")
         count = f"{notes} note{'s' if notes != 1 else ''}" if notes else "No notes"
         self.summary.setText(f"{count} on this page")
-        self.note_button.setVisible(self.review.active)
+        self.note_button.setVisible(self.controller.active)
         self._show_identity_hint()
         self.pairs_button.hide()
         self.toggle.hide()
@@ -259,7 +259,7 @@ class VerdictEditor(QFrame):
         self.heading.setText("YOUR VERDICT")
         self.pairs_button.setVisible(pair_sets > 0)
         self.pairs_button.setText("Rate image pairs…" if pair_sets == 1 else f"Rate image pairs ({pair_sets} sets)…")
-        if not self.review.active:
+        if not self.controller.active:
             self.note_button.hide()
             self.toggle.hide()
             self.body.hide()
@@ -268,8 +268,8 @@ class VerdictEditor(QFrame):
         self.identity_button.hide()
         self.note_button.show()
         self.toggle.show()
-        self.tags.set_choices(self.review.tag_choices())
-        draft, stored = self.drafts.pop(key, None), Draft.of(self.review.my_verdict(key))
+        self.tags.set_choices(self.controller.tag_choices())
+        draft, stored = self.drafts.pop(key, None), Draft.of(self.controller.my_verdict(key))
         self._fill(draft if draft is not None else stored)
         self._baseline = stored  # a restored draft still counts as the reviewer's edit
         self._set_error("")
@@ -280,10 +280,10 @@ class VerdictEditor(QFrame):
 
     def refresh(self) -> None:
         """The annotations changed (an undo, another window): show the stored verdict unless edits are pending."""
-        if self.claim_key is None or not self.review.active:
+        if self.claim_key is None or not self.controller.active:
             return
         if not self.edited:
-            self._fill(Draft.of(self.review.my_verdict(self.claim_key)))
+            self._fill(Draft.of(self.controller.my_verdict(self.claim_key)))
         stored = self.stored
         if self._saved_id is not None and (stored is None or stored.id != self._saved_id):
             self._saved_id = None  # an undo or another window replaced what was saved: "Saved at" would be stale
@@ -291,9 +291,9 @@ class VerdictEditor(QFrame):
         self._update()
 
     def _show_identity_hint(self) -> None:
-        self.identity_button.setVisible(not self.review.active)
-        if not self.review.active:
-            self.summary.setText(self.review.reason or "Nobody is reviewing.")
+        self.identity_button.setVisible(not self.controller.active)
+        if not self.controller.active:
+            self.summary.setText(self.controller.reason or "Nobody is reviewing.")
 
     def _fill(self, draft: Draft) -> None:
         self._baseline = draft
@@ -311,7 +311,7 @@ class VerdictEditor(QFrame):
 
     def _stash(self) -> None:
         """Keep unsaved edits of the claim being left, to restore when the reviewer comes back."""
-        if self.claim_key is not None and self.review.active and self.edited:
+        if self.claim_key is not None and self.controller.active and self.edited:
             self.drafts[self.claim_key] = self.current()
 
     # -- state ------------------------------------------------------------------------------------------------
@@ -323,7 +323,7 @@ class VerdictEditor(QFrame):
 
     @property
     def stored(self) -> VerdictRecord | None:
-        return self.review.my_verdict(self.claim_key) if self.claim_key is not None else None
+        return self.controller.my_verdict(self.claim_key) if self.claim_key is not None else None
 
     @property
     def dirty(self) -> bool:
@@ -367,7 +367,7 @@ class VerdictEditor(QFrame):
         """A verdict key: choose `verdict` (not saved until Ctrl+Enter); the editor opens when hidden."""
         if self.claim_key is None:
             return
-        if not self.review.active:
+        if not self.controller.active:
             self.identity_requested.emit()
             return
         if not self.body.isVisible():
@@ -424,7 +424,7 @@ class VerdictEditor(QFrame):
             else "Choose a verdict and give a rationale first"
         )
         self.summary.setText(self._summary(stored))
-        others = self.review.other_verdicts(self.claim_key) if self.claim_key else []
+        others = self.controller.other_verdicts(self.claim_key) if self.claim_key else []
         tip = "\n".join(f"{r.annotator}: {r.payload.verdict.value} — {r.payload.rationale}" for r in others)
         self.summary.setToolTip(plain_tooltip(f"Other reviewers:\n{tip}") if tip else "")
 
@@ -461,14 +461,14 @@ class VerdictEditor(QFrame):
         self._update()
 
     def _set_expanded(self, expanded: bool) -> None:
-        self.body.setVisible(expanded and self.claim_key is not None and self.review.active)
+        self.body.setVisible(expanded and self.claim_key is not None and self.controller.active)
         self.toggle.setText("Hide" if expanded else "Record verdict…" if self.stored is None else "Edit verdict…")
 
     def open_editor(self) -> None:
         """Show the editor and put the cursor in the rationale (the V shortcut)."""
         if self.claim_key is None:
             return
-        if not self.review.active:
+        if not self.controller.active:
             self.identity_requested.emit()
             return
         self.expanded = True
@@ -507,7 +507,7 @@ class VerdictEditor(QFrame):
                     self._fill(Draft.of(self.stored))
                 else:
                     self._baseline = Draft.of(self.stored)
-                self.tags.set_choices(self.review.tag_choices())
+                self.tags.set_choices(self.controller.tag_choices())
                 self._set_error("")
                 stored = self.stored
                 self._saved_id = stored.id if stored is not None else None
@@ -524,7 +524,7 @@ class VerdictEditor(QFrame):
             self._finished(then, False)
 
         self.state.setText("Saving…")
-        self.review.submit(save_and_remember, saved, refused, initiator=self)
+        self.controller.submit(save_and_remember, saved, refused, initiator=self)
         return True
 
     def _finished(self, then: Callable[[bool], None] | None, saved: bool) -> None:
@@ -550,7 +550,7 @@ class VerdictEditor(QFrame):
                 self._set_error(str(exc))
             self._finished(then, False)
 
-        self.review.submit(lambda s: s.clear_verdict(key), cleared, refused)
+        self.controller.submit(lambda s: s.clear_verdict(key), cleared, refused)
         return True
 
 

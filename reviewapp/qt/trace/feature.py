@@ -2,7 +2,7 @@
 the published traces dataset fetched the first time the timeline is opened.
 
 MainWindow creates one TraceFeature. Slow work (reading and copying a transcript, downloading the dataset)
-runs in a worker; records are written on the GUI thread through the review controller, like every annotation.
+runs in a worker; records are written on the GUI thread through the logbook controller, like every annotation.
 """
 
 from __future__ import annotations
@@ -46,9 +46,9 @@ class TraceFeature(QObject):
     ) -> None:
         super().__init__(host.widget())
         self.host = host
+        self.controller = controller
         self.timeline = timeline
         self.excerpts = excerpts
-        self.review = controller.review
         self.runner = TaskRunner(1, self)
         self.logbook: Logbook | None = None
         self.dataset_sessions: list[TraceSession] = []
@@ -67,7 +67,7 @@ class TraceFeature(QObject):
         host.subject_shown.connect(self.show_pinned)
         host.subject_shown.connect(self.show_linked_events)
         self.timeline.indexed.connect(self.show_linked_events)
-        self.review.changed.connect(self._changed)
+        self.controller.changed.connect(self._changed)
         host.side_tab_changed.connect(self._maybe_fetch_dataset)
         host.actions_by_name["toggle_side_pane"].toggled.connect(self._pane_toggled)
         host.actions_by_name["toggle_side_pane"].toggled.connect(lambda _on: self._maybe_fetch_dataset())
@@ -91,7 +91,7 @@ class TraceFeature(QObject):
     def sessions(self) -> list[TraceSession]:
         if self.logbook is None:
             return []
-        review = self.review.logbook_review
+        review = self.controller.logbook_review
         links = transcript_links(review.state) if review is not None else []
         listed = list_sessions(self.logbook, links)
         known = {s.id for s in listed if s.readable}
@@ -208,7 +208,7 @@ class TraceFeature(QObject):
             if not alive(self) or logbook is not self.logbook:
                 return
             index, stored = result
-            self.review.submit(
+            self.controller.submit(
                 lambda s: link_transcript(s, chosen.name, index, stored, session_id),
                 lambda attached: linked(index, attached) if alive(self) and logbook is self.logbook else None,
                 lambda exc: self.host.show_error("Transcript not attached", str(exc)) if alive(self) else None,
@@ -241,7 +241,7 @@ class TraceFeature(QObject):
         if claim is None or index is None or session is None:
             self.host.say("Select the claim to pin these events to first.", 8000)
             return
-        self.review.submit(
+        self.controller.submit(
             lambda s: pin_excerpt(s, claim.key, session.id, index, first, last),
             lambda record: self.host.say(f"Pinned to {claim.label}: {excerpt_label(record)}", 10_000),
             lambda exc: self.host.show_error("Excerpt not pinned", str(exc)),
@@ -253,11 +253,11 @@ class TraceFeature(QObject):
 
     def show_pinned(self) -> None:
         claim = self.host.current_claim
-        review = self.review.logbook_review
+        review = self.controller.logbook_review
         if claim is None or review is None:
             self.excerpts.set_pinned([])
             return
-        pinned = self.review.rule.shown(review.state, pinned_excerpts(review.state, claim.key))  # blind: mine first
+        pinned = self.controller.rule.shown(review.state, pinned_excerpts(review.state, claim.key))  # blind: mine first
         self.excerpts.set_pinned([excerpt_label(r) for r in pinned])
 
     def show_linked_events(self) -> None:
@@ -282,7 +282,7 @@ class TraceFeature(QObject):
 
     def show_cell(self, page: str, ordinal: int) -> None:
         """Show the cell (through its claim when it is evidence of one) that a trace event produced."""
-        effective = self.review.effective_claims() or []
+        effective = self.controller.effective_claims() or []
         holder = next((c for c in effective if c.page == page and (ordinal < 0 or ordinal in c.cells)), None)
         if holder is not None and self.host.select_claim(holder.key):
             return
