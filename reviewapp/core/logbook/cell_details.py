@@ -45,19 +45,40 @@ def _fences_of(body: str, spans: list[FenceSpan]) -> list[Fence]:
     for span in spans:
         line += body.count("\n", counted, span.start)
         counted = span.start
-        info = span.info.strip()
-        lang, _, rest = info.partition(" ")
-        title_match = _TITLE.search(rest) or _TITLE.search(info)
-        text = body[span.content_start : span.content_end] if span.content_start <= span.content_end else ""
-        found.append(
-            Fence(
-                lang=lang if not lang.startswith("title=") else "",
-                title=title_match.group(1) if title_match else None,
-                text=text[:-1] if text.endswith("\n") else text,
-                line=line,
-            )
-        )
+        found.append(_fence_at(body, span, line))
     return found
+
+
+def _fence_at(body: str, span: FenceSpan, line: int) -> Fence:
+    info = span.info.strip()
+    lang, _, rest = info.partition(" ")
+    title_match = _TITLE.search(rest) or _TITLE.search(info)
+    text = body[span.content_start : span.content_end] if span.content_start <= span.content_end else ""
+    return Fence(
+        lang=lang if not lang.startswith("title=") else "",
+        title=title_match.group(1) if title_match else None,
+        text=text[:-1] if text.endswith("\n") else text,
+        line=line,
+    )
+
+
+_OUTPUT_LANGS = ("output", "result")
+
+
+def _fence_lang(info: str) -> str:
+    """A fence's language as `Fence.lang` reads it from the opening line's info."""
+    lang = info.strip().partition(" ")[0]
+    return lang if not lang.startswith("title=") else ""
+
+
+def output_fence(cell: Cell) -> Fence | None:
+    """`code_details(cell).output` alone: the claim reader asks only for a run's output, and slicing out every
+    other fence (the code files a run attaches) and reading the command and status was most of its cost."""
+    body = cell.body
+    for span in fence_spans(body):
+        if _fence_lang(span.info) in _OUTPUT_LANGS:
+            return _fence_at(body, span, 1 + body.count("\n", 0, span.start))
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +183,7 @@ def code_details(cell: Cell) -> CodeDetails:
     attachments: list[Fence] = []
     spans = fence_spans(cell.body)
     for fence in _fences_of(cell.body, spans):
-        if fence.lang in ("output", "result") and output is None:
+        if fence.lang in _OUTPUT_LANGS and output is None:
             output = fence
         elif fence.title:
             attachments.append(fence)

@@ -11,7 +11,7 @@ from dataclasses import replace
 from reviewapp.core.logbook import verdict_candidates as vc
 from reviewapp.core.logbook import verdict_decision as vd
 from reviewapp.core.logbook import verdict_mentions as vm
-from reviewapp.core.logbook.cell_details import Fence, code_details
+from reviewapp.core.logbook.cell_details import Fence, output_fence
 from reviewapp.core.logbook.claim_text import ROW_CLAIM, Scope, verdict_column_of, without_code
 from reviewapp.core.logbook.claims_elsewhere import HISTORY
 from reviewapp.core.logbook.model import Cell, CellKind, Page, VerdictMention
@@ -73,7 +73,7 @@ def _scope_mentions(scope: Scope, n: int | None) -> list[VerdictMention]:
             _scan_text(cell.body, cell.body_line, page, cell.ordinal, scope, found, budget)
             _claim_tables(cell.body, cell.body_line, page, cell.ordinal, scope, n, found)
         elif cell.kind is CellKind.CODE and scope.covers(cell.body_line):
-            output = code_details(cell).output  # read once: outputs can be long
+            output = output_fence(cell)  # read once: outputs can be long
             if (
                 output is not None
                 and len(output.text) <= _RAW_JSON_LIMIT
@@ -217,9 +217,9 @@ _OTHERS_CLAIM = re.compile(
 )
 
 
-def _names_claim(text: str, at: int) -> bool:
-    """The word "claim" within a few words of offset `at`, in the same sentence, and not the paper's claim."""
-    sentence = _sentence_around(text, at)
+def _names_claim(text: str, at: int, sentence: str) -> bool:
+    """The word "claim" within a few words of offset `at`, in the same sentence (`_sentence_around(text, at)`),
+    and not the paper's claim."""
     near = text[max(0, at - _NEAR) : at + _NEAR]
     return bool(_NAMES_CLAIM.search(near) and sentence and _NAMES_CLAIM.search(sentence)) and not _OTHERS_CLAIM.search(
         sentence
@@ -281,9 +281,10 @@ def _passing_mentions(
         if mention.verdict in stated and set(mention.features) <= {"hedged"}:
             continue  # the statement already found says it
         budget[0] -= 1
-        sentence = vm.clean(_sentence_around(flat, mention.start))
+        around = _sentence_around(flat, mention.start)
+        sentence = vm.clean(around)
         at = line + paragraph.count("\n", 0, mention.start)
-        about = ("names the claim",) if _names_claim(flat, mention.start) else ()
+        about = ("names the claim",) if _names_claim(flat, mention.start, around) else ()
         if flat.lstrip().startswith(">"):  # a block quote: someone else's words
             about = ("quoted", *about)
         features = (vd.MENTION, *mention.features, *about, *_place_features(page, cell, at))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import base64
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reviewapp.core.logbook.cell_details import (
     artifact_details,
@@ -12,8 +14,10 @@ from reviewapp.core.logbook.cell_details import (
     dashboard_details,
     fences,
     figure_details,
+    output_fence,
     prose,
 )
+from reviewapp.core.logbook.model import Cell, CellKind
 from reviewapp.core.logbook.page_parser import parse_page
 from reviewapp.core.logbook.writer import PageDraft, png_bytes
 
@@ -42,6 +46,36 @@ def test_code_cell_with_attachments_and_result_fence() -> None:
     assert details.command is None and details.command_line == "python a.py" and details.exit_code == 0
     assert [(a.title, a.text) for a in details.attachments] == [("a.py", "print(1)")]
     assert details.output.lang == "result" and details.output.text == "1"
+
+
+# Pieces of a run cell's body: fences of every language the reader tells apart, unclosed and mismatched fences,
+# inline backticks and status lines, so that the output's position and the lines before it vary.
+_BODY_PIECES = st.sampled_from(
+    [
+        "````bash\n$ python a.py\n````\n",
+        "```sh\n$ ./run.sh --x\n$ second\n```\n",
+        "````python title=a.py\nprint('```output')\n````\n",
+        "```title=notes.txt\nnotes\n```\n",
+        "````output\nloss 0.1\nverdict: VERIFIED\n````\n",
+        "```output\n\n```\n",
+        '~~~result\n{"verdict": "toy"}\n~~~\n',
+        "```  output  extra\nx\n```\n",
+        "```text\nplain\n```\n",
+        "````output\nnever closed\n",
+        "```\n",
+        "inline ```output``` here\n",
+        "exit 1 · 2.0s\n",
+        "\n",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_BODY_PIECES, max_size=8))
+def test_output_fence_is_the_output_code_details_finds(pieces: list[str]) -> None:
+    body = "".join(pieces)
+    cell = Cell("p", 0, CellKind.CODE, "code", None, "", {"type": "code"}, body, 1, 4)
+    assert output_fence(cell) == code_details(cell).output
 
 
 def test_fences_need_the_same_closing_fence() -> None:
