@@ -18,7 +18,7 @@ from reviewapp.cli.output import add_format_option, write_table
 
 if TYPE_CHECKING:
     from reviewapp.core.queue.queue_file import Queue
-    from reviewapp.core.queue.status import QueueRow
+    from reviewapp.core.queue.queue_row import QueueRow
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -26,7 +26,7 @@ from reviewapp.core.logbook.model import (
     WorkspaceFile,
 )
 from reviewapp.core.queue.blind import Blinder, blinder_for, identity_names
-from reviewapp.core.queue.status import QueueRow
+from reviewapp.core.queue.queue_row import QueueRow
 from reviewapp.core.review.blind_rule import BlindRule
 
 MAX_AUTHORS = 50

@@ -23,10 +23,10 @@ from reviewapp.core.io.markdown_safe import markdown_inline, markdown_quote, mar
 from reviewapp.core.io.spreadsheet import spreadsheet_safe
 from reviewapp.core.queue.adjudication import VerdictSummary, adjudications, people_verdicts, verdict_summary
 from reviewapp.core.queue.queue_file import Queue
+from reviewapp.core.queue.queue_row import QueueRow
 from reviewapp.core.queue.ranking import JudgeScore, Method, Ranking, rank_logbooks
 from reviewapp.core.queue.rubric import score_text
 from reviewapp.core.queue.scoring import current_flag
-from reviewapp.core.queue.status import QueueRow
 from reviewapp.core.review.records import (
     DecisionEntry,
     DecisionPayload,

@@ -16,7 +16,7 @@ from typing import Literal
 from reviewapp.core.queue.adjudication import DEFAULT_MAX_SPREAD, ClaimDispute, claim_disputes
 from reviewapp.core.queue.blind import blinder_for, pseudonym
 from reviewapp.core.queue.decision import queue_ranking, review_state
-from reviewapp.core.queue.status import QueueRow
+from reviewapp.core.queue.queue_row import QueueRow
 
 Status = Literal["open", "settled", "reopened"]
 

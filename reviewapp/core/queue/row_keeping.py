@@ -21,7 +21,7 @@ from reviewapp.core.review.replay import review_files_stamp
 from reviewapp.core.review.trust import trust_stamp
 
 if TYPE_CHECKING:
-    from reviewapp.core.queue.status import QueueRow
+    from reviewapp.core.queue.queue_row import QueueRow
 
 # Plain fields copied as they are; the scores are record lines, the root a path.
 _PLAIN = (

@@ -9,7 +9,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 from reviewapp.core.queue.blind import Blinder
 from reviewapp.core.queue.blind_logbook import listed_row_blinder
-from reviewapp.core.queue.status import FLAGGED, QueueRow, points_text
+from reviewapp.core.queue.queue_row import FLAGGED, QueueRow
+from reviewapp.core.queue.status import points_text
 
 COLUMNS = (
     "#",

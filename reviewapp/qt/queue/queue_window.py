@@ -43,16 +43,12 @@ from reviewapp.core.queue.blind import Blinder
 from reviewapp.core.queue.blind_logbook import listed_row_blinder, row_blinder
 from reviewapp.core.queue.disputes import QueueDispute
 from reviewapp.core.queue.queue_file import Queue, QueueEntry, read_queue
+from reviewapp.core.queue.queue_row import DONE, FLAGGED, IN_PROGRESS, NOT_STARTED, QueueRow
 from reviewapp.core.queue.row_cache import shared_row_cache
 from reviewapp.core.queue.rubric import DEFAULT_RUBRIC, Rubric
 from reviewapp.core.queue.scoring import record_rubric_score, score_payload, set_flag
 from reviewapp.core.queue.status import (
-    DONE,
-    FLAGGED,
-    IN_PROGRESS,
-    NOT_STARTED,
     Copy,
-    QueueRow,
     download_entry,
     find_copies,
     mark_copy,

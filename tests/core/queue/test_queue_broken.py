@@ -9,7 +9,8 @@ import pytest
 
 from reviewapp.cli import main
 from reviewapp.core.queue.queue_file import read_queue
-from reviewapp.core.queue.status import BROKEN, MERGED, NOT_STARTED, find_copies, mark_copy, queue_status
+from reviewapp.core.queue.queue_row import BROKEN, MERGED, NOT_STARTED
+from reviewapp.core.queue.status import find_copies, mark_copy, queue_status
 from tests.support.look_fixtures import write_broken_logbook
 from tests.support.paper_fixtures import write_team_logbook
 

@@ -12,8 +12,9 @@ import pytest
 
 from reviewapp.core.logbook.parse_cache import forget_recent
 from reviewapp.core.queue.queue_file import Queue, read_queue
+from reviewapp.core.queue.queue_row import QueueRow
 from reviewapp.core.queue.row_cache import RowCache
-from reviewapp.core.queue.status import QueueRow, find_copies, queue_status
+from reviewapp.core.queue.status import find_copies, queue_status
 from tests.core.annotation_helpers import open_review, small_logbook
 from tests.support.paper_fixtures import write_team_logbook
 
