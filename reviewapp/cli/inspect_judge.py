@@ -30,10 +30,10 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 def judge_summary(logbook: Logbook, args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The top-level `logbook_judge` object and the judge_* fields per claim key."""
     from reviewapp.core.logbook_judge.entries import VerdictsFileError, read_verdicts
+    from reviewapp.core.logbook_judge.import_paths import logbook_id_of
     from reviewapp.core.logbook_judge.judged import hub_owners, judge_logbook, opened_from_space
     from reviewapp.core.logbook_judge.linking import LinkError, SpaceHints, link_entry
     from reviewapp.core.logbook_judge.registry import read_paper_index, read_registry
-    from reviewapp.core.logbook_judge.stored import logbook_id_of
 
     try:
         verdicts = read_verdicts(args.verdicts)
@@ -65,7 +65,7 @@ def judge_summary(logbook: Logbook, args: argparse.Namespace) -> tuple[dict[str,
 
 def stored_summary(logbook: Logbook) -> tuple[dict[str, Any], dict[str, dict[str, Any]]] | None:
     """The same from the logbook's stored import (re-matches by hand applied); None when nothing was imported."""
-    from reviewapp.core.logbook_judge.stored import import_path, logbook_id_of
+    from reviewapp.core.logbook_judge.import_paths import import_path, logbook_id_of
 
     if not import_path(logbook_id_of(logbook)).exists():
         return None

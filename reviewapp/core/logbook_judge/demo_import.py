@@ -6,8 +6,8 @@ from pathlib import Path
 
 from reviewapp.core.logbook.demo import DEMO_VERDICTS_FILE
 from reviewapp.core.logbook.model import Logbook
+from reviewapp.core.logbook_judge.import_paths import import_path, logbook_id_of
 from reviewapp.core.logbook_judge.importer import import_verdicts
-from reviewapp.core.logbook_judge.stored import import_path, logbook_id_of
 
 
 def ensure_demo_import(logbook: Logbook, demo_workspace: Path, data_dir: Path | None = None) -> bool:

@@ -10,10 +10,11 @@ from typing import Any
 
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook_judge.entries import ImportProblem, read_verdicts
+from reviewapp.core.logbook_judge.import_paths import logbook_id_of
 from reviewapp.core.logbook_judge.judged import hub_owners, judge_logbook, opened_from_space
 from reviewapp.core.logbook_judge.linking import SpaceHints, link_entry
 from reviewapp.core.logbook_judge.registry import Registry, read_paper_index, read_registry
-from reviewapp.core.logbook_judge.stored import file_sha256, logbook_id_of, store_import, store_registry
+from reviewapp.core.logbook_judge.stored import file_sha256, store_import, store_registry
 
 
 @dataclass

@@ -13,6 +13,7 @@ from pathlib import Path
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook.revision import LogbookRevision, logbook_revision
 from reviewapp.core.logbook_judge.entries import JudgeEntry
+from reviewapp.core.logbook_judge.import_paths import logbook_id_of
 from reviewapp.core.logbook_judge.matching import (
     ClaimLike,
     ClaimMatch,
@@ -22,7 +23,6 @@ from reviewapp.core.logbook_judge.matching import (
     match_claims,
 )
 from reviewapp.core.logbook_judge.registry import RegistryClaim
-from reviewapp.core.logbook_judge.stored import logbook_id_of
 from reviewapp.core.verdicts import Verdict
 
 

@@ -11,35 +11,22 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import urllib.parse
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reviewapp.core.io.durable import atomic_write
-from reviewapp.core.io.paths import user_data_dir
 from reviewapp.core.logbook_judge.entries import ImportProblem, JudgeEntry
+from reviewapp.core.logbook_judge.import_paths import import_path, imports_dir
 from reviewapp.core.logbook_judge.linking import Link
 from reviewapp.core.logbook_judge.registry import Registry, RegistryClaim
 
 if TYPE_CHECKING:
-    from reviewapp.core.logbook.model import Logbook
+    pass
 
 STORE_FORMAT = 1
 _SHA = re.compile(r"^[0-9a-f]{64}$")
-
-
-def imports_dir(data_dir: Path | None = None) -> Path:
-    return (data_dir or user_data_dir()) / "imports"
-
-
-def safe_folder(logbook_id: str) -> str:
-    """A folder name for a logbook id: percent-encoded (reversible), cut with a hash when very long."""
-    quoted = urllib.parse.quote(logbook_id, safe="")
-    if len(quoted) <= 180:
-        return quoted
-    return quoted[:160] + "-" + hashlib.sha256(logbook_id.encode()).hexdigest()[:16]
 
 
 def file_sha256(path: Path) -> str:
@@ -85,17 +72,6 @@ def load_registry(sha256: str, data_dir: Path | None = None) -> Registry | None:
         return Registry.from_json(json.loads(path.read_text("utf-8")))
     except (OSError, ValueError, KeyError, TypeError):
         return None
-
-
-def logbook_id_of(logbook: Logbook) -> str:
-    """The id a logbook's import is stored under: where it was opened from; the folder when the reader does not
-    name one."""
-    found = getattr(logbook, "logbook_id", None)
-    return str(found) if found else f"path:{logbook.root.resolve().as_posix()}"
-
-
-def import_path(logbook_id: str, data_dir: Path | None = None) -> Path:
-    return imports_dir(data_dir) / safe_folder(logbook_id) / "verdicts.json"
 
 
 def store_import(

@@ -9,7 +9,8 @@ import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
-from reviewapp.core.logbook_judge.stored import StoredImportError, imports_dir, load_import
+from reviewapp.core.logbook_judge.import_paths import imports_dir
+from reviewapp.core.logbook_judge.stored import StoredImportError, load_import
 from reviewapp.core.queue.queue_file import Queue, QueueEntry, QueueProblem
 from reviewapp.core.queue.status import logbook_judge_points
 from reviewapp.core.verdicts import Verdict

@@ -19,7 +19,8 @@ from reviewapp.core.logbook.broken import broken_problem
 from reviewapp.core.logbook.locate import NotALogbookError
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook.parse_cache import is_cached, read_logbook_cached
-from reviewapp.core.logbook_judge.stored import StoredImport, logbook_id_of
+from reviewapp.core.logbook_judge.import_paths import logbook_id_of
+from reviewapp.core.logbook_judge.stored import StoredImport
 from reviewapp.core.progress import CancelToken, ProgressCallback
 from reviewapp.core.queue.adjudication import verdict_summary
 from reviewapp.core.queue.queue_file import Queue, QueueEntry

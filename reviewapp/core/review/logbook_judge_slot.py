@@ -16,9 +16,10 @@ from pathlib import Path
 
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.logbook.revision import LogbookRevision, logbook_revision
+from reviewapp.core.logbook_judge.import_paths import logbook_id_of
 from reviewapp.core.logbook_judge.judged import JudgedLogbook, judge_logbook
 from reviewapp.core.logbook_judge.registry import RegistryClaim
-from reviewapp.core.logbook_judge.stored import StoredImport, StoredImportError, load_import, logbook_id_of
+from reviewapp.core.logbook_judge.stored import StoredImport, StoredImportError, load_import
 from reviewapp.core.review.logbook_judge_matches import manual_matches
 from reviewapp.core.review.state import AnnotationState
 from reviewapp.core.verdicts import Verdict

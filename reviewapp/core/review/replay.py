@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reviewapp.core.logbook.model import Claim, Logbook
-from reviewapp.core.logbook_judge.stored import import_path
+from reviewapp.core.logbook_judge.import_paths import import_path
 from reviewapp.core.review.records import RecordBase
 from reviewapp.core.review.state import AnnotationState
 from reviewapp.core.review.store import AnnotationStore

@@ -11,7 +11,8 @@ import pytest
 
 from reviewapp.cli import main
 from reviewapp.core.logbook.reader import read_logbook
-from reviewapp.core.logbook_judge.stored import imports_dir, load_import, load_registry, logbook_id_of
+from reviewapp.core.logbook_judge.import_paths import imports_dir, logbook_id_of
+from reviewapp.core.logbook_judge.stored import load_import, load_registry
 from reviewapp.core.review.identity import Identity
 from reviewapp.core.review.logbook_judge_matches import manual_matches, rematch
 from reviewapp.core.review.logbook_review import LogbookReview

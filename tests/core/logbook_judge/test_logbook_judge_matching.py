@@ -235,8 +235,8 @@ def _clone_of(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, origin: str, name
 
 
 def test_a_git_clone_of_a_space_links_as_opened_from_it_and_a_dataset_gives_its_owner(tmp_path, monkeypatch):
+    from reviewapp.core.logbook_judge.import_paths import logbook_id_of
     from reviewapp.core.logbook_judge.judged import hub_owners, opened_from_space
-    from reviewapp.core.logbook_judge.stored import logbook_id_of
 
     entries = _entries(tmp_path, {SPACE: entry(VERDICTS), "eve/same-paper": entry(VERDICTS, space_id="eve/same-paper")})
     clone = _clone_of(tmp_path, monkeypatch, "https://huggingface.co/spaces/eve/same-paper.git", "space-clone")
