@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from reviewapp import __version__
+from reviewapp.core.io.collector import collector_paused
 from reviewapp.core.io.paths import user_cache_dir
 from reviewapp.core.io.safepath import is_contained, open_regular, read_capped
 from reviewapp.core.logbook import model
@@ -126,7 +127,18 @@ def read_logbook_cached(
 ) -> Logbook:
     """`read_logbook`, answered from the cache when nothing the reader reads has changed since it was stored, and
     with the pages whose bytes did not change taken from the cache when something did."""
-    stats = stats if stats is not None else CacheStats()
+    with collector_paused():  # what is read only grows the heap, and it holds no cycles (see core/io/collector.py)
+        return _read_cached(source, progress, cancel, folder, logbook_id, stats if stats is not None else CacheStats())
+
+
+def _read_cached(
+    source: Path | str,
+    progress: ProgressCallback | None,
+    cancel: CancelToken | None,
+    folder: Path | None,
+    logbook_id: LogbookId | None,
+    stats: CacheStats,
+) -> Logbook:
     source = Path(source)
     where, name, key, plain = _keys(source, logbook_id)
     with _RECENT_LOCK:
