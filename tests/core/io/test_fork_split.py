@@ -1,0 +1,177 @@
+"""split_map: the tail of a long pass runs in a forked child only where that is safe, and the answer is always the
+plain loop's. Each check runs in a fresh interpreter, so that no thread an earlier test left behind decides it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from reviewapp.core.io.fork_split import can_fork, split_map
+
+REPO = Path(__file__).resolve().parents[3]
+LINUX_WITH_TWO_CPUS = sys.platform.startswith("linux") and len(__import__("os").sched_getaffinity(0)) >= 2
+
+
+def run_fresh(script: str, *args: str) -> dict:
+    """Run `script` in a new interpreter; it prints one JSON object, returned here."""
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script), *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+needs_fork = pytest.mark.skipif(not LINUX_WITH_TWO_CPUS, reason="a forked helper runs only on Linux with two CPUs")
+
+
+@needs_fork
+def test_the_tail_is_computed_by_a_child_and_the_results_keep_their_order() -> None:
+    found = run_fresh(
+        """
+        import json, os
+        from reviewapp.core.io.fork_split import split_map
+        items = list(range(40))
+        out = split_map(lambda n: (n * n, os.getpid()), items, lambda n: 10, min_weight=0)
+        print(json.dumps({"values": [v for v, _ in out], "pids": [p for _, p in out], "me": os.getpid()}))
+        """
+    )
+    assert found["values"] == [n * n for n in range(40)]
+    pids = found["pids"]
+    assert pids[0] == found["me"]  # the head is computed here
+    assert pids[-1] != found["me"]  # the tail by the child
+    cut = pids.index(pids[-1])
+    assert 15 <= cut <= 25  # about half the weight each
+    assert set(pids[cut:]) == {pids[-1]}
+
+
+@needs_fork
+def test_a_child_that_fails_leaves_its_share_to_this_process() -> None:
+    found = run_fresh(
+        """
+        import json, os
+        from reviewapp.core.io.fork_split import split_map
+        me = os.getpid()
+        def square(n):
+            if os.getpid() != me:
+                raise RuntimeError("the child breaks")
+            return n * n
+        out = split_map(square, list(range(10)), lambda n: 1, min_weight=0)
+        print(json.dumps({"values": out}))
+        """
+    )
+    assert found["values"] == [n * n for n in range(10)]
+
+
+@needs_fork
+def test_an_error_here_stops_the_child_and_leaves_no_process_behind() -> None:
+    found = run_fresh(
+        """
+        import json, os, time
+        from reviewapp.core.io.fork_split import split_map
+        me = os.getpid()
+        def slow_there(n):
+            if os.getpid() != me:
+                time.sleep(60)  # the child would outlive this process without being stopped
+            elif n == 1:
+                raise ValueError("a bad item here")
+            return n
+        try:
+            split_map(slow_there, list(range(4)), lambda n: 1, min_weight=0)
+            raised = False
+        except ValueError:
+            raised = True
+        try:
+            os.waitpid(-1, os.WNOHANG)
+            children = True
+        except ChildProcessError:
+            children = False
+        print(json.dumps({"raised": raised, "children": children}))
+        """
+    )
+    assert found == {"raised": True, "children": False}
+
+
+@needs_fork
+def test_no_child_while_another_thread_runs() -> None:
+    found = run_fresh(
+        """
+        import json, os, threading
+        from reviewapp.core.io.fork_split import can_fork, split_map
+        alone = can_fork()
+        stop = threading.Event()
+        other = threading.Thread(target=stop.wait)
+        other.start()
+        try:
+            pids = split_map(lambda n: os.getpid(), list(range(8)), lambda n: 1, min_weight=0)
+            with_thread = can_fork()
+        finally:
+            stop.set()
+            other.join()
+        print(json.dumps({"alone": alone, "with_thread": with_thread, "pids": sorted(set(pids)), "me": os.getpid()}))
+        """
+    )
+    assert found["alone"] is True
+    assert found["with_thread"] is False
+    assert found["pids"] == [found["me"]]
+
+
+def test_small_work_stays_here() -> None:
+    import os
+
+    pids = split_map(lambda n: os.getpid(), list(range(8)), lambda n: 1)  # 8 units: far below a fork's worth
+    assert set(pids) == {os.getpid()}
+    assert isinstance(can_fork(), bool)
+
+
+@needs_fork
+def test_claims_found_with_a_second_cpu_equal_those_found_with_one(tmp_path: Path) -> None:
+    script = """
+        import json, sys
+        from reviewapp.core.io import fork_split
+        from reviewapp.core.logbook.parse_cache import encode
+        from reviewapp.core.logbook.reader import read_logbook
+        forks = []
+        start = fork_split._start_child
+        fork_split._start_child = lambda *a: forks.append(1) or start(*a)
+        fork_split.MIN_WEIGHT = int(sys.argv[2])
+        logbook = read_logbook(sys.argv[1])
+        print(json.dumps({"forks": len(forks), "claims": encode(logbook.claims)}))
+        """
+    root = _many_claims(tmp_path)
+    split = run_fresh(script, str(root), "0")
+    plain = run_fresh(script, str(root), str(10**12))
+    assert split["forks"] == 1 and plain["forks"] == 0
+    assert len(plain["claims"]) == 12
+    assert split["claims"] == plain["claims"]
+    assert len({c["verdict"] for c in plain["claims"]}) >= 3  # statements of several kinds were read
+
+
+def _many_claims(tmp_path: Path) -> Path:
+    """Twelve claims stated in different ways (labels, bold, headings, passing words, a run's JSON)."""
+    from reviewapp.core.logbook.writer import LogbookDraft
+
+    draft = LogbookDraft("Reproduction: Many Findings")
+    ways = [
+        "**Verdict: VERIFIED.** The gap closes within a point.",
+        "Outcome: falsified — the bound fails at n = 64.",
+        "## Result\n\n**Verdict: TOY** (2 seeds instead of 20).",
+        "We could not confirm this; the run failed twice. Verdict: inconclusive.",
+        "The claim is **partially verified**: two of three settings hold.",
+        "✅ Reproduced on the full benchmark.",
+    ]
+    for n in range(1, 13):
+        page = draft.page(f"Claim {n}: Finding number {n}")
+        page.markdown(f"> The paper says finding {n} holds.", title="Claim")
+        page.run(["python", f"exp_{n}.py"], '{"verdict": "verified", "score": 0.9}', title="Check")
+        page.markdown(ways[n % len(ways)], title="Verdict")
+    return draft.write(tmp_path / "workspace")
