@@ -124,7 +124,7 @@ def display_problem(
     display = env.get("DISPLAY", "")
     if not display:
         return (
-            "no display to open a window on (DISPLAY is not set): run reviewapp in a desktop session, under "
+            "no display to open a window on (DISPLAY is not set): run reviewapp on a graphical desktop, under "
             "xvfb-run, or with --screenshot OUT.png to render offscreen"
         )
     plugin = qt_plugin("libqxcb.so")

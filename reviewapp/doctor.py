@@ -131,7 +131,7 @@ def _platform_checks(env: dict[str, str], probe: Probe, ldd: Ldd) -> list[Check]
 
 
 def _display_fix(problem: str) -> str:
-    return problem.split(": ", 1)[1] if ": " in problem else "run reviewapp in a desktop session"
+    return problem.split(": ", 1)[1] if ": " in problem else "run reviewapp on a graphical desktop"
 
 
 def _xcb_libraries(ldd: Ldd) -> Check:

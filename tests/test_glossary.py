@@ -48,6 +48,16 @@ RULES = (
         re.compile(r"Action(Failed|Error)$"),
         re.compile(r"\b(review|last|undoable|undone) actions?\b", re.IGNORECASE),
     ),
+    Avoided(  # "Session" means one thing, an agent session: not the app's run, a window, a review or a login
+        "Review",
+        "session",
+        re.compile(
+            r"^(Window|App|Gui|Review|Reviewer|Rating|Login|Theme)Session"
+            r"|(^|_)(window|app|gui|review|reviewer|rating|login|theme)_sessions?($|_)",
+            re.IGNORECASE,
+        ),
+        re.compile(r"\b(this|desktop|login|window|review|rating) sessions?\b|\bsessions? of\s*$", re.IGNORECASE),
+    ),
     Avoided(
         "Pair protocol",
         "session",
@@ -155,3 +165,9 @@ def test_a_rule_finds_what_it_forbids(tmp_path: Path) -> None:
     assert judge.identifiers is not None and judge.identifiers.search("set_judge_widget")
     assert not judge.identifiers.search("judges") and not judge.identifiers.search("logbook_judge_verdicts")
     assert override.texts is not None and override.texts.search(shown[0])
+    session = next(rule for rule in RULES if rule.term == "Review")
+    assert session.identifiers is not None and session.texts is not None
+    assert session.identifiers.search("WindowSession") and session.identifiers.search("review_session_changed")
+    assert not any(session.identifiers.search(name) for name in ("TraceSession", "session_id", "list_sessions"))
+    assert session.texts.search("Dark theme for this session") and session.texts.search("Pair set “x”: session of ")
+    assert not session.texts.search("This logbook lists no agent session")

@@ -96,8 +96,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
         True,
     ),
     ActionSpec("theme_system", "Theme: Follow &System", "View", (), "Light or dark as the system is", True),
-    ActionSpec("theme_light", "Theme: &Light", "View", (), "Light theme for this session", True),
-    ActionSpec("theme_dark", "Theme: &Dark", "View", (), "Dark theme for this session", True),
+    ActionSpec("theme_light", "Theme: &Light", "View", (), "Light theme until reviewapp quits", True),
+    ActionSpec("theme_dark", "Theme: &Dark", "View", (), "Dark theme until reviewapp quits", True),
     ActionSpec("shortcuts_help", "&Keyboard Shortcuts", "Help", ("F1", "Ctrl+/"), "List every shortcut"),
     ActionSpec("about", "&About reviewapp", "Help", (), "Version and safety notes"),
 )

@@ -58,7 +58,7 @@ def run_window(name: str, request: WindowRequest, look: Look, limits: DownloadLi
             return 2
     if look.screenshot is not None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from reviewapp.qt.window_kinds import WindowProblem, WindowSession
+    from reviewapp.qt.window_kinds import RunningApp, WindowProblem
     from reviewapp.qt.window_registry import window_named
 
     app = _application(look)
@@ -68,13 +68,13 @@ def run_window(name: str, request: WindowRequest, look: Look, limits: DownloadLi
         return _main_window(limits, look)
 
     deadline = None if interactive else time.monotonic() + SCREENSHOT_TIMEOUT_S
-    session = WindowSession(app, make_main, deadline)
+    running = RunningApp(app, make_main, deadline)
     try:
-        shown = window_named(name).factory(session, request)
+        shown = window_named(name).factory(running, request)
         _place(shown, look)
         if interactive:
             return app.exec()
-        session.wait(shown.ready, shown.problem)
+        running.wait(shown.ready, shown.problem)
     except WindowProblem as exc:
         if exc.exit_code:
             _say(f"error: {exc}")

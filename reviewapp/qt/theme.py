@@ -1,7 +1,7 @@
 """Light and dark themes: Fusion, a palette, and the style sheet template filled with the theme's colours.
 
 The theme follows the system colour scheme (and its changes) unless REVIEWAPP_THEME=light|dark says otherwise
-(screenshots, tests) or the user picks one for the session from View > Theme.
+(screenshots, tests) or the user picks one from View > Theme until the app quits.
 """
 
 from __future__ import annotations

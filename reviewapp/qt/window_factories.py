@@ -3,7 +3,7 @@ pair rating."""
 
 from __future__ import annotations
 
-from reviewapp.qt.window_kinds import ShownWindow, WindowKind, WindowProblem, WindowRequest, WindowSession
+from reviewapp.qt.window_kinds import RunningApp, ShownWindow, WindowKind, WindowProblem, WindowRequest
 
 
 def builtin_windows() -> list[WindowKind]:
@@ -20,8 +20,8 @@ def builtin_windows() -> list[WindowKind]:
     ]
 
 
-def review_window(session: WindowSession, request: WindowRequest) -> ShownWindow:
-    window = session.main
+def review_window(running: RunningApp, request: WindowRequest) -> ShownWindow:
+    window = running.main
     errors: list[str] = []
     window.error_shown.connect(errors.append)
     if request.source is None:
@@ -29,29 +29,29 @@ def review_window(session: WindowSession, request: WindowRequest) -> ShownWindow
     else:
         window.controller.open(request.source)
     first_error = lambda: errors[0] if errors else None  # noqa: E731
-    if session.interactive:  # the window says itself what went wrong
+    if running.interactive:  # the window says itself what went wrong
         return ShownWindow(window)
-    session.wait(lambda: window.context is not None, first_error)
+    running.wait(lambda: window.context is not None, first_error)
     if request.claim is not None and not window.select_claim(request.claim):
         raise WindowProblem(f"no claim {request.claim!r} in this logbook")
     return ShownWindow(window, window.is_idle, first_error)
 
 
-def _queue(session: WindowSession, request: WindowRequest, *, loaded: bool) -> ShownWindow:
+def _queue(running: RunningApp, request: WindowRequest, *, loaded: bool) -> ShownWindow:
     if request.queue is None:
         raise WindowProblem("the queue window needs a queue file")
-    window = session.main.queue.open_queue(request.queue, request.rubric, me=request.annotator)
+    window = running.main.queue.open_queue(request.queue, request.rubric, me=request.annotator)
     if loaded:
-        session.wait(lambda: not window.loading)
-    return ShownWindow(window, lambda: not window.loading and session.main.is_idle())
+        running.wait(lambda: not window.loading)
+    return ShownWindow(window, lambda: not window.loading and running.main.is_idle())
 
 
-def queue_window(session: WindowSession, request: WindowRequest) -> ShownWindow:
-    return _queue(session, request, loaded=False)
+def queue_window(running: RunningApp, request: WindowRequest) -> ShownWindow:
+    return _queue(running, request, loaded=False)
 
 
-def ranking_dialog(session: WindowSession, request: WindowRequest) -> ShownWindow:
-    queue = _queue(session, request, loaded=True).widget
+def ranking_dialog(running: RunningApp, request: WindowRequest) -> ShownWindow:
+    queue = _queue(running, request, loaded=True).widget
     from reviewapp.qt.queue.queue_window import QueueWindow
 
     assert isinstance(queue, QueueWindow)
@@ -59,8 +59,8 @@ def ranking_dialog(session: WindowSession, request: WindowRequest) -> ShownWindo
     return ShownWindow(queue.ranking_dialog, dialog=True)
 
 
-def score_dialog(session: WindowSession, request: WindowRequest) -> ShownWindow:
-    queue = _queue(session, request, loaded=True).widget
+def score_dialog(running: RunningApp, request: WindowRequest) -> ShownWindow:
+    queue = _queue(running, request, loaded=True).widget
     from reviewapp.qt.queue.queue_window import QueueWindow
 
     assert isinstance(queue, QueueWindow)
@@ -71,39 +71,39 @@ def score_dialog(session: WindowSession, request: WindowRequest) -> ShownWindow:
     return ShownWindow(dialog, dialog=True)
 
 
-def disagreements_dialog(session: WindowSession, request: WindowRequest) -> ShownWindow:
-    queue = _queue(session, request, loaded=True).widget
+def disagreements_dialog(running: RunningApp, request: WindowRequest) -> ShownWindow:
+    queue = _queue(running, request, loaded=True).widget
     from reviewapp.qt.queue.queue_window import QueueWindow
 
     assert isinstance(queue, QueueWindow)
     queue.show_disagreements()  # listed off the GUI thread
-    session.wait(lambda: getattr(queue, "disagreements_dialog", None) is not None)
+    running.wait(lambda: getattr(queue, "disagreements_dialog", None) is not None)
     return ShownWindow(queue.disagreements_dialog, dialog=True)
 
 
-def _paper(session: WindowSession, request: WindowRequest) -> ShownWindow:
+def _paper(running: RunningApp, request: WindowRequest) -> ShownWindow:
     if request.paper is None:
         raise WindowProblem("the paper window needs the logbooks on the paper")
-    window = session.main.paper.open_paper(request.paper, who=request.annotator)
+    window = running.main.paper.open_paper(request.paper, who=request.annotator)
     failures: list[str] = []
     window.failed.connect(failures.append)
     failure = lambda: failures[0] if failures else None  # noqa: E731
     return ShownWindow(window, lambda: window.gathered is not None and not window.busy, failure)
 
 
-def paper_window(session: WindowSession, request: WindowRequest) -> ShownWindow:
-    return _paper(session, request)
+def paper_window(running: RunningApp, request: WindowRequest) -> ShownWindow:
+    return _paper(running, request)
 
 
-def respond_dialog(session: WindowSession, request: WindowRequest) -> ShownWindow:
-    shown = _paper(session, request)
-    session.wait(shown.ready, shown.problem)
+def respond_dialog(running: RunningApp, request: WindowRequest) -> ShownWindow:
+    shown = _paper(running, request)
+    running.wait(shown.ready, shown.problem)
     from reviewapp.qt.paper.matrix_model import FIRST_LOGBOOK
     from reviewapp.qt.paper.paper_window import PaperWindow
 
     window = shown.widget
     assert isinstance(window, PaperWindow)
-    if not session.interactive and window.identity() is None:  # a screenshot never asks for a name
+    if not running.interactive and window.identity() is None:  # a screenshot never asks for a name
         raise WindowProblem("who responds? give --annotator NAME (or remember a name)")
     rows = window.model.rowCount()
     if rows == 0:
@@ -115,7 +115,7 @@ def respond_dialog(session: WindowSession, request: WindowRequest) -> ShownWindo
     return ShownWindow(dialog, dialog=True)
 
 
-def pair_window(session: WindowSession, request: WindowRequest) -> ShownWindow:
+def pair_window(running: RunningApp, request: WindowRequest) -> ShownWindow:
     if request.pairs is None:
         raise WindowProblem("the pair rating window needs a pair set")
     from reviewapp.core.pairs.rating import RatingError
@@ -123,13 +123,13 @@ def pair_window(session: WindowSession, request: WindowRequest) -> ShownWindow:
 
     review, pair_set = request.pairs
     try:
-        window = PairRatingWindow.for_set(review, pair_set=pair_set, preview=not session.interactive)
+        window = PairRatingWindow.for_set(review, pair_set=pair_set, preview=not running.interactive)
     except RatingError as exc:
         raise WindowProblem(str(exc)) from None
     return ShownWindow(window, lambda: window.can_answer or window.rating.current is None)
 
 
-def study_dialog(session: WindowSession, request: WindowRequest) -> ShownWindow:
+def study_dialog(running: RunningApp, request: WindowRequest) -> ShownWindow:
     """The study results as the rating window's "Study results of every rater…" shows them, figures drawn in the
     window's theme."""
     if request.study is None or not request.study.raters:

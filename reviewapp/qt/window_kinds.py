@@ -54,7 +54,7 @@ class ShownWindow:
 
 
 @dataclass
-class WindowSession:
+class RunningApp:
     """The running app as factories see it: the review window (made on first use) and a way to wait."""
 
     app: QApplication
@@ -85,7 +85,7 @@ class WindowSession:
             time.sleep(0.01)
 
 
-WindowFactory = Callable[[WindowSession, WindowRequest], ShownWindow]
+WindowFactory = Callable[[RunningApp, WindowRequest], ShownWindow]
 
 
 @dataclass(frozen=True)

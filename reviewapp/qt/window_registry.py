@@ -4,7 +4,7 @@ The command line opens (or screenshots) a window through this table only, so a n
 CLI, by `--screenshot` and by the look test once it is in the table (`register_window`; the app's own are listed by
 `window_factories.builtin_windows`, read on first use so that naming a window imports no widget).
 A factory opens its window on the request and returns it with a readiness check; one that needs another window
-first (a dialog of the queue, say) waits for it with `session.wait`, which runs the event loop.
+first (a dialog of the queue, say) waits for it with `running.wait`, which runs the event loop.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from reviewapp.qt import theme
 from reviewapp.qt.app import Look, _place
 from reviewapp.qt.controller import LogbookController
 from reviewapp.qt.main_window import MainWindow
-from reviewapp.qt.window_kinds import WindowRequest, WindowSession
+from reviewapp.qt.window_kinds import RunningApp, WindowRequest
 from reviewapp.qt.window_registry import window_named, window_names
 from tests.qt.conftest import settle
 from tests.qt.look_checks import look_problems
@@ -79,11 +79,11 @@ def test_every_window_fits_and_shows_its_text(qtbot: QtBot, lab: Lab, made: list
         main.show()
         return main
 
-    session = WindowSession(app, make_main, time.monotonic() + 180)
-    shown = window_named(window).factory(session, request_for(window, lab))
+    running = RunningApp(app, make_main, time.monotonic() + 180)
+    shown = window_named(window).factory(running, request_for(window, lab))
     made.append(shown.widget)
     _place(shown, Look(Path("unused.png"), first))
-    session.wait(shown.ready, shown.problem)
+    running.wait(shown.ready, shown.problem)
     widget = shown.widget
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     found: dict[str, list[str]] = {}

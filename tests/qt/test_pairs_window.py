@@ -4,7 +4,11 @@ blinding; the compare modes (checked pixel by pixel at 1:1 and saved as screensh
 from __future__ import annotations
 
 import json
+import logging
+import sys
+import threading
 from collections.abc import Iterator
+from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
 import pytest
@@ -19,6 +23,7 @@ from reviewapp.core.pairs.check import check_results
 from reviewapp.core.pairs.pair_images import DIFFERENCE_GAIN
 from reviewapp.core.pairs.sets import load_set
 from reviewapp.core.review.records import PairRatingRecord, parse_line
+from reviewapp.qt import crash
 from reviewapp.qt.pairs import PairRatingWindow
 from reviewapp.qt.pairs.canvas import MIN_FLICKER_INTERVAL_MS, CompareMode
 from reviewapp.qt.pairs.window import SHORTCUTS
@@ -54,7 +59,7 @@ def open_rating(qtbot: QtBot, windows: list, workspace: Path, name: str = "Rita 
 
 
 def wait_shown(qtbot: QtBot, window: PairRatingWindow) -> None:
-    """Until the current pair is fully painted (or the session is over)."""
+    """Until the current pair is fully painted (or every trial is rated)."""
     qtbot.waitUntil(lambda: (window.rating.complete and not window.writing) or window.can_answer, timeout=TIMEOUT)
 
 
@@ -342,3 +347,35 @@ def test_buttons_stay_in_place_as_the_bar_changes_and_rest_after_the_last_pair(
         rate_one(qtbot, window)
     buttons = [*window.answer_buttons.values(), window.left_unusable_button, window.right_unusable_button]
     assert not any(b.isEnabled() for b in buttons)
+
+
+def test_pairs_rate_opens_its_window_through_the_apps_one_start_up(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`reviewapp pairs rate` starts the window as `reviewapp open` does (qt/app.py): the log file and the crash
+    dialog are set up before its event loop runs, and the window is shown."""
+    workspace = write_pair_logbook(tmp_path / "pairs")
+    shown: list[PairRatingWindow] = []
+
+    def event_loop(_app: QApplication) -> int:  # instead of waiting for the rater: note what is shown, then quit
+        shown.extend(w for w in QApplication.topLevelWidgets() if isinstance(w, PairRatingWindow) and w.isVisible())
+        return 0
+
+    monkeypatch.setattr(QApplication, "exec", event_loop)
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # put back after the test, as the log level is
+    monkeypatch.setattr(threading, "excepthook", threading.excepthook)
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        assert main(["pairs", "rate", str(workspace), "--annotator", "Rita Rater"]) == 0
+        logs = [h for h in root.handlers if h not in handlers and isinstance(h, RotatingFileHandler)]
+        assert [Path(h.baseFilename) for h in logs] == [crash.log_file()]
+        assert sys.excepthook is not sys.__excepthook__ and sys.excepthook.__module__ == crash.__name__
+    finally:
+        for handler in [h for h in root.handlers if h not in handlers]:
+            root.removeHandler(handler)
+            handler.close()
+        root.setLevel(level)
+        for window in shown:
+            window.close()
+    assert len(shown) == 1

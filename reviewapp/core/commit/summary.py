@@ -53,7 +53,7 @@ class Change:
     """One annotation that is new or different since the last commit, as a line for people."""
 
     annotator: str
-    kind: str  # a key of KINDS, or "other" (pair sessions, records of a newer version): not counted
+    kind: str  # a key of KINDS, or "other" (pair protocols, records of a newer version): not counted
     text: str
     claims: tuple[str, ...] = ()  # claim labels it concerns ("3", or a title when the claim has no number)
     file: str = ""  # path in the repository
@@ -218,8 +218,8 @@ class _Describer:
             text = f"{_capital(names)}: merged into “{_short(head.payload.title)}” — {_short(head.payload.rationale)}"
             return Change(who, "correction", text, claims, file)
         if isinstance(head, PairSessionRecord):
-            trials = len(head.payload.trial_order)
-            return Change(who, "other", f"Pair set “{head.payload.set}”: session of {trials} trials started", (), file)
+            text = f"Pair set “{head.payload.set}”: pair protocol of {len(head.payload.trial_order)} trials started"
+            return Change(who, "other", text, (), file)
         return None
 
     def _where(self, record: RecordBase) -> str:

@@ -22,12 +22,14 @@ import functools
 import os
 import re
 import shutil
-import stat
 import subprocess
 import tempfile
 from pathlib import Path
 
+from reviewapp.core.io.safepath import CannotOpen, FileTooLarge, UnsafeReference, read_capped, read_head
+
 _CONFIG_LIMIT = 4 * 1024 * 1024
+_POINTER_LIMIT = 4096
 
 # key (lowercase, "section.name" or "section.*.name") -> value when the user has none of their own
 _NEUTRAL = {
@@ -67,7 +69,8 @@ _KEY = re.compile(r"([A-Za-z][A-Za-z0-9-]*)\s*(?:=|$|[#;])")
 
 
 class UnsafeGitConfig(Exception):
-    """The repository's own config includes other files; the message says which and what to do."""
+    """The repository's own config cannot be made safe (it includes other files, or a file git reads is not a
+    regular file or is too large); the message says which and what to do."""
 
 
 def config_overrides(cwd: Path | str, env: dict[str, str]) -> dict[str, str]:
@@ -128,10 +131,13 @@ def _repository_configs(cwd: Path, env: dict[str, str]) -> list[Path]:
     if git_dir is None:
         return []
     common = git_dir
+    commondir = git_dir / "commondir"
     try:
-        pointer = (git_dir / "commondir").read_text(encoding="utf-8", errors="replace").strip()
-    except OSError:
+        pointer = _pointer_text(commondir)
+    except CannotOpen:  # not a linked worktree
         pointer = ""
+    except UnsafeReference:  # git would read it, and wait on a FIFO
+        raise UnsafeGitConfig(f"{commondir} is not a regular file; git is not run in this repository") from None
     if pointer:
         common = (git_dir / pointer).resolve()
     found = [common / "config", common / "config.worktree", git_dir / "config.worktree"]
@@ -146,8 +152,8 @@ def _find_git_dir(start: Path) -> Path | None:
             return dot_git
         if dot_git.is_file():
             try:
-                text = dot_git.read_text(encoding="utf-8", errors="replace")[:4096]
-            except OSError:
+                text = _pointer_text(dot_git)
+            except UnsafeReference:
                 return None
             if text.startswith("gitdir:"):
                 return (candidate / text[len("gitdir:") :].strip()).resolve()
@@ -157,17 +163,23 @@ def _find_git_dir(start: Path) -> Path | None:
     return None
 
 
+def _pointer_text(path: Path) -> str:
+    """The start of a file that names a folder (`.git` as a file, `commondir`): a path, never more than 4 KB."""
+    return read_head(path, _POINTER_LIMIT).decode("utf-8", "replace").strip()
+
+
 def _keys_of(config: Path) -> list[str]:
     """Every key a git config file sets, as "section[.subsection].name"; leniently, erring towards more keys."""
     try:
-        info = os.lstat(config)
-        if not stat.S_ISREG(info.st_mode):  # a FIFO, a device or a link as config: git might block on it
-            raise UnsafeGitConfig(f"{config} is not a regular file; git is not run in this repository")
-        if info.st_size > _CONFIG_LIMIT:
-            raise UnsafeGitConfig(f"{config} is {info.st_size:,} bytes; git is not run in this repository")
-        text = config.read_bytes().decode("utf-8", "surrogateescape")
-    except OSError:
+        # the type and size are checked on the open file, so a config swapped for a FIFO after a check is refused too
+        data = read_capped(config, _CONFIG_LIMIT, follow=False)
+    except CannotOpen:
         return []
+    except FileTooLarge as exc:
+        raise UnsafeGitConfig(f"{config}: {exc}; git is not run in this repository") from None
+    except UnsafeReference:  # a FIFO, a device or a link as config: git might block on it
+        raise UnsafeGitConfig(f"{config} is not a regular file; git is not run in this repository") from None
+    text = data.decode("utf-8", "surrogateescape")
     keys: list[str] = []
     section = ""
     for raw in _logical_lines(text):

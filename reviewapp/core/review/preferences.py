@@ -18,10 +18,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from reviewapp.core.io.durable import atomic_write
 from reviewapp.core.io.hub_download import DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, MB, DownloadLimits
 from reviewapp.core.io.paths import user_config_dir
+from reviewapp.core.io.safepath import UnsafeReference, read_capped, why_unreadable
 from reviewapp.core.review.roles import Role
 from reviewapp.core.review.tags import normalize_tag, unique_tags
 
 PREFERENCES_FILE = "preferences.json"
+MAX_PREFERENCES_BYTES = 1024 * 1024  # a few hundred bytes when written by the app
 
 
 class Preferences(BaseModel):
@@ -52,11 +54,11 @@ def read_preferences() -> tuple[Preferences, str | None]:
     """The saved preferences and, when the file could not be used, why (defaults are returned then)."""
     path = preferences_path()
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return Preferences(), None
-    except OSError as exc:
-        return Preferences(), f"{path}: cannot read ({exc.strerror or exc}); using defaults"
+        data = read_capped(path, MAX_PREFERENCES_BYTES)  # a FIFO put there is refused, not waited on at start-up
+    except UnsafeReference as exc:
+        if isinstance(exc.__cause__, FileNotFoundError):
+            return Preferences(), None
+        return Preferences(), f"{path}: cannot read ({why_unreadable(exc)}); using defaults"
     try:
         return Preferences.model_validate_json(data), None
     except ValidationError as exc:

@@ -177,7 +177,7 @@ class AnnotationState:
         return self._by_id.get(record_id)
 
     def where(self, record_id: str) -> str:
-        """File and line the record was read from ("" for records appended in this session)."""
+        """File and line the record was read from ("" for records appended since the review was read)."""
         return self._where.get(record_id, "")
 
     def head(self, record_id: str) -> RecordBase | None:

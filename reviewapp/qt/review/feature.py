@@ -59,7 +59,7 @@ class ReviewFeature(QObject):
         c.loaded.connect(self._loaded)
         c.claims_changed.connect(self._claims_changed)
         self.controller.changed.connect(self._changed)
-        self.controller.reviewer_changed.connect(self._session_changed)
+        self.controller.reviewer_changed.connect(self._reviewer_changed)
         w.subject_shown.connect(self.subject_shown)
         theme.manager().changed.connect(self.editor.apply_theme)
         self.editor.note_requested.connect(self.notes.add_for_subject)
@@ -140,11 +140,11 @@ class ReviewFeature(QObject):
         return self.room.page_slug
 
     def _loaded(self) -> None:
-        self._session_changed()
+        self._reviewer_changed()
         if self.controller.ask and self.ask_on_load:
             self.tools.ask_identity()
 
-    def _session_changed(self) -> None:
+    def _reviewer_changed(self) -> None:
         self.editor.drafts.clear()
         identity, where = self.controller.identity, self.controller.location()
         if identity is None or where is None:

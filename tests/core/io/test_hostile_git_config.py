@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,44 @@ def test_the_users_own_credential_helper_and_signing_are_kept(tmp_path: Path) ->
     effective = helpers[len(helpers) - helpers[::-1].index("") :]
     assert effective == ["store"]
     assert git(repo, "config", "--get", "core.sshCommand") == "ssh -i mykey"
+
+
+def refused_quickly(repo: Path, fifo: Path) -> str:
+    """The GitError running git in `repo` gives, within seconds; a read left waiting on `fifo` fails the test."""
+    said: list[str] = []
+
+    def run() -> None:
+        try:
+            gitcmd.run(["rev-parse", "--git-dir"], repo)
+        except gitcmd.GitError as exc:
+            said.append(str(exc))
+        else:
+            said.append("git was run")
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(20)
+    if worker.is_alive():
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))  # let the waiting read end before failing
+        pytest.fail(f"reading {fifo.name} waited for a writer")
+    return said[0]
+
+
+@pytest.mark.parametrize("name", ["config.worktree", "commondir"])
+def test_a_fifo_where_git_reads_its_config_is_refused_without_waiting(tmp_path: Path, name: str) -> None:
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", str(repo))
+    fifo = repo / ".git" / name
+    os.mkfifo(fifo)  # git, and a plain read of it, would wait for a writer forever
+    said = refused_quickly(repo, fifo)
+    assert f"{fifo} is not a regular file; git is not run in this repository" in said
+
+
+def test_an_oversized_repository_config_is_refused_with_its_size(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", str(repo))
+    config = repo / ".git" / "config"
+    with config.open("a", encoding="utf-8") as handle:
+        handle.write("#" * (4 * 1024 * 1024))
+    with pytest.raises(gitcmd.GitError, match=r"config: file is [\d,]+ bytes, over the 4,194,304-byte limit; git is"):
+        gitcmd.run(["rev-parse", "--git-dir"], repo)

@@ -5,12 +5,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import threading
 from pathlib import Path
 
 import pytest
 
 from reviewapp.core.review.export import COLUMNS, export_rows, write_csv, write_jsonl
 from reviewapp.core.review.preferences import (
+    MAX_PREFERENCES_BYTES,
     Preferences,
     load_preferences,
     preferences_path,
@@ -42,6 +45,34 @@ def test_unreadable_preferences_give_defaults_and_are_kept_aside() -> None:
     assert load_preferences().annotator == "Ada"
     kept = [p for p in path.parent.iterdir() if p.name.startswith("preferences.json.unreadable-")]
     assert len(kept) == 1 and "emperor" in kept[0].read_text(encoding="utf-8")
+
+
+def read_without_waiting(path: Path) -> tuple[Preferences, str | None]:
+    """read_preferences, within seconds; a read left waiting on a FIFO at `path` fails the test."""
+    read: list[tuple[Preferences, str | None]] = []
+    worker = threading.Thread(target=lambda: read.append(read_preferences()), daemon=True)
+    worker.start()
+    worker.join(20)
+    if worker.is_alive():
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))  # let the waiting read end before failing
+        pytest.fail("reading the preferences waited for a writer")
+    return read[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")
+def test_preferences_that_are_a_fifo_or_oversized_give_defaults_and_say_why() -> None:
+    path = preferences_path()
+    path.parent.mkdir(parents=True)
+    os.mkfifo(path)
+    preferences, problem = read_without_waiting(path)
+    assert preferences == Preferences() and problem == f"{path}: cannot read (not a regular file); using defaults"
+    path.unlink()
+    path.write_text('{"annotator": "Ada"' + " " * MAX_PREFERENCES_BYTES + "}", encoding="utf-8")
+    preferences, problem = read_preferences()
+    assert preferences == Preferences() and problem is not None and "-byte limit" in problem
+    update_preferences(lambda p: p.model_copy(update={"annotator": "Bo"}))  # the big file is kept aside
+    assert load_preferences().annotator == "Bo"
+    assert len([p for p in path.parent.iterdir() if p.name.startswith("preferences.json.unreadable-")]) == 1
 
 
 def test_tag_choices_extend_the_defaults() -> None:
