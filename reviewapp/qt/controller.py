@@ -281,8 +281,8 @@ class LogbookController(QObject):
         self._index_pending = True
         gc.freeze()  # what attaching it made, too (see core/io/collector.py)
         self.loaded.emit(result.logbook)
-        self._index_search(result.logbook)
-        # The window starts the trace index once the first claim is on screen (index_traces); this is the fallback.
+        # The window starts the search and trace indexes once the first claim is on screen (index_traces); this is
+        # the fallback.
         QTimer.singleShot(INDEX_FALLBACK_MS, self.index_traces)
         self.busy_changed.emit(self.busy)
 
@@ -317,12 +317,13 @@ class LogbookController(QObject):
         return load_preferences().annotator or ""
 
     def index_traces(self) -> None:
-        """Tie trace events to claims in the background; once per load. Deferred so that it does not compete
-        with drawing the first claim for the interpreter."""
+        """Build the claim search and tie trace events to claims in the background; once per load. Deferred so
+        that neither competes with drawing the first claim for the interpreter."""
         if not self._index_pending or self.logbook is None:
             return
         self._index_pending = False
         logbook = self.logbook
+        self._index_search(logbook)
         if not any(t.chunks for t in logbook.traces):
             self.excerpt_index = ExcerptIndex()
             self.excerpts_ready.emit()

@@ -28,7 +28,7 @@ from reviewapp.core.trace.excerpts import Excerpt
 from reviewapp.qt import theme, window_state
 from reviewapp.qt.actions import ACTIONS as ACTION_SPECS
 from reviewapp.qt.actions import MENUS, build_actions
-from reviewapp.qt.controller import LogbookController
+from reviewapp.qt.controller import INDEX_FALLBACK_MS, LogbookController
 from reviewapp.qt.links import display_path, open_with_system, system_url
 from reviewapp.qt.logbook_judge.feature import LogbookJudgeFeature
 from reviewapp.qt.models.claim_table import ClaimTableModel
@@ -196,7 +196,7 @@ class MainWindow(QMainWindow):
         ev.zoom_requested.connect(self.zoom)
         ev.copy_requested.connect(self.copy_text)
         ev.page_requested.connect(self.show_page)
-        ev.rendered.connect(c.index_traces)
+        ev.rendered.connect(self._first_claim_shown)
         self.excerpts.jump_requested.connect(self.jump_to_event)
         self.artifacts.page_requested.connect(self.follow_page_link)
         self.artifacts.url_requested.connect(self.open_url)
@@ -262,6 +262,8 @@ class MainWindow(QMainWindow):
             self._marking_page = False
         self.artifacts.set_entries(logbook, self.controller.artifacts, rule)
         self.timeline.model.scrub = rule.text if rule.blind else None
+        self.timeline.hold()  # the trace is read once the first claim is on screen (_first_claim_shown)
+        QTimer.singleShot(INDEX_FALLBACK_MS, self.timeline.release)
         self.timeline.set_logbook(logbook)
         self.excerpts.show_state("Reading the agent trace…" if self.controller.indexing else "")
         self.update_problems()
@@ -280,6 +282,12 @@ class MainWindow(QMainWindow):
             self.evidence.show_broken(self.controller.problems())
         elif logbook.pages:
             self.show_page(logbook.pages[0].slug)
+
+    def _first_claim_shown(self) -> None:
+        """The evidence is on screen: what was deferred so as not to compete with drawing it starts now (the
+        claim search, the trace's ties to claims, the timeline's trace). Later renders find nothing waiting."""
+        self.controller.index_traces()
+        self.timeline.release()
 
     def _load_failed(self, message: str) -> None:
         self._loading_done()
@@ -622,6 +630,7 @@ class MainWindow(QMainWindow):
             and not self.evidence.busy
             and not self.trace_runner.pending
             and not self._excerpts_timer.isActive()
+            and not self.timeline.waiting
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:
