@@ -123,6 +123,33 @@ def gather(pages: list[Page]) -> Gathered:
     return gathered
 
 
+def preview_claims(pages: list[Page], weights: vd.Weights = vd.DEFAULT_WEIGHTS) -> list[Claim]:
+    """The claims of the first pages of a logbook, to show while the rest is read: only those whose key does not
+    depend on the pages not read yet, with the verdict their own text states.
+
+    They are the current pages titled or slugged for their claims ("Claim N …", "Claims 10 & 11", sections), the
+    first way `find_claims` looks, keyed the same way; a page marked as a version or as a supplement is left out
+    (a later page may make it an earlier attempt or another page's evidence). Verdicts stated only elsewhere, and
+    what superseded pages said, come with the whole reading. Pages are not changed.
+    """
+    current = [p for p in pages if not p.is_root and p.is_current]
+    found, found_scopes = _claim_pages(current)
+    kept = [
+        (claim, scope)
+        for claim, scope in zip(found, found_scopes, strict=True)
+        if _version(scope.page) is None and not _SUPPLEMENT.search(scope.page.title[:300])
+    ]
+    claims, scopes = [c for c, _ in kept], [s for _, s in kept]
+    own: list[list[VerdictMention]] = []
+    earlier: list[list[VerdictMention]] = []
+    for claim, scope in kept:
+        mentions = own_mentions(scope, claim.n, _siblings(claim, claims, scope, scopes))
+        own.append([m for m in mentions if m.source != HISTORY])
+        earlier.append([m for m in mentions if m.source == HISTORY])
+    nothing: list[list[VerdictMention]] = [[] for _ in claims]
+    return decide(Gathered(claims, own, earlier, nothing, nothing), weights)
+
+
 def decide(gathered: Gathered, weights: vd.Weights = vd.DEFAULT_WEIGHTS) -> list[Claim]:
     """Each claim's agent verdict from its candidates (verdict_decision), or "unstated" with the reason."""
     claims = [replace(c, other_mentions=[], candidates=[], considered=[]) for c in gathered.claims]
