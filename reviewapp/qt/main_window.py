@@ -5,6 +5,7 @@ Layout and wiring only; state lives in LogbookController, rendering in the widge
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, QUrl, Signal
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 from reviewapp.core.logbook.link_targets import LinkKind, LinkTarget
 from reviewapp.core.logbook.model import Claim, Logbook, Page
 from reviewapp.core.queue.blind import folder_pseudonym
+from reviewapp.core.review.blind_rule import BlindRule
 from reviewapp.core.trace.excerpts import Excerpt
 from reviewapp.qt import theme, window_state
 from reviewapp.qt.actions import ACTIONS as ACTION_SPECS
@@ -71,6 +73,12 @@ class MainWindow(QMainWindow):
         self.dialog: QWidget | None = None  # the last non-modal dialog opened (zoom, problems, help)
         self._marking_page = False  # the page tree is following the claim shown, not clicked
         self._provisional = False  # the start of a logbook is shown while the rest is read (controller.previewed)
+        self._fills: list[Callable[[], None]] = []  # what `_loaded` left for later turns (_fill_later)
+        self._fill_generation = 0
+        self._fill_timer = QTimer(self)
+        self._fill_timer.setSingleShot(True)
+        self._fill_timer.setInterval(0)
+        self._fill_timer.timeout.connect(self._fill_next)
         # The claim's trace excerpts follow one event-loop turn after its header, so that a key press shows the claim
         # at once; stepping fast through claims finds the excerpts of the last one only.
         self._excerpts_timer = QTimer(self)
@@ -251,6 +259,7 @@ class MainWindow(QMainWindow):
         logbook and keeps the claim shown."""
         self._loading_done()
         self.actions_by_name["cancel_loading"].setEnabled(True)
+        self._fill_generation += 1  # a fill the last load left for later is not wanted any more
         self._provisional = True
         self.context = CardContext(logbook, self.controller.images, rule=self.controller.rule)
         self.current_key = None
@@ -301,12 +310,11 @@ class MainWindow(QMainWindow):
         self.claim_panel.clear_filters()
         if typed:  # searched for during the preview: searched again over every claim
             self.claim_panel.search.setText(typed)
-        self._fill_page_tree(logbook)
-        self.artifacts.set_entries(logbook, self.controller.artifacts, rule)
         self.timeline.model.scrub = rule.text if rule.blind else None
         self.timeline.hold()  # the trace is read once the first claim is on screen (_first_claim_shown)
         QTimer.singleShot(INDEX_FALLBACK_MS, self.timeline.release)
-        self.timeline.set_logbook(logbook)
+        # the trace feature lists the logbook's sessions in the timeline (after this, as `loaded` is heard)
+        self._fill_later(logbook, rule)
         self.excerpts.show_state("Reading the agent trace…" if self.controller.indexing else "")
         self.update_problems()
         self.update_progress()
@@ -329,6 +337,33 @@ class MainWindow(QMainWindow):
         elif logbook.pages:
             self.show_page(logbook.pages[0].slug)
 
+    def _fill_later(self, logbook: Logbook, rule: BlindRule) -> None:
+        """The page tree and the artifacts, each in an event-loop turn of its own after the one that lists the claims
+        and shows the first: together they held the window for over 50 ms in one turn on a 200-claim logbook. A
+        newer load drops what is left."""
+        self._fill_generation += 1
+        generation = self._fill_generation
+
+        def pages() -> None:
+            if generation == self._fill_generation:
+                shown = self.page_shown
+                self._fill_page_tree(logbook)
+                if shown is not None:
+                    self._mark_page(shown)  # the claim or page shown meanwhile, in the new tree
+
+        def artifacts() -> None:
+            if generation == self._fill_generation:
+                self.artifacts.set_entries(logbook, self.controller.artifacts, rule)
+
+        self._fills.extend([pages, artifacts])
+        self._fill_timer.start()
+
+    def _fill_next(self) -> None:
+        if self._fills:
+            self._fills.pop(0)()
+        if self._fills:
+            self._fill_timer.start()
+
     def _first_claim_shown(self) -> None:
         """The evidence is on screen: what was deferred so as not to compete with drawing it starts now (the
         claim search, the trace's ties to claims, the timeline's trace). Later renders find nothing waiting."""
@@ -339,6 +374,7 @@ class MainWindow(QMainWindow):
         """The reading stopped after its start was shown: the provisional claims go, nothing is open."""
         if not self._provisional:
             return
+        self._fill_generation += 1
         self._provisional = False
         self.context, self.current_key = None, None
         self.claim_model.set_rows([])
@@ -698,6 +734,7 @@ class MainWindow(QMainWindow):
             and not self.trace_runner.pending
             and not self._excerpts_timer.isActive()
             and not self.timeline.waiting
+            and not self._fills
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:
