@@ -56,7 +56,7 @@ from reviewapp.qt.widgets.page_pane import PagePane
 from reviewapp.qt.widgets.side_tabs import SideTabs
 from reviewapp.qt.workers import TaskRunner, alive
 
-READING_REST = "reading the rest of the logbook: verdicts can be given once it is read"
+READING_REST = "reading the rest of the logbook"
 
 
 class MainWindow(QMainWindow):

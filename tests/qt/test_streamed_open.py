@@ -104,6 +104,7 @@ def test_a_verdict_key_during_the_preview_records_nothing(
     actions = window.actions_by_name
     assert not actions["verdict_verified"].isEnabled() and not actions["save_verdict"].isEnabled()
     assert not actions["add_note"].isEnabled() and not actions["undo"].isEnabled()
+    assert "once the whole logbook is read" in window.review.editor.summary.text()
     view = window.claim_panel.view
     view.setFocus()
     QTest.keyClick(view, Qt.Key.Key_1)

@@ -144,7 +144,7 @@ class ReviewFeature(QObject):
         """The start of a logbook is shown while the rest is read: no verdict, note or correction can be given
         until the whole logbook and its review are attached (`_loaded`)."""
         self.editor.drafts.clear()
-        self.editor.show_nothing()
+        self.editor.show_nothing("Verdicts can be given once the whole logbook is read.")
         self.reviewer.setText(self.controller.reason or "")
         self.reviewer.setToolTip("")
         self._update_actions()
