@@ -57,7 +57,7 @@ from reviewapp.core.trace.excerpts import Excerpt, ExcerptIndex, index_excerpts_
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.image_loader import ImageLoader
 from reviewapp.qt.opening import ReviewOpening, open_review, prepare_review
-from reviewapp.qt.workers import TaskRunner
+from reviewapp.qt.workers import TaskRunner, release_on
 from reviewapp.qt.write_lane import WriteLane
 
 log = logging.getLogger(__name__)
@@ -313,6 +313,8 @@ class LogbookController(QObject):
         if self.logbook_id is not None:
             self.workspace.close(self.logbook_id)
         self.logbook, self.logbook_id, self.blinder = None, None, None
+        release_on(self._runner, self._search)
+        release_on(self._runner, self.excerpt_index)
         self._search, self.excerpt_index, self.artifacts = None, None, []
         self.reason, self.ask = READING, False
         self.preview, self._preview_rows = preview.logbook, preview.rows
@@ -342,6 +344,8 @@ class LogbookController(QObject):
         self.blinder = result.blinder
         self.trust = result.trust
         self.logbook = result.logbook
+        release_on(self._runner, self._search)  # the last logbook's indexes, let go of off this turn
+        release_on(self._runner, self.excerpt_index)
         self._search = None
         self.artifacts = result.artifacts
         self.excerpt_index = None
