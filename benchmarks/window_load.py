@@ -232,21 +232,35 @@ def main() -> int:
     app.processEvents()
     probe = StallProbe()
 
+    # "First claim shown": the evidence of a claim is rendered, the preview's (the start of the logbook, shown while
+    # the rest is read) or the whole logbook's. Opening ends once the whole logbook is attached and shown.
+    shown_at: list[float] = []
+
+    def rendered() -> None:
+        if window.current_key is not None and (controller.previewing or controller.logbook is not None):
+            shown_at.append(time.perf_counter())
+
+    window.evidence.rendered.connect(rendered)
+
+    def whole_shown() -> bool:
+        return controller.logbook is not None and not controller.loading and not window.evidence.busy
+
     probe.start()
     started = time.perf_counter()
     controller.open(source)
     loaded_at: list[float] = []
     controller.loaded.connect(lambda _lb: loaded_at.append(time.perf_counter()))
-    open_seconds = run_until(app, lambda: window.context is not None and not window.evidence.busy)
+    whole_seconds = run_until(app, whole_shown)
     opening = probe.stop()
+    open_seconds = shown_at[0] - started if shown_at else whole_seconds
     logbook = window.context.logbook if window.context else None
     if logbook is None:
         print("The logbook did not open.")
         return 1
     print(
         f"Opened {len(logbook.pages)} pages, {sum(len(p.cells) for p in logbook.pages):,} cells, "
-        f"{len(logbook.claims)} claims; read in {loaded_at[0] - started:.2f} s, first claim shown after "
-        f"{open_seconds:.2f} s"
+        f"{len(logbook.claims)} claims; first claim shown after {open_seconds:.2f} s, the whole logbook read in "
+        f"{loaded_at[0] - started:.2f} s and shown after {whole_seconds:.2f} s"
     )
     probe.start()
     index_seconds = run_until(app, lambda: window.is_idle())
@@ -255,11 +269,13 @@ def main() -> int:
     # The same logbook opened again: answered by the parse cache the first open filled.
     reloaded: list[float] = []
     controller.loaded.connect(lambda _lb: reloaded.append(time.perf_counter()))
+    shown_at.clear()
     probe.start()
     started = time.perf_counter()
     controller.open(source)
-    again_seconds = run_until(app, lambda: bool(reloaded) and window.context is not None and not window.evidence.busy)
+    again_whole = run_until(app, lambda: bool(reloaded) and whole_shown())
     reopening = probe.stop()
+    again_seconds = shown_at[0] - started if shown_at else again_whole
     run_until(app, lambda: window.is_idle())
     print(
         f"Opened again: first claim shown after {again_seconds:.2f} s (target {TARGET_FIRST_CLAIM_S} s: "
@@ -270,8 +286,8 @@ def main() -> int:
     steps = min(args.claims, len(logbook.claims) - 1)
     runs = [step_through(app, window, probe, steps) for _ in range(max(1, args.runs))]
     print(f"\nEvent-loop stalls (probe every {PROBE_MS} ms; target: none over {TARGET_STALL_MS:.0f} ms):")
-    report("opening", opening, open_seconds)
-    report("opening again (cached)", reopening, again_seconds)
+    report("opening", opening, whole_seconds)
+    report("opening again (cached)", reopening, again_whole)
     report(f"trace index ({events:,} ev)", indexing, index_seconds)
     median_run = sorted(runs, key=lambda r: statistics.median(r.shown_ms))[len(runs) // 2]
     report(f"{steps} claims stepped", median_run.stalls, median_run.seconds)

@@ -33,8 +33,8 @@ from reviewapp.core.logbook.artifacts import ArtifactEntry, list_artifacts
 from reviewapp.core.logbook.demo import demo_workspace
 from reviewapp.core.logbook.locate import NotALogbookError
 from reviewapp.core.logbook.model import Claim, Logbook, Problem
-from reviewapp.core.logbook.parse_cache import read_logbook_cached
-from reviewapp.core.logbook.reader import read_logbook
+from reviewapp.core.logbook.parse_cache import is_remembered, read_logbook_cached
+from reviewapp.core.logbook.reader import read_logbook, read_preview
 from reviewapp.core.logbook.recent import recent_logbooks, remember_logbook
 from reviewapp.core.logbook.search import SearchIndex, query_terms
 from reviewapp.core.logbook_judge.judged import JudgedLogbook
@@ -57,7 +57,7 @@ from reviewapp.core.trace.excerpts import Excerpt, ExcerptIndex, index_excerpts_
 from reviewapp.core.verdicts import Verdict
 from reviewapp.qt.image_loader import ImageLoader
 from reviewapp.qt.opening import ReviewOpening, open_review, prepare_review
-from reviewapp.qt.workers import TaskRunner
+from reviewapp.qt.workers import TaskRunner, release_on
 from reviewapp.qt.write_lane import WriteLane
 
 log = logging.getLogger(__name__)
@@ -91,9 +91,27 @@ class _Loaded:
     trust: Trust | None = None
 
 
+READING = "Still reading the logbook: verdicts can be given once all of it is read."
+
+
+@dataclass(frozen=True)
+class _Preview:
+    logbook: Logbook  # read_preview's: the pages up to the first claim page
+    rows: list[ReviewedClaim]  # its claims' rows, no review attached
+
+
+def _preview_rows(logbook: Logbook) -> list[ReviewedClaim]:
+    """(load worker) The preview's rows, derived by a workspace of its own: the window's keeps the logbook shown."""
+    workspace = ReviewWorkspace()
+    return workspace.rows(workspace.add(logbook))
+
+
 class LogbookController(QObject):
     loading_started = Signal(str)  # a name for what is being opened
     loading_progress = Signal(int, int, str)  # pages done, pages total, current page
+    # The start of the logbook being read (read_preview), shown while the rest is read: its claims are provisional,
+    # and no review is attached until `loaded` (verdicts wait for it). Not for a blind or a remote logbook.
+    previewed = Signal(object)  # Logbook
     loaded = Signal(object)  # Logbook
     load_failed = Signal(str)  # one line for the user
     load_cancelled = Signal()
@@ -108,12 +126,15 @@ class LogbookController(QObject):
     changed = Signal(object, object)
     reviewer_changed = Signal()  # the review was opened for another reviewer (after asking who is reviewing)
     _lane_told = Signal()  # emitted from the lane: what it heard waits in `_pending` for the GUI thread
+    _preview_ready = Signal(object, object)  # emitted from the load worker: its CancelToken, the _Preview
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._runner = TaskRunner(2, self)
         self.images = ImageLoader(parent=self)
         self.logbook: Logbook | None = None
+        self.preview: Logbook | None = None  # the start of the logbook being read, while it is shown (`previewed`)
+        self._preview_rows: list[ReviewedClaim] = []
         self.artifacts: list[ArtifactEntry] = []
         self.excerpt_index: ExcerptIndex | None = None
         self._search: SearchIndex | None = None
@@ -149,6 +170,7 @@ class LogbookController(QObject):
         self._idle_waiters: list[Callable[[], None]] = []  # what waits for them (`when_idle`)
         self._initiator: object = None  # (lane thread) the screen whose submitted command is running
         self._lane_told.connect(self._flush, Qt.ConnectionType.QueuedConnection)
+        self._preview_ready.connect(self._previewed, Qt.ConnectionType.QueuedConnection)
         self.changed.connect(self._change_made)
         # the workspace hears changes where the action runs (the write lane); the window hears of them after it
         self.workspace.listeners.append(lambda update: self.deliver(lambda: self._rows_updated(update)))
@@ -172,7 +194,7 @@ class LogbookController(QObject):
         if ref is None:
             path = Path(source).expanduser()
             label = "a logbook" if self._blind_next else path.name or str(path)
-            self._start(label, lambda progress, token: read_logbook_cached(path, progress, token), path)
+            self._start(label, lambda progress, token: read_logbook_cached(path, progress, token), path, preview=path)
             return
 
         def load(progress: ProgressCallback, token: CancelToken) -> Logbook:
@@ -222,7 +244,9 @@ class LogbookController(QObject):
     def busy(self) -> bool:
         return self.loading or self.indexing or self.images.pending > 0
 
-    def _start(self, label: str, load: _Load, remember: Path | None) -> None:
+    def _start(self, label: str, load: _Load, remember: Path | None, *, preview: Path | None = None) -> None:
+        """Read on a worker; `preview`: a folder whose start is shown first (see `previewed`), unless blind (the
+        names a blind logbook hides are only known once all of it is read) or this process holds it already."""
         self.cancel_loading()
         token = CancelToken()
         self._load_token = token
@@ -232,6 +256,8 @@ class LogbookController(QObject):
 
         def work(progress: ProgressCallback) -> _Loaded:
             with collector_paused():  # the heap only grows while a logbook is read (see core/io/collector.py)
+                if preview is not None and not blind:
+                    self._read_preview(preview, token)
                 logbook = load(progress, token)
                 if remember is not None:  # here, not on the GUI thread: a file written while the window waits
                     try:
@@ -256,6 +282,52 @@ class LogbookController(QObject):
             lambda done, total, page: self._progress(token, done, total, page),
         )
 
+    def _read_preview(self, source: Path, token: CancelToken) -> None:
+        """(load worker) Read the start of the logbook and post it to the GUI thread; nothing when this process
+        holds the whole logbook already, or the start names no claim. A preview that fails is only logged: the
+        whole reading says what is wrong."""
+        try:
+            if is_remembered(source):
+                return
+            logbook = read_preview(source, token)
+            if logbook is None:
+                return
+            rows = _preview_rows(logbook)
+        except Cancelled:
+            raise
+        except Exception as exc:  # the whole reading follows, and says what is wrong
+            log.warning("no preview of %s: %s", source, exc)
+            return
+        self._preview_ready.emit(token, _Preview(logbook, rows))
+
+    def _previewed(self, token: CancelToken, preview: _Preview) -> None:
+        """Show the start of the logbook being read. The logbook shown before is let go: its review no longer
+        takes verdicts, and none is attached until the whole logbook is (`submit` says to wait)."""
+        if token is not self._load_token:
+            return
+        if self._index_token is not None:
+            self._index_token.cancel()
+            self._index_token = None
+        self._index_pending = False
+        self._detach()
+        if self.logbook_id is not None:
+            self.workspace.close(self.logbook_id)
+        self.logbook, self.logbook_id, self.blinder = None, None, None
+        release_on(self._runner, self._search)
+        release_on(self._runner, self.excerpt_index)
+        self._search, self.excerpt_index, self.artifacts = None, None, []
+        self.reason, self.ask = READING, False
+        self.preview, self._preview_rows = preview.logbook, preview.rows
+        self.previewed.emit(preview.logbook)
+
+    @property
+    def previewing(self) -> bool:
+        """The start of a logbook is shown while the rest is read: its claims are provisional, verdicts wait."""
+        return self.preview is not None
+
+    def _end_preview(self) -> None:
+        self.preview, self._preview_rows = None, []
+
     def _progress(self, token: CancelToken, done: int, total: int, page: str) -> None:
         if token is self._load_token:
             self.loading_progress.emit(done, total, page)
@@ -264,6 +336,7 @@ class LogbookController(QObject):
         if token is not self._load_token:
             return  # superseded by a newer open
         self._load_token = None
+        self._end_preview()
         if self._index_token is not None:
             self._index_token.cancel()
         self.opened_source = self._pending_sources.pop(id(token), None)
@@ -271,6 +344,8 @@ class LogbookController(QObject):
         self.blinder = result.blinder
         self.trust = result.trust
         self.logbook = result.logbook
+        release_on(self._runner, self._search)  # the last logbook's indexes, let go of off this turn
+        release_on(self._runner, self.excerpt_index)
         self._search = None
         self.artifacts = result.artifacts
         self.excerpt_index = None
@@ -281,8 +356,8 @@ class LogbookController(QObject):
         self._index_pending = True
         gc.freeze()  # what attaching it made, too (see core/io/collector.py)
         self.loaded.emit(result.logbook)
-        self._index_search(result.logbook)
-        # The window starts the trace index once the first claim is on screen (index_traces); this is the fallback.
+        # The window starts the search and trace indexes once the first claim is on screen (index_traces); this is
+        # the fallback.
         QTimer.singleShot(INDEX_FALLBACK_MS, self.index_traces)
         self.busy_changed.emit(self.busy)
 
@@ -290,6 +365,9 @@ class LogbookController(QObject):
         if token is not self._load_token:
             return
         self._load_token = None
+        if self.preview is not None:  # the start shown goes with it: nothing is open
+            self._end_preview()
+            self.reason = "Open a logbook to review it."
         self.failure = exc
         if isinstance(exc, Cancelled):
             self.load_cancelled.emit()
@@ -317,12 +395,13 @@ class LogbookController(QObject):
         return load_preferences().annotator or ""
 
     def index_traces(self) -> None:
-        """Tie trace events to claims in the background; once per load. Deferred so that it does not compete
-        with drawing the first claim for the interpreter."""
+        """Build the claim search and tie trace events to claims in the background; once per load. Deferred so
+        that neither competes with drawing the first claim for the interpreter."""
         if not self._index_pending or self.logbook is None:
             return
         self._index_pending = False
         logbook = self.logbook
+        self._index_search(logbook)
         if not any(t.chunks for t in logbook.traces):
             self.excerpt_index = ExcerptIndex()
             self.excerpts_ready.emit()
@@ -357,11 +436,16 @@ class LogbookController(QObject):
 
     def rows(self) -> list[ReviewedClaim]:
         """The open logbook's claims as the workspace derived them, in claim-list order: the one list of claims
-        (nothing in the window keeps one of its own)."""
+        (nothing in the window keeps one of its own). While a preview is shown, its provisional rows."""
+        if self.preview is not None:
+            return list(self._preview_rows)
         return self.workspace.rows(self.logbook_id) if self.logbook_id is not None else []
 
     def row(self, ref: str | int) -> ReviewedClaim | None:
         """A claim's row by key, an earlier key of it, or its number."""
+        if self.preview is not None:
+            claim = self.preview.claim(ref)
+            return next((row for row in self._preview_rows if claim is not None and row.key == claim.key), None)
         return self.workspace.find(self.logbook_id, ref) if self.logbook_id is not None else None
 
     @property
@@ -466,7 +550,7 @@ class LogbookController(QObject):
     def open_as(self, identity: Identity, role: str) -> None:
         """Open the logbook_review for `identity` (the first time, or after the reviewer changed their name)."""
         if self.logbook is None:
-            raise CommandFailed("Open a logbook first.")
+            raise CommandFailed(READING if self.preview is not None else "Open a logbook first.")
         try:
             logbook_review = open_review(self.logbook, identity, role, self.trust)
         except Exception as exc:  # unreadable folder: say so, keep the window usable
@@ -667,7 +751,7 @@ class LogbookController(QObject):
         """Run one logbook_review action on the write lane; `on_done(result)` on the GUI thread once it is on disk,
         or `on_failed(CommandFailed)` (nothing saved) when it cannot be done. Listeners hear of the change first."""
         review = self.logbook_review
-        if review is None:
+        if review is None or self.preview is not None:
             refusal = CommandFailed(self.reason or "Nobody is reviewing: set your name first (Review > Reviewer Name).")
             if on_failed is not None:
                 on_failed(refusal)

@@ -5,6 +5,7 @@ Layout and wiring only; state lives in LogbookController, rendering in the widge
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, QUrl, Signal
@@ -24,11 +25,12 @@ from PySide6.QtWidgets import (
 from reviewapp.core.logbook.link_targets import LinkKind, LinkTarget
 from reviewapp.core.logbook.model import Claim, Logbook, Page
 from reviewapp.core.queue.blind import folder_pseudonym
+from reviewapp.core.review.blind_rule import BlindRule
 from reviewapp.core.trace.excerpts import Excerpt
 from reviewapp.qt import theme, window_state
 from reviewapp.qt.actions import ACTIONS as ACTION_SPECS
 from reviewapp.qt.actions import MENUS, build_actions
-from reviewapp.qt.controller import LogbookController
+from reviewapp.qt.controller import INDEX_FALLBACK_MS, LogbookController
 from reviewapp.qt.links import display_path, open_with_system, system_url
 from reviewapp.qt.logbook_judge.feature import LogbookJudgeFeature
 from reviewapp.qt.models.claim_table import ClaimTableModel
@@ -54,6 +56,8 @@ from reviewapp.qt.widgets.page_pane import PagePane
 from reviewapp.qt.widgets.side_tabs import SideTabs
 from reviewapp.qt.workers import TaskRunner, alive
 
+READING_REST = "reading the rest of the logbook"
+
 
 class MainWindow(QMainWindow):
     error_shown = Signal(str)  # every error dialog's text, so that tests and logs can see them
@@ -68,6 +72,13 @@ class MainWindow(QMainWindow):
         self.current_key: str | None = None  # the claim shown (its row is the workspace's: no copy kept here)
         self.dialog: QWidget | None = None  # the last non-modal dialog opened (zoom, problems, help)
         self._marking_page = False  # the page tree is following the claim shown, not clicked
+        self._provisional = False  # the start of a logbook is shown while the rest is read (controller.previewed)
+        self._fills: list[Callable[[], None]] = []  # what `_loaded` left for later turns (_fill_later)
+        self._fill_generation = 0
+        self._fill_timer = QTimer(self)
+        self._fill_timer.setSingleShot(True)
+        self._fill_timer.setInterval(0)
+        self._fill_timer.timeout.connect(self._fill_next)
         # The claim's trace excerpts follow one event-loop turn after its header, so that a key press shows the claim
         # at once; stepping fast through claims finds the excerpts of the last one only.
         self._excerpts_timer = QTimer(self)
@@ -180,6 +191,8 @@ class MainWindow(QMainWindow):
         c, a = self.controller, self.actions_by_name
         c.loading_started.connect(self._loading_started)
         c.loading_progress.connect(self.load_panel.progress)
+        c.loading_progress.connect(self._reading_progress)
+        c.previewed.connect(self._previewed)
         c.loaded.connect(self._loaded)
         c.load_failed.connect(self._load_failed)
         c.load_cancelled.connect(self._load_cancelled)
@@ -196,7 +209,7 @@ class MainWindow(QMainWindow):
         ev.zoom_requested.connect(self.zoom)
         ev.copy_requested.connect(self.copy_text)
         ev.page_requested.connect(self.show_page)
-        ev.rendered.connect(c.index_traces)
+        ev.rendered.connect(self._first_claim_shown)
         self.excerpts.jump_requested.connect(self.jump_to_event)
         self.artifacts.page_requested.connect(self.follow_page_link)
         self.artifacts.url_requested.connect(self.open_url)
@@ -240,7 +253,48 @@ class MainWindow(QMainWindow):
         self.center.setCurrentWidget(self.evidence)
         self.actions_by_name["cancel_loading"].setEnabled(False)
 
+    def _previewed(self, logbook: Logbook) -> None:
+        """The start of the logbook, shown while the rest is read: the claims of its first claim pages and the
+        first of them. Nothing is reviewed yet (the review tools wait for `loaded`); `_loaded` swaps in the whole
+        logbook and keeps the claim shown."""
+        self._loading_done()
+        self.actions_by_name["cancel_loading"].setEnabled(True)
+        self._fill_generation += 1  # a fill the last load left for later is not wanted any more
+        self._provisional = True
+        self.context = CardContext(logbook, self.controller.images, rule=self.controller.rule)
+        self.current_key = None
+        self.setWindowTitle(f"{logbook.title} — reviewapp")
+        rows = self.controller.rows()
+        self.claim_model.set_rows(rows)
+        self.claim_panel.clear_filters()
+        self._fill_page_tree(logbook)
+        self.excerpts.show_state("Reading the logbook…")
+        self.problems_button.hide()
+        self.update_progress()
+        self.source_banner.hide()
+        self.status_label.setText(f"{display_path(logbook.root)}  ·  {READING_REST}")
+        if rows:
+            self.claim_panel.select_key(rows[0].key)
+            self.claim_panel.view.setFocus()
+
+    def _reading_progress(self, done: int, total: int, _page: str) -> None:
+        if self._provisional and self.context is not None:
+            where = display_path(self.context.logbook.root)
+            self.status_label.setText(f"{where}  ·  {READING_REST} ({done} of {total} pages)")
+
+    def _fill_page_tree(self, logbook: Logbook) -> None:
+        # Clearing the old tree moves its current row through every page: each move would show that page.
+        self._marking_page = True
+        try:
+            self.page_model.set_logbook(logbook)
+            self.page_tree.expandAll()
+        finally:
+            self._marking_page = False
+
     def _loaded(self, logbook: Logbook) -> None:
+        provisional, self._provisional = self._provisional, False
+        kept_claim = self.current_key if provisional else None  # what the reviewer looked at during the preview
+        kept_page = self.page_shown if provisional and kept_claim is None else None
         self._loading_done()
         rule = self.controller.rule  # blind review: the one rule every view applies
         self.context = CardContext(logbook, self.controller.images, rule=rule)
@@ -252,17 +306,15 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{title} — reviewapp" + (" (blind)" if blinder else ""))
         rows = self.controller.rows()
         self.claim_model.set_rows(rows)
+        typed = self.claim_panel.search.text() if provisional else ""
         self.claim_panel.clear_filters()
-        # Clearing the old tree moves its current row through every page: each move would show that page.
-        self._marking_page = True
-        try:
-            self.page_model.set_logbook(logbook)
-            self.page_tree.expandAll()
-        finally:
-            self._marking_page = False
-        self.artifacts.set_entries(logbook, self.controller.artifacts, rule)
+        if typed:  # searched for during the preview: searched again over every claim
+            self.claim_panel.search.setText(typed)
         self.timeline.model.scrub = rule.text if rule.blind else None
-        self.timeline.set_logbook(logbook)
+        self.timeline.hold()  # the trace is read once the first claim is on screen (_first_claim_shown)
+        QTimer.singleShot(INDEX_FALLBACK_MS, self.timeline.release)
+        # the trace feature lists the logbook's sessions in the timeline (after this, as `loaded` is heard)
+        self._fill_later(logbook, rule)
         self.excerpts.show_state("Reading the agent trace…" if self.controller.indexing else "")
         self.update_problems()
         self.update_progress()
@@ -273,7 +325,11 @@ class MainWindow(QMainWindow):
         if blinder is not None:  # the folder and the Space name the participant
             where = f"{blinder.alias} (blind review)"
         self.status_label.setText(f"{where}  ·  {len(logbook.pages)} pages · {len(rows)} claims")
-        if rows:
+        if kept_claim is not None and self.controller.row(kept_claim) is not None:
+            self.claim_panel.select_key(kept_claim)  # the claim shown during the preview, now read in full
+        elif kept_page is not None and logbook.page(kept_page) is not None:
+            self.show_page(kept_page)
+        elif rows:
             self.claim_panel.select_key(rows[0].key)
             self.claim_panel.view.setFocus()
         elif logbook.problems:  # read, but no claims: broken, with each problem and its file
@@ -281,7 +337,57 @@ class MainWindow(QMainWindow):
         elif logbook.pages:
             self.show_page(logbook.pages[0].slug)
 
+    def _fill_later(self, logbook: Logbook, rule: BlindRule) -> None:
+        """The page tree and the artifacts, each in an event-loop turn of its own after the one that lists the claims
+        and shows the first: together they held the window for over 50 ms in one turn on a 200-claim logbook. A
+        newer load drops what is left."""
+        self._fill_generation += 1
+        generation = self._fill_generation
+
+        def pages() -> None:
+            if generation == self._fill_generation:
+                shown = self.page_shown
+                self._fill_page_tree(logbook)
+                if shown is not None:
+                    self._mark_page(shown)  # the claim or page shown meanwhile, in the new tree
+
+        def artifacts() -> None:
+            if generation == self._fill_generation:
+                self.artifacts.set_entries(logbook, self.controller.artifacts, rule)
+
+        self._fills.extend([pages, artifacts])
+        self._fill_timer.start()
+
+    def _fill_next(self) -> None:
+        if self._fills:
+            self._fills.pop(0)()
+        if self._fills:
+            self._fill_timer.start()
+
+    def _first_claim_shown(self) -> None:
+        """The evidence is on screen: what was deferred so as not to compete with drawing it starts now (the
+        claim search, the trace's ties to claims, the timeline's trace). Later renders find nothing waiting."""
+        self.controller.index_traces()
+        self.timeline.release()
+
+    def _drop_preview(self) -> None:
+        """The reading stopped after its start was shown: the provisional claims go, nothing is open."""
+        if not self._provisional:
+            return
+        self._fill_generation += 1
+        self._provisional = False
+        self.context, self.current_key = None, None
+        self.claim_model.set_rows([])
+        self._marking_page = True
+        try:
+            self.page_model.clear_pages()
+        finally:
+            self._marking_page = False
+        self.excerpts.show_state("")
+        self.setWindowTitle("reviewapp")
+
     def _load_failed(self, message: str) -> None:
+        self._drop_preview()
         self._loading_done()
         self.status_label.setText("The logbook could not be opened.")
         if self.context is None:
@@ -301,6 +407,7 @@ class MainWindow(QMainWindow):
         self.open_dialog(dialog)
 
     def _load_cancelled(self) -> None:
+        self._drop_preview()
         self._loading_done()
         self.status_label.setText("Opening was cancelled.")
         if self.context is None:
@@ -318,7 +425,8 @@ class MainWindow(QMainWindow):
         self.evidence.show_claim(self.context, row.claim, row.slots)
         self._mark_page(row.claim.page)
         self._excerpts_timer.start()
-        self.subject_shown.emit()
+        if not self._provisional:  # the features hear of the claim once the whole logbook is read
+            self.subject_shown.emit()
 
     def show_page(self, slug: str) -> None:
         if self.context is None:
@@ -331,7 +439,8 @@ class MainWindow(QMainWindow):
         self._mark_page(slug)
         self.evidence.show_page(self.context, page)
         self.excerpts.show_state("Select a claim to see the trace events tied to it.")
-        self.subject_shown.emit()
+        if not self._provisional:
+            self.subject_shown.emit()
 
     def _mark_page(self, slug: str) -> None:
         """The page tree follows the claim shown: its page selected and scrolled into view."""
@@ -493,7 +602,9 @@ class MainWindow(QMainWindow):
         claim = self.current_claim
         if claim is None or self.context is None:
             return
-        if not self.context.logbook.traces:
+        if self._provisional:
+            self.excerpts.show_state("Reading the logbook…")
+        elif not self.context.logbook.traces:
             self.excerpts.show_state("This logbook has no agent trace attached.")
         elif not any(t.chunks for t in self.context.logbook.traces):
             self.excerpts.show_state("The manifest lists an agent trace, but its files are not in this folder.")
@@ -622,6 +733,8 @@ class MainWindow(QMainWindow):
             and not self.evidence.busy
             and not self.trace_runner.pending
             and not self._excerpts_timer.isActive()
+            and not self.timeline.waiting
+            and not self._fills
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -13,8 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
+from reviewapp.core.io.release import take_apart
 from reviewapp.core.progress import ProgressCallback
 
 PROGRESS_INTERVAL_S = 0.04  # at most 25 progress updates a second reach the GUI thread
@@ -140,3 +141,19 @@ class TaskRunner(QObject):
 def alive(obj: QObject | None) -> bool:
     """The Qt object behind `obj` still exists (a widget can be deleted while a task for it runs)."""
     return obj is not None and shiboken6.isValid(obj)
+
+
+def release_on(runner: TaskRunner, big: object) -> None:
+    """Let go of `big` (a trace's links, a search index) on one of `runner`'s threads, a piece at a time
+    (core/io/release.py) instead of freeing it whole in the turn that replaces it. Pass a reference the caller is
+    about to drop: the task is handed it one event-loop turn later, once the caller's own variables are gone, and
+    anything another holder still refers to is left whole."""
+    if big is None:
+        return
+    holder = [big]
+    del big
+    QTimer.singleShot(0, lambda: runner.submit(lambda _progress: take_apart(holder), _ignore, _ignore))
+
+
+def _ignore(_result: object) -> None:
+    """Nothing to report when a structure is let go (a failure only leaves it to be freed whole)."""

@@ -109,12 +109,7 @@ def gather(pages: list[Page]) -> Gathered:
         claims, scopes = _root_claims([p for p in pages if p.is_root])
     claims, scopes = _without_older_versions(claims, scopes)
     claims, scopes = _without_supplements(claims, scopes)
-    asked = [
-        (scope, claim.n, _siblings(claim, claims, scope, scopes)) for claim, scope in zip(claims, scopes, strict=True)
-    ]
-    found = split_map(_own_mentions, asked, lambda item: item[0].page.size)  # one pass per claim: two CPUs share it
-    own = [[m for m in mentions if m.source != HISTORY] for mentions in found]
-    earlier = [[m for m in mentions if m.source == HISTORY] for mentions in found]
+    own, earlier = _statements(claims, scopes)
     claim_pages = {id(s.page) for s in scopes}
     _number_unnumbered(claims, pages, claim_pages)
     elsewhere, history = cross_page_mentions(claims, pages, claim_pages)
@@ -124,8 +119,44 @@ def gather(pages: list[Page]) -> Gathered:
     return gathered
 
 
+def _statements(
+    claims: list[Claim], scopes: list[Scope]
+) -> tuple[list[list[VerdictMention]], list[list[VerdictMention]]]:
+    """Per claim: the candidates in its own text, and an earlier attempt's verdict quoted on its page. One pass per
+    claim, shared with a second CPU where that is safe (fork_split)."""
+    asked = [
+        (scope, claim.n, _siblings(claim, claims, scope, scopes)) for claim, scope in zip(claims, scopes, strict=True)
+    ]
+    found = split_map(_own_mentions, asked, lambda item: item[0].page.size)
+    own = [[m for m in mentions if m.source != HISTORY] for mentions in found]
+    earlier = [[m for m in mentions if m.source == HISTORY] for mentions in found]
+    return own, earlier
+
+
 def _own_mentions(asked: tuple[Scope, int | None, set[int]]) -> list[VerdictMention]:
     return own_mentions(*asked)
+
+
+def preview_claims(pages: list[Page], weights: vd.Weights = vd.DEFAULT_WEIGHTS) -> list[Claim]:
+    """The claims of the first pages of a logbook, to show while the rest is read: only those whose key does not
+    depend on the pages not read yet, with the verdict their own text states.
+
+    They are the current pages titled or slugged for their claims ("Claim N …", "Claims 10 & 11", sections), the
+    first way `find_claims` looks, keyed the same way; a page marked as a version or as a supplement is left out
+    (a later page may make it an earlier attempt or another page's evidence). Verdicts stated only elsewhere, and
+    what superseded pages said, come with the whole reading. Pages are not changed.
+    """
+    current = [p for p in pages if not p.is_root and p.is_current]
+    found, found_scopes = _claim_pages(current)
+    kept = [
+        (claim, scope)
+        for claim, scope in zip(found, found_scopes, strict=True)
+        if _version(scope.page) is None and not _SUPPLEMENT.search(scope.page.title[:300])
+    ]
+    claims, scopes = [c for c, _ in kept], [s for _, s in kept]
+    own, earlier = _statements(claims, scopes)
+    nothing: list[list[VerdictMention]] = [[] for _ in claims]
+    return decide(Gathered(claims, own, earlier, nothing, nothing), weights)
 
 
 def decide(gathered: Gathered, weights: vd.Weights = vd.DEFAULT_WEIGHTS) -> list[Claim]:

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from reviewapp.core.io.coerce import as_int, as_name
 from reviewapp.core.io.safepath import UnsafeReference, is_contained, open_regular, resolve_inside
-from reviewapp.core.logbook.claim_finder import find_claims
-from reviewapp.core.logbook.locate import locate
+from reviewapp.core.logbook.claim_finder import find_claims, preview_claims
+from reviewapp.core.logbook.locate import Location, locate
 from reviewapp.core.logbook.logbook_id import LogbookId, check_logbook_id
 from reviewapp.core.logbook.metadata import paper_info, read_json_object, tags_of
-from reviewapp.core.logbook.model import Logbook, Page, Problem, elided_title
+from reviewapp.core.logbook.model import Claim, Logbook, Page, Problem, TraceInfo, WorkspaceFile, elided_title
 from reviewapp.core.logbook.page_parser import ParsedPage, decode_page, parse_page
-from reviewapp.core.logbook.page_tree import INDEX_FILE, ORPHAN, PageRef, build_tree
+from reviewapp.core.logbook.page_tree import INDEX_FILE, ORPHAN, PageRef, PageTree, build_tree
 from reviewapp.core.logbook.problem_cap import cap_per_kind
 from reviewapp.core.logbook.space_card import space_card_tags
 from reviewapp.core.logbook.traces import load_traces
@@ -27,6 +28,9 @@ from reviewapp.core.progress import CancelToken, ProgressCallback
 PAGE_LIMIT = 16 * 1024 * 1024
 LOGBOOK_LIMIT = 512 * 1024 * 1024
 PAGE_FLOOR = 64 * 1024  # what each page still gets once the logbook's budget is spent: its title and start
+# A preview reads pages in order until a claim page, but no further than this: past it, the whole reading decides.
+PREVIEW_PAGES = 12
+PREVIEW_BYTES = 8 * 1024 * 1024
 
 
 class PageMemory(Protocol):
@@ -55,12 +59,140 @@ def read_logbook(
     `hub_logbook_id("space", "OWNER/NAME")`); otherwise the id is derived from the folder on first use.
     `memory` supplies pages parsed before and is told of every page read (see PageMemory).
     """
+    problems: list[Problem] = []
+    opened = _open(source, problems, cancel, memory, logbook_id)
+    pages = [opened.index_page] if opened.index_page else []
+    refs = opened.tree.refs
+    for done, ref in enumerate(refs, start=1):
+        if cancel is not None:
+            cancel.check()
+        page, _ = _read_page(opened.root, ref, problems, opened.budget, cancel, memory)
+        if page is not None:
+            pages.append(page)
+        if progress is not None:
+            progress(done, len(refs), ref.slug)
+    _report_duplicate_ids(pages, problems)
+    opened.name_index()
+    traces = load_traces(opened.root, opened.manifest, problems)
+    workspace_files = load_workspace_files(opened.root, opened.where.workspace, opened.metadata, problems)
+    return opened.logbook(pages, find_claims(pages), traces, workspace_files, cap_per_kind(problems))
+
+
+def read_preview(
+    source: Path | str,
+    cancel: CancelToken | None = None,
+    *,
+    logbook_id: LogbookId | None = None,
+    max_pages: int = PREVIEW_PAGES,
+    max_bytes: int = PREVIEW_BYTES,
+) -> Logbook | None:
+    """The start of a logbook, to show while the rest is read: the manifest, the index and the pages in order up
+    to the first claim page, with the claims found on them (`preview_claims`: each keyed as `read_logbook` keys
+    it, with the verdict its own text states). None when no claim page comes within the first `max_pages` pages
+    or `max_bytes` bytes (the whole reading decides those claims). Never a record's target: the claims, their
+    verdicts and the pages are provisional until the whole logbook is read; nothing about traces or the
+    workspace's files is read here."""
+    problems: list[Problem] = []
+    opened = _open(source, problems, cancel, None, logbook_id)
+    pages = [opened.index_page] if opened.index_page else []
+    claims: list[Claim] = []
+    spent = 0
+    for ref in opened.tree.refs[:max_pages]:
+        if cancel is not None:
+            cancel.check()
+        page, text = _read_page(opened.root, ref, problems, opened.budget, cancel, None)
+        if page is None:
+            continue
+        pages.append(page)
+        spent += len(text)
+        claims = preview_claims(pages)
+        if claims or spent > max_bytes:
+            break
+    if not claims:
+        return None
+    opened.name_index()
+    return opened.logbook(pages, claims, [], [], cap_per_kind(problems))
+
+
+@dataclass
+class _Opened:
+    """What every reading starts with: where the logbook is, its metadata, manifest, index page and page tree."""
+
+    source: Path
+    where: Location
+    metadata: dict[str, Any]
+    manifest: dict[str, Any] | None
+    budget: _Budget
+    index_page: Page | None
+    index_h1: str | None
+    tree: PageTree
+    explicit_id: LogbookId | None
+
+    @property
+    def root(self) -> Path:
+        return self.where.root
+
+    def name_index(self) -> str:
+        """The logbook's title, which the index page takes as its own."""
+        metadata, manifest = self.metadata, self.manifest
+        title = elided_title(
+            self.index_h1
+            or self.tree.root_title
+            or as_name((manifest or {}).get("title"))
+            or as_name(metadata.get("title"))
+            or self.root.parent.parent.name
+        )
+        if self.index_page is not None:
+            self.index_page.title = title
+        return title
+
+    def logbook(
+        self,
+        pages: list[Page],
+        claims: list[Claim],
+        traces: list[TraceInfo],
+        workspace_files: list[WorkspaceFile],
+        problems: list[Problem],
+    ) -> Logbook:
+        metadata, manifest = self.metadata, self.manifest
+        tags = tags_of(metadata, manifest)
+        card_tags = space_card_tags(self.root) if self.where.layout == "space" else []
+        paper = paper_info(metadata, manifest, tags, card_tags)
+        return Logbook(
+            root=self.root,
+            source=self.source,
+            layout=self.where.layout,
+            workspace=self.where.workspace,
+            title=self.name_index(),
+            space_id=as_name(metadata.get("space_id")) or as_name((manifest or {}).get("space_id")),
+            paper_id=paper.paper_id,
+            paper_title=paper.title,
+            arxiv_id=paper.arxiv_id,
+            tags=tags,
+            schema_version=as_int((manifest or {}).get("schema_version")),
+            metadata=metadata,
+            manifest=manifest,
+            pages=pages,
+            claims=claims,
+            traces=traces,
+            workspace_files=workspace_files,
+            problems=problems,
+            explicit_id=self.explicit_id,
+        )
+
+
+def _open(
+    source: Path | str,
+    problems: list[Problem],
+    cancel: CancelToken | None,
+    memory: PageMemory | None,
+    logbook_id: LogbookId | None,
+) -> _Opened:
     if logbook_id is not None:
         logbook_id = check_logbook_id(logbook_id)
     source = Path(source)
     where = locate(source)
     root = where.root
-    problems: list[Problem] = []
     metadata: dict[str, Any] = {}
     if where.metadata_file is not None:
         metadata = (
@@ -72,55 +204,9 @@ def read_logbook(
     index_page, index_text = _read_page(root, index_ref, problems, budget, cancel, memory)
     index_h1 = index_page.title if index_page and index_page.title != "index" else None  # "index": no H1
     tree = build_tree(root, manifest, index_text, problems)
-    refs, manifest_root_title = tree.refs, tree.root_title
     if index_page is not None and not tree.index_listed:  # the manifest's root is another page
         index_page.in_manifest, index_page.status = False, ORPHAN
-    pages = [index_page] if index_page else []
-    for done, ref in enumerate(refs, start=1):
-        if cancel is not None:
-            cancel.check()
-        page, _ = _read_page(root, ref, problems, budget, cancel, memory)
-        if page is not None:
-            pages.append(page)
-        if progress is not None:
-            progress(done, len(refs), ref.slug)
-    _report_duplicate_ids(pages, problems)
-    tags = tags_of(metadata, manifest)
-    card_tags = space_card_tags(root) if where.layout == "space" else []
-    paper = paper_info(metadata, manifest, tags, card_tags)
-    title = elided_title(
-        index_h1
-        or manifest_root_title
-        or as_name((manifest or {}).get("title"))
-        or as_name(metadata.get("title"))
-        or root.parent.parent.name
-    )
-    if index_page is not None:
-        index_page.title = title
-    claims = find_claims(pages)
-    traces = load_traces(root, manifest, problems)
-    workspace_files = load_workspace_files(root, where.workspace, metadata, problems)
-    return Logbook(
-        root=root,
-        source=source,
-        layout=where.layout,
-        workspace=where.workspace,
-        title=title,
-        space_id=as_name(metadata.get("space_id")) or as_name((manifest or {}).get("space_id")),
-        paper_id=paper.paper_id,
-        paper_title=paper.title,
-        arxiv_id=paper.arxiv_id,
-        tags=tags,
-        schema_version=as_int((manifest or {}).get("schema_version")),
-        metadata=metadata,
-        manifest=manifest,
-        pages=pages,
-        claims=claims,
-        traces=traces,
-        workspace_files=workspace_files,
-        problems=cap_per_kind(problems),
-        explicit_id=logbook_id,
-    )
+    return _Opened(source, where, metadata, manifest, budget, index_page, index_h1, tree, logbook_id)
 
 
 class _Budget:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import re
+import sys
 import threading
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -20,7 +22,7 @@ from pathlib import Path
 
 from reviewapp.core.io import gitcmd
 from reviewapp.core.review.preferences import load_preferences, update_preferences
-from reviewapp.core.review.secret_scan import scan_text
+from reviewapp.core.review.secret_scan import known_secrets, scan_text
 
 HOW_TO_SET = (
     "no annotator name is known: pass --annotator NAME --remember once (it is saved for next time), "
@@ -152,8 +154,12 @@ def _remember(name: str, source: str) -> Identity:
 def hf_user_name(endpoint: str | None = None, timeout: float = HF_TIMEOUT) -> str | None:
     """The Hugging Face user name of the configured token; None without a token, offline, or on any error.
 
-    whoami has no timeout of its own, so it runs in a daemon thread that is abandoned after `timeout`.
+    whoami has no timeout of its own, so it runs in a daemon thread that is abandoned after `timeout`. Without a
+    token in sight (see `_hub_token_possible`) huggingface_hub is not even imported: importing it holds the
+    interpreter for about half a second, which a logbook's first open spent while the window waited to paint.
     """
+    if not _hub_token_possible():
+        return None
     try:
         from huggingface_hub import HfApi, get_token
 
@@ -172,6 +178,14 @@ def hf_user_name(endpoint: str | None = None, timeout: float = HF_TIMEOUT) -> st
     worker.start()
     worker.join(timeout)
     return _plausible(found.get("name"))
+
+
+def _hub_token_possible() -> bool:
+    """Whether huggingface_hub's get_token could find a token: HF_TOKEN, the token file (as secret_scan finds
+    them, without importing huggingface_hub), or the ways it has that this cannot check cheaply (OIDC, Colab)."""
+    if os.environ.get("HF_OIDC_RESOURCE") or "google.colab" in sys.modules:
+        return True
+    return bool(known_secrets())
 
 
 def git_user_name(cwd: Path | None = None) -> str | None:

@@ -43,6 +43,11 @@ class PageTreeModel(QStandardItemModel):
             self._items.setdefault(page.slug, item)
             self._pages.setdefault(page.slug, page)
 
+    def clear_pages(self) -> None:
+        """No pages (the logbook whose start was shown could not be read to the end)."""
+        self.clear()
+        self._pages, self._items = {}, {}
+
     def index_of(self, slug: str) -> QModelIndex:
         item = self._items.get(slug)
         return item.index() if item is not None else QModelIndex()

@@ -56,6 +56,7 @@ class ReviewFeature(QObject):
 
     def _connect(self) -> None:
         c, a, w = self.controller, self.actions, self.host
+        c.previewed.connect(self._previewed)
         c.loaded.connect(self._loaded)
         c.claims_changed.connect(self._claims_changed)
         self.controller.changed.connect(self._changed)
@@ -138,6 +139,15 @@ class ReviewFeature(QObject):
     def page_slug(self) -> str | None:
         """The page shown: the current claim's, or the one chosen in the page list."""
         return self.room.page_slug
+
+    def _previewed(self) -> None:
+        """The start of a logbook is shown while the rest is read: no verdict, note or correction can be given
+        until the whole logbook and its review are attached (`_loaded`)."""
+        self.editor.drafts.clear()
+        self.editor.show_nothing("Verdicts can be given once the whole logbook is read.")
+        self.reviewer.setText(self.controller.reason or "")
+        self.reviewer.setToolTip("")
+        self._update_actions()
 
     def _loaded(self) -> None:
         self._reviewer_changed()
@@ -232,6 +242,8 @@ class ReviewFeature(QObject):
         a["undo"].setText(button_text(history.undo_label) if history and history.undo_label else "&Undo")
         a["redo"].setText(button_text(history.redo_label) if history and history.redo_label else "&Redo")
         active, on_claim = logbook_review is not None, self.claim_key is not None
+        if self.controller.previewing:  # provisional claims: nothing is recorded against them
+            active = on_claim = False
         verdict_keys = [f"verdict_{v.value}" for v in HUMAN_VERDICTS]
         for name in ("save_verdict", "save_and_next", "clear_verdict", "correct_agent_verdict", "split_claim"):
             a[name].setEnabled(active and on_claim)

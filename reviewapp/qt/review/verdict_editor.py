@@ -231,11 +231,12 @@ class VerdictEditor(QFrame):
 
     # -- what is shown ----------------------------------------------------------------------------------------
 
-    def show_nothing(self) -> None:
+    def show_nothing(self, why: str = "") -> None:
+        """No claim to give a verdict on; `why` says so when there is a claim on screen (a provisional one)."""
         self._stash()
         self.claim_key = None
         self.heading.setText("YOUR VERDICT")
-        self.summary.setText("")
+        self.summary.setText(why)
         for button in (self.pairs_button, self.note_button, self.toggle, self.identity_button):
             button.hide()
         self.body.hide()

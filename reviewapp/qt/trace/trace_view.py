@@ -7,6 +7,7 @@ import time
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from PySide6.QtCore import (
@@ -59,7 +60,7 @@ from reviewapp.qt.models.trace_events import (
 )
 from reviewapp.qt.plain import PlainLabel
 from reviewapp.qt.widgets.code_block import monospace_font
-from reviewapp.qt.workers import alive
+from reviewapp.qt.workers import alive, release_on
 
 _KIND_COLORS = {
     "USER": "#2f6fb0",
@@ -390,6 +391,8 @@ class TimelinePanel(QWidget):
         self._hits: array[int] = array("i")
         self._whole = False
         self.links: TraceLinks | None = None
+        self._held = False  # a session's trace is read once `release` is called (see hold)
+        self._waiting: Callable[[], None] | None = None
         self._build()
         self._connect()
 
@@ -618,6 +621,23 @@ class TimelinePanel(QWidget):
         if index >= 0 and index != self.sessions.currentIndex():
             self.sessions.setCurrentIndex(index)
 
+    def hold(self) -> None:
+        """Read the next session's trace only once `release` is called: the window shows the first claim first
+        (reading a long trace holds the interpreter in long stretches, and the claim's cards wait for it)."""
+        self._held = True
+
+    def release(self) -> None:
+        """Read the session's trace now, if one waits (see hold)."""
+        self._held = False
+        start, self._waiting = self._waiting, None
+        if start is not None:
+            start()
+
+    @property
+    def waiting(self) -> bool:
+        """A session's trace waits to be read (held)."""
+        return self._waiting is not None
+
     def stop(self) -> None:
         """Stop reading the trace (the window is closing): its child process ends, nothing waits for it."""
         if self._cancel is not None:
@@ -627,8 +647,10 @@ class TimelinePanel(QWidget):
         if self._cancel is not None:
             self._cancel.cancel()
         self._generation += 1
+        self._waiting = None
         self._pending_jump = None
         self._hits = array("i")
+        release_on(self.model.runner, self.links)  # tens of thousands of entries: freed whole, 46 ms of this turn
         self.links = None
         self.delegate.marked_row = -1
         self.detail.clear()
@@ -667,6 +689,11 @@ class TimelinePanel(QWidget):
         self._index_in_worker(index, self._generation)
 
     def _index_in_worker(self, index: TraceIndex, generation: int) -> None:
+        if self._held:
+            self._waiting = lambda: self._index_in_worker(index, generation)
+            return
+        if generation != self._generation:
+            return
         cancel = self._cancel = CancelToken()
         logbook = self._logbook
 

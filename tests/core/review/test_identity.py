@@ -157,3 +157,29 @@ def test_unreachable_hub_gives_up_within_the_timeout(tmp_path: Path, monkeypatch
         started = time.monotonic()
         assert hf_user_name(endpoint, timeout=0.5) is None
         assert time.monotonic() - started < 3
+
+
+class _WatchedModule:
+    """Stands in for huggingface_hub: records every name asked of it (nothing may be, without a token)."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def __getattr__(self, name: str) -> object:
+        self.asked.append(name)
+        raise AttributeError(name)
+
+
+def test_without_a_token_huggingface_hub_is_not_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import sys
+
+    watched = _WatchedModule()
+    monkeypatch.setitem(sys.modules, "huggingface_hub", watched)
+    assert hf_user_name("http://127.0.0.1:9") is None
+    assert watched.asked == []
+    token_file = Path(os.environ["HF_HOME"]) / "token"  # a token logged in with `hf auth login`: asked
+    token_file.parent.mkdir(parents=True, exist_ok=True)
+    token_file.write_text("hf_" + "storedToken00" * 3, encoding="utf-8")
+    assert hf_user_name("http://127.0.0.1:9") is None
+    assert watched.asked != []

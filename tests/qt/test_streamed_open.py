@@ -1,0 +1,179 @@
+"""Opening shows the start of a logbook while the rest is read: the first claim at once, nothing recorded against
+a provisional claim, and the claim shown stays when the whole logbook takes the preview's place.
+
+The whole reading waits for an event the test releases, so that what the window shows meanwhile is seen without
+depending on how fast anything is.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from pytestqt.qtbot import QtBot
+
+from reviewapp.core.logbook.model import Logbook
+from reviewapp.core.logbook.parse_cache import read_logbook_cached
+from reviewapp.core.logbook.writer import LogbookDraft
+from reviewapp.core.review.identity import Identity
+from reviewapp.qt import controller as controller_module
+from reviewapp.qt.controller import CommandFailed, LogbookController
+from reviewapp.qt.main_window import MainWindow
+from tests.qt.conftest import LOAD_TIMEOUT_MS, Screenshots, wait_idle
+
+
+@pytest.fixture
+def held_reading(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """The whole reading of a folder starts only once the returned event is set (the preview comes first)."""
+    release = threading.Event()
+    real = read_logbook_cached
+
+    def held(*args: object, **kwargs: object) -> Logbook:
+        assert release.wait(LOAD_TIMEOUT_MS / 1000), "the test never released the reading"
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(controller_module, "read_logbook_cached", held)
+    yield release
+    release.set()  # a failing test must not leave the worker waiting
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> Iterator[MainWindow]:
+    shown = MainWindow(LogbookController())
+    qtbot.addWidget(shown)
+    shown.resize(1600, 1000)
+    shown.show()
+    yield shown
+    shown.close()
+
+
+def shared_claims_logbook(workspace: Path) -> Path:
+    """Its first claim page holds two claims (so the preview lists two), then three claim pages more."""
+    draft = LogbookDraft("Reproduction: Streamed widgets")
+    draft.page("Executive summary").markdown("| Claim | Verdict |\n|---|---|\n| 1 | VERIFIED |\n| 5 | TOY |")
+    shared = draft.page("Claims 1 & 2: widgets and gadgets")
+    shared.markdown("Both hold at the paper's scale.\n\n**Verdict: VERIFIED.**", title="Verdict")
+    for n in (3, 4, 5):
+        draft.page(f"Claim {n}: widget {n}").markdown(f"Runs for claim {n}.\n\n**Verdict: FALSIFIED.**")
+    return draft.write(workspace)
+
+
+def show_preview(qtbot: QtBot, window: MainWindow, source: Path) -> Logbook:
+    window.controller.open(source)
+    qtbot.waitUntil(lambda: window.controller.previewing and not window.evidence.busy, timeout=LOAD_TIMEOUT_MS)
+    preview = window.controller.preview
+    assert preview is not None
+    return preview
+
+
+def test_the_first_claim_is_shown_before_the_whole_logbook_is_read(
+    qtbot: QtBot, window: MainWindow, held_reading: threading.Event, demo_copy: Path, screenshots: Screenshots
+) -> None:
+    preview = show_preview(qtbot, window, demo_copy)
+    controller = window.controller
+    assert controller.loading and controller.logbook is None  # the whole reading has not even started
+    first = preview.claims[0]
+    assert window.current_key == first.key
+    assert window.claim_model.keys() == [claim.key for claim in preview.claims]
+    title = window.evidence.header.title.text()
+    assert title and title in first.title
+    assert window.evidence.cards and {card.page_slug for card in window.evidence.cards} == {first.page}
+    assert "reading the rest of the logbook" in window.status_label.text()
+    screenshots.take(window, "streamed-open-preview")
+
+    with qtbot.waitSignal(controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        held_reading.set()
+    wait_idle(qtbot, window)
+    assert not controller.previewing and controller.logbook is not None
+    assert window.claim_model.keys() == [claim.key for claim in controller.claims]
+    assert len(controller.claims) > len(preview.claims)
+    assert window.current_key == first.key and window.evidence.header.title.text() == title
+    assert "reading the rest" not in window.status_label.text()
+    screenshots.take(window, "streamed-open-whole")
+
+
+def test_a_verdict_key_during_the_preview_records_nothing(
+    qtbot: QtBot, window: MainWindow, held_reading: threading.Event, demo_copy: Path
+) -> None:
+    preview = show_preview(qtbot, window, demo_copy)
+    key = preview.claims[0].key
+    actions = window.actions_by_name
+    assert not actions["verdict_verified"].isEnabled() and not actions["save_verdict"].isEnabled()
+    assert not actions["add_note"].isEnabled() and not actions["undo"].isEnabled()
+    assert "once the whole logbook is read" in window.review.editor.summary.text()
+    view = window.claim_panel.view
+    view.setFocus()
+    QTest.keyClick(view, Qt.Key.Key_1)
+    QTest.keyClick(view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    refused: list[CommandFailed] = []
+    window.controller.submit(lambda review: review.set_verdict(key, "verified", "typed early"), None, refused.append)
+    assert refused and "Still reading" in str(refused[0])
+    with pytest.raises(CommandFailed, match="Still reading"):
+        window.controller.open_as(Identity("Someone Else", "asked"), "reviewer")
+
+    with qtbot.waitSignal(window.controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        held_reading.set()
+    wait_idle(qtbot, window)
+    assert window.controller.active and window.current_key == key
+    assert window.controller.human_verdicts() == {}  # nothing was written against the provisional claim
+    assert window.controller.my_verdict(key) is None
+    assert actions["verdict_verified"].isEnabled()  # the review is attached: the keys work again
+
+
+def test_the_claim_chosen_during_the_preview_stays_shown(
+    qtbot: QtBot, window: MainWindow, held_reading: threading.Event, tmp_path: Path
+) -> None:
+    preview = show_preview(qtbot, window, shared_claims_logbook(tmp_path))
+    assert [claim.label for claim in preview.claims] == ["Claim 1", "Claim 2"]
+    QTest.keyClick(window.claim_panel.view, Qt.Key.Key_J)  # the reviewer steps on while the rest is read
+    second = preview.claims[1].key
+    qtbot.waitUntil(lambda: window.current_key == second and not window.evidence.busy)
+    title = window.evidence.header.title.text()
+
+    with qtbot.waitSignal(window.controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        held_reading.set()
+    wait_idle(qtbot, window)
+    assert [claim.label for claim in window.controller.claims] == [f"Claim {n}" for n in range(1, 6)]
+    assert window.current_key == second
+    assert window.claim_panel.current_key() == second
+    assert window.evidence.header.title.text() == title
+
+
+def test_no_preview_when_blind_or_when_the_logbook_is_in_memory(
+    qtbot: QtBot, window: MainWindow, demo_copy: Path
+) -> None:
+    previews: list[Logbook] = []
+    window.controller.previewed.connect(previews.append)
+    window.controller.blind_mode = True  # the names a blind logbook hides are known once all of it is read
+    with qtbot.waitSignal(window.controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        window.controller.open(demo_copy)
+    wait_idle(qtbot, window)
+    window.controller.blind_mode = False
+    with qtbot.waitSignal(window.controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        window.controller.open(demo_copy)  # read by this process already: shown whole at once
+    wait_idle(qtbot, window)
+    assert previews == []
+
+
+def test_a_reading_that_fails_after_the_preview_leaves_nothing_open(
+    qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch, demo_copy: Path
+) -> None:
+    release = threading.Event()
+
+    def failing(*_args: object, **_kwargs: object) -> Logbook:
+        assert release.wait(LOAD_TIMEOUT_MS / 1000)
+        raise OSError("the disk went away")
+
+    monkeypatch.setattr(controller_module, "read_logbook_cached", failing)
+    errors: list[str] = []
+    window.error_shown.connect(errors.append)
+    show_preview(qtbot, window, demo_copy)
+    release.set()
+    qtbot.waitUntil(lambda: bool(errors), timeout=LOAD_TIMEOUT_MS)
+    assert "the disk went away" in errors[0]
+    assert window.context is None and window.claim_model.rowCount() == 0 and window.page_model.rowCount() == 0
+    assert not window.controller.previewing and window.controller.rows() == []
