@@ -17,7 +17,7 @@ import pickle
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import BinaryIO, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -54,7 +54,7 @@ def split_map(
     pid, source = child
     try:
         results = [function(item) for item in head]
-        tail_results = _finish_child(pid, source, expected=len(rest))
+        tail_results: list[R] | None = _finish_child(pid, source, expected=len(rest))
     except BaseException:
         source.close()
         _stop_child(pid)
@@ -103,7 +103,7 @@ def _start_child(function: Callable[[T], R], items: Sequence[T]) -> tuple[int, B
     return pid, os.fdopen(read_end, "rb")
 
 
-def _finish_child(pid: int, source: BinaryIO, *, expected: int) -> list[R] | None:
+def _finish_child(pid: int, source: BinaryIO, *, expected: int) -> list[Any] | None:
     """The child's results, or None when it failed (its exit status, or what it sent, is not what was asked)."""
     with source:
         data = source.read()
