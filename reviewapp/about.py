@@ -12,8 +12,7 @@ from importlib import metadata
 from pathlib import Path
 
 from reviewapp import __version__
-from reviewapp.core.io.hub_download import hub_cache_dir
-from reviewapp.core.io.paths import log_file, user_config_dir, user_data_dir
+from reviewapp.core.io.paths import hub_cache_dir, log_file, user_config_dir, user_data_dir
 from reviewapp.core.logbook.parse_cache import cache_folder
 from reviewapp.core.logbook_judge.import_paths import imports_dir
 from reviewapp.core.review.store import REVIEWS_DIR

@@ -20,8 +20,7 @@ from typing import Literal
 from reviewapp import display_check
 from reviewapp.about import package_version, versions
 from reviewapp.core.io import child_process
-from reviewapp.core.io.hub_download import hub_cache_dir
-from reviewapp.core.io.paths import log_file, user_cache_dir, user_config_dir, user_data_dir
+from reviewapp.core.io.paths import hub_cache_dir, log_file, user_cache_dir, user_config_dir, user_data_dir
 from reviewapp.core.review.secret_scan import known_secrets
 
 Status = Literal["ok", "problem", "note"]

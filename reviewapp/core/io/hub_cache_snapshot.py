@@ -14,8 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from reviewapp.core.io.hub_download import DOWNLOAD_RECORDS, hub_cache_dir
-from reviewapp.core.io.paths import user_data_dir
+from reviewapp.core.io.paths import DOWNLOAD_RECORDS, hub_cache_dir, user_data_dir
 
 _REPO_FOLDER = re.compile(r"(spaces|datasets)--([^-].*?)--(.+)")
 _REF_BYTES = 256  # a ref file holds one commit id

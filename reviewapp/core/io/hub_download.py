@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from reviewapp import __version__
 from reviewapp.core.io.durable import atomic_write
-from reviewapp.core.io.paths import user_data_dir
+from reviewapp.core.io.paths import DOWNLOAD_RECORDS, hub_cache_dir, user_data_dir
 from reviewapp.core.io.source_errors import (
     HOW_TO_LOG_IN,
     SourceAccessDenied,
@@ -53,7 +53,6 @@ if TYPE_CHECKING:
 MB = 1024 * 1024
 DEFAULT_MAX_BYTES = 500 * MB
 DEFAULT_MAX_SECONDS = 600.0
-DOWNLOAD_RECORDS = "downloads"
 API_ALLOWANCE = 16 * MB  # bytes received beyond the files' own: listings, API answers, headers
 FILE_SLACK = 64 * 1024  # what a file's request may receive beyond its listed size (headers, a redirect)
 MAX_LISTING_ENTRIES = 200_000  # a repository listing longer than this is refused, not read to the end
@@ -98,19 +97,6 @@ class CachedSnapshot:
     files: list[str]
     downloaded_at: str  # ISO 8601, UTC
     extra: dict[str, Any] = field(default_factory=dict)  # what the caller stored with the download
-
-
-def hub_cache_dir() -> Path:
-    """The Hub cache, read from the environment at call time (huggingface_hub fixes its default at import)."""
-    explicit = os.environ.get("HF_HUB_CACHE")
-    if explicit:
-        return Path(explicit).expanduser()
-    home = os.environ.get("HF_HOME")
-    if home:
-        return Path(home).expanduser() / "hub"
-    from huggingface_hub import constants
-
-    return Path(constants.HF_HUB_CACHE)
 
 
 def hub_endpoint() -> str:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 APP = "reviewapp"
+DOWNLOAD_RECORDS = "downloads"  # under user_data_dir: what was downloaded from the Hub, by repository
 
 
 def user_data_dir() -> Path:
@@ -53,3 +54,16 @@ def user_cache_dir() -> Path:
 def log_file() -> Path:
     """The app's rotating log (the window writes it; headless commands print instead)."""
     return user_data_dir() / "logs" / "reviewapp.log"
+
+
+def hub_cache_dir() -> Path:
+    """The Hub cache, read from the environment at call time (huggingface_hub fixes its default at import)."""
+    explicit = os.environ.get("HF_HUB_CACHE")
+    if explicit:
+        return Path(explicit).expanduser()
+    home = os.environ.get("HF_HOME")
+    if home:
+        return Path(home).expanduser() / "hub"
+    from huggingface_hub import constants
+
+    return Path(constants.HF_HUB_CACHE)

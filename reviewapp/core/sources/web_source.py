@@ -27,7 +27,6 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from reviewapp.core.io.durable import atomic_write
 from reviewapp.core.io.hub_download import (
-    DOWNLOAD_RECORDS,
     FILE_SLACK,
     DownloadLimits,
     DownloadMeter,
@@ -36,7 +35,7 @@ from reviewapp.core.io.hub_download import (
     retry_after_seconds,
     transfer_guard,
 )
-from reviewapp.core.io.paths import user_data_dir
+from reviewapp.core.io.paths import DOWNLOAD_RECORDS, user_data_dir
 from reviewapp.core.io.source_errors import (
     NotALogbookSource,
     SourceAccessDenied,

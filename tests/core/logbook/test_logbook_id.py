@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewapp.core.io.hub_download import hub_cache_dir
-from reviewapp.core.io.paths import user_data_dir
+from reviewapp.core.io.paths import hub_cache_dir, user_data_dir
 from reviewapp.core.logbook.logbook_id import (
     LogbookIdError,
     check_logbook_id,
