@@ -83,6 +83,32 @@ def test_progress_next_unreviewed_and_filters(qtbot: QtBot, queue_file: Path, sc
     screenshots.take(window, "queue-dark")
 
 
+def test_the_queue_in_its_own_order_is_shown_unsorted_and_every_column_still_sorts(
+    qtbot: QtBot, queue_file: Path
+) -> None:
+    from reviewapp.qt.queue.queue_model import PAPER
+
+    window = open_queue(qtbot, queue_file, "Grace", [])
+    header = window.table.horizontalHeader()
+    assert (header.sortIndicatorSection(), header.sortIndicatorOrder()) == (0, Qt.SortOrder.AscendingOrder)
+    assert window.proxy.sortColumn() == -1  # "#" ascending: the model's order, not sorted row by row
+
+    def shown() -> list[str]:
+        return [window.proxy.index(i, 0).data() for i in range(window.proxy.rowCount())]
+
+    assert shown() == ["1", "2", "3"]
+    window.table.sortByColumn(0, Qt.SortOrder.DescendingOrder)
+    assert shown() == ["3", "2", "1"] and window.proxy.sortColumn() == 0
+    window.table.sortByColumn(PAPER, Qt.SortOrder.DescendingOrder)  # P2, then the two P1 rows
+    assert [window.proxy.index(i, PAPER).data() for i in range(3)] == ["P2", "P1", "P1"]
+    window.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    assert shown() == ["1", "2", "3"] and window.proxy.sortColumn() == -1
+    window.reload()  # read again: listed, then filled, in the queue's order throughout
+    qtbot.waitUntil(lambda: not window.loading, timeout=QUEUE_TIMEOUT_MS)
+    assert shown() == ["1", "2", "3"]
+    assert [window.proxy.mapToSource(window.proxy.index(i, 0)).row() for i in range(3)] == [0, 1, 2]
+
+
 def test_blind_mode_hides_who_made_each_logbook(qtbot: QtBot, queue_file: Path) -> None:
     window = open_queue(qtbot, queue_file, "Grace", [])
     labels = [window.model.label(i) for i in range(3)]
