@@ -109,6 +109,37 @@ def test_the_queue_in_its_own_order_is_shown_unsorted_and_every_column_still_sor
     assert [window.proxy.mapToSource(window.proxy.index(i, 0)).row() for i in range(3)] == [0, 1, 2]
 
 
+def test_the_chunks_go_to_the_pool_a_few_at_a_time_and_every_row_is_filled(
+    qtbot: QtBot, queue_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reviewapp.qt.queue import queue_window
+
+    monkeypatch.setattr(queue_window, "CHUNK", 1)  # three chunks, one in flight: each read one submits the next
+    monkeypatch.setattr(queue_window, "IN_FLIGHT", 1)
+    pending: list[int] = []
+    submit = queue_window.TaskRunner.submit
+
+    def counted(runner: queue_window.TaskRunner, *args: object, **kwargs: object) -> None:
+        pending.append(runner.pending)
+        submit(runner, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(queue_window.TaskRunner, "submit", counted)
+    values: list[int] = []
+    window = QueueWindow(queue_file, "Grace", lambda *_: None)
+    qtbot.addWidget(window)
+    window.progress.valueChanged.connect(values.append)
+    window.show()
+    qtbot.waitUntil(lambda: len(window.model.rows) == 3 and not window.loading, timeout=QUEUE_TIMEOUT_MS)
+    assert all(row.status != "reading…" for row in window.model.rows)
+    assert [Path(row.entry.location).name for row in window.model.rows] == [
+        "ada-lovelace-repro",
+        "bob-repro",
+        "cy-repro",
+    ]
+    assert max(pending) <= 1  # never more than the one chunk (besides the submitting task's own) at a time
+    assert values[-1] == 3 and values == sorted(values)
+
+
 def test_blind_mode_hides_who_made_each_logbook(qtbot: QtBot, queue_file: Path) -> None:
     window = open_queue(qtbot, queue_file, "Grace", [])
     labels = [window.model.label(i) for i in range(3)]

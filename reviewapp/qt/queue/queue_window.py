@@ -75,6 +75,7 @@ OpenClaim = Callable[[Path, str | None, bool], None]  # folder, claim key, blind
 STATUSES = ("", NOT_STARTED, IN_PROGRESS, DONE, FLAGGED)
 _Chunk = tuple[list[QueueRow], list[Blinder]]  # rows read, and their blinders (git authors only in blind mode)
 CHUNK = 8  # rows read per task: the table fills in steps of this many
+IN_FLIGHT = 4  # chunks submitted at a time: the pool's two threads, and the next two for them
 CHILDREN = 2  # read-ahead processes: one per core of the machines the queue is measured on
 
 
@@ -265,24 +266,34 @@ class QueueWindow(QMainWindow):
         self.queue = queue
         self._announced = False
         selected = self.selected_row()
+        # the bar first: setting its value repaints the window at once, which must not take in the table's
+        # thousand new rows too (the event loop paints those in a turn of its own)
+        self.progress.setRange(0, max(1, len(queue.entries)))
+        self.progress.setValue(0)
         placeholders = [QueueRow(entry=entry, paper=entry.paper, status=READING) for entry in queue.entries]
         self.model.set_rows(placeholders, [Blinder.for_logbook(e.location, ()) for e in queue.entries])
         if self.proxy.rowCount():
             self.table.selectRow(0 if selected is None else self._view_row(min(selected, len(placeholders) - 1)))
         self.table.setFocus()
-        self.progress.setRange(0, max(1, len(queue.entries)))
-        self.progress.setValue(0)
         me, blind, rows, limits = self.me, self.model.blind, self.model.rows, self.download_limits
         ahead = _ReadAhead(queue.entries, me, queue.roster, token)
         kept = shared_row_cache()
         chunks = [queue.entries[i : i + CHUNK] for i in range(0, len(queue.entries), CHUNK)]
+        waiting = iter(enumerate(chunks))
         self._chunks_left = len(chunks)
         if not chunks:
             self._filled(token)
-        for number, entries in enumerate(chunks):
 
-            def work(_progress: ProgressCallback, entries: list[QueueEntry] = entries, first: int = number) -> _Chunk:
-                ahead.wait(range(first * CHUNK, first * CHUNK + len(entries)))
+        def submit_next() -> None:
+            """The next chunk to the pool: a few are in flight at a time, each read one submitting the next, so
+            listing a thousand rows does not also set up a hundred tasks in the same turn."""
+            found = next(waiting, None)
+            if found is None:
+                return
+            number, entries = found
+
+            def work(_progress: ProgressCallback) -> _Chunk:
+                ahead.wait(range(number * CHUNK, number * CHUNK + len(entries)))
                 with collector_paused():  # the rows' logbooks stay while the queue is open (core/io/collector.py)
                     part = queue_status(
                         Queue(queue.path, entries, [], queue.roster),
@@ -295,17 +306,21 @@ class QueueWindow(QMainWindow):
                 blinders = [row_blinder(r, me) if blind else listed_row_blinder(r) for r in part]
                 return part, blinders
 
-            def done(result: _Chunk, first: int = number * CHUNK) -> None:
+            def done(result: _Chunk) -> None:
                 if token is self._token and alive(self) and self.model.rows is rows:
-                    self.model.replace_rows(first, *result, complete=blind)
+                    self.model.replace_rows(number * CHUNK, *result, complete=blind)
                     self._announce_first()
                     gc.freeze()  # what showing them made, too (see core/io/collector.py)
                     self.progress.setValue(self.progress.value() + len(result[0]))
                     self._chunks_left -= 1
                     if self._chunks_left == 0:
                         self._filled(token)
+                    submit_next()
 
             self.runner.submit(work, done, lambda exc: self._failed(exc, token))
+
+        for _ in range(IN_FLIGHT):
+            submit_next()
 
     def _announce_first(self) -> None:
         """Once the queue's first row is read: where its review starts (a broken first row names no folder)."""
