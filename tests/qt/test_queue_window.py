@@ -112,18 +112,26 @@ def test_the_queue_in_its_own_order_is_shown_unsorted_and_every_column_still_sor
 def test_the_chunks_go_to_the_pool_a_few_at_a_time_and_every_row_is_filled(
     qtbot: QtBot, queue_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import gc
+
     from reviewapp.qt.queue import queue_window
 
     monkeypatch.setattr(queue_window, "CHUNK", 1)  # three chunks, one in flight: each read one submits the next
     monkeypatch.setattr(queue_window, "IN_FLIGHT", 1)
     pending: list[int] = []
-    submit = queue_window.TaskRunner.submit
+    collector: list[bool] = []
+    submit, set_rows = queue_window.TaskRunner.submit, queue_window.QueueTableModel.set_rows
 
     def counted(runner: queue_window.TaskRunner, *args: object, **kwargs: object) -> None:
         pending.append(runner.pending)
         submit(runner, *args, **kwargs)  # type: ignore[arg-type]
 
+    def listed(model: queue_window.QueueTableModel, *args: object, **kwargs: object) -> None:
+        collector.append(gc.isenabled())
+        set_rows(model, *args, **kwargs)  # type: ignore[arg-type]
+
     monkeypatch.setattr(queue_window.TaskRunner, "submit", counted)
+    monkeypatch.setattr(queue_window.QueueTableModel, "set_rows", listed)
     values: list[int] = []
     window = QueueWindow(queue_file, "Grace", lambda *_: None)
     qtbot.addWidget(window)
@@ -138,6 +146,7 @@ def test_the_chunks_go_to_the_pool_a_few_at_a_time_and_every_row_is_filled(
     ]
     assert max(pending) <= 1  # never more than the one chunk (besides the submitting task's own) at a time
     assert values[-1] == 3 and values == sorted(values)
+    assert collector == [False] and gc.isenabled()  # the collector off while listing, and on again after
 
 
 def test_blind_mode_hides_who_made_each_logbook(qtbot: QtBot, queue_file: Path) -> None:

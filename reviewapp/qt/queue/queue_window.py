@@ -270,8 +270,11 @@ class QueueWindow(QMainWindow):
         # thousand new rows too (the event loop paints those in a turn of its own)
         self.progress.setRange(0, max(1, len(queue.entries)))
         self.progress.setValue(0)
-        placeholders = [QueueRow(entry=entry, paper=entry.paper, status=READING) for entry in queue.entries]
-        self.model.set_rows(placeholders, [Blinder.for_logbook(e.location, ()) for e in queue.entries])
+        # a thousand rows and blinders made at once set off a full pass of the collector over the window's whole
+        # heap (40 ms), for nothing: they are kept while the queue is open (see core/io/collector.py)
+        with collector_paused():
+            placeholders = [QueueRow(entry=entry, paper=entry.paper, status=READING) for entry in queue.entries]
+            self.model.set_rows(placeholders, [Blinder.for_logbook(e.location, ()) for e in queue.entries])
         if self.proxy.rowCount():
             self.table.selectRow(0 if selected is None else self._view_row(min(selected, len(placeholders) - 1)))
         self.table.setFocus()
