@@ -81,14 +81,16 @@ CHILDREN = 2  # read-ahead processes: one per core of the machines the queue is 
 
 class _ReadAhead:
     """The queue's logbooks parsed into the parse cache, and their rows kept in the row cache, by two child
-    processes (status.read_ahead; the machine's two cores), so the rows are then served from the caches here; a
-    row waits for its logbook, or for its child to stop (then it reads and computes itself)."""
+    processes (status.read_ahead; the machine's two cores), which send back the figures of each row they
+    computed, so the rows are then made here from those figures or served from the caches; a row waits for its
+    logbook, or for its child to stop (then it reads and computes itself)."""
 
     def __init__(self, entries: list[QueueEntry], me: str, roster: Path | None, token: CancelToken) -> None:
         self._entries = entries
         local = [i for i, entry in enumerate(entries) if not entry.remote]
         self._local = set(local)
         self._done: set[int] = set()
+        self._figures: dict[int, dict[str, Any]] = {}
         # every other row to each child, so both go down the queue in the order its rows are filled
         shares = [local[part::CHILDREN] for part in range(CHILDREN)]
         shares = [share for share in shares if share]
@@ -105,22 +107,34 @@ class _ReadAhead:
     def _run(self, part: int, share: list[int], args: tuple[Any, ...], token: CancelToken) -> None:
         # cancelled, or no child could run: either way the rows then read for themselves
         with contextlib.suppress(Exception):
-            mark = lambda position: self._mark(share[position])  # noqa: E731 - the child names its own positions
+            # the child names its own positions
+            mark = lambda message: self._mark(share[message[0]], message[1])  # noqa: E731
             run_in_child(read_ahead, args, on_message=mark, cancel=token, name=f"reviewapp-queue-{part + 1}")
         with self._changed:
             self._over.add(part)
             self._changed.notify_all()
 
-    def _mark(self, row: int) -> None:
+    def _mark(self, row: int, figures: dict[str, Any] | None) -> None:
         with self._changed:
             self._done.add(row)
+            if figures is not None:
+                self._figures[row] = figures
             self._changed.notify_all()
 
-    def wait(self, rows: range) -> None:
-        """Until each of `rows` that must be parsed is read by its child (rows the parse cache serves go on)."""
-        wanted = [row for row in rows if row in self._local and not is_cached(self._entries[row].location)]
+    def wait(self, rows: range) -> list[dict[str, Any] | None]:
+        """Until each of `rows` that must be parsed is read by its child (a row the parse cache serves goes on,
+        told by walking its folder, unless its child has read it already); the figures the children computed
+        for them (None: the row is served from the caches, or read, here)."""
         with self._changed:
-            self._changed.wait_for(lambda: all(row in self._done or self._owner[row] in self._over for row in wanted))
+            unread = [row for row in rows if self._unread(row)]
+        wanted = [row for row in unread if not is_cached(self._entries[row].location)]
+        with self._changed:
+            self._changed.wait_for(lambda: not any(self._unread(row) for row in wanted))
+            return [self._figures.pop(row, None) for row in rows]
+
+    def _unread(self, row: int) -> bool:
+        """The row is its child's to read, and the child has neither read it nor stopped."""
+        return row in self._local and row not in self._done and self._owner[row] not in self._over
 
 
 FIT_ROWS = 24
@@ -296,7 +310,7 @@ class QueueWindow(QMainWindow):
             number, entries = found
 
             def work(_progress: ProgressCallback) -> _Chunk:
-                ahead.wait(range(number * CHUNK, number * CHUNK + len(entries)))
+                computed = ahead.wait(range(number * CHUNK, number * CHUNK + len(entries)))
                 with collector_paused():  # the rows' logbooks stay while the queue is open (core/io/collector.py)
                     part = queue_status(
                         Queue(queue.path, entries, [], queue.roster),
@@ -304,6 +318,7 @@ class QueueWindow(QMainWindow):
                         open_remote=lambda entry: download_entry(entry, token, limits),
                         cancel=token,
                         row_cache=kept,
+                        computed=computed,
                     )
                 # reading git authors costs a git run a logbook: only when blind mode needs them
                 blinders = [row_blinder(r, me) if blind else listed_row_blinder(r) for r in part]
