@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
+import gc
 import importlib.util
 import os
 import random
@@ -136,10 +137,22 @@ class StallSites:
         self._stop = threading.Event()
         self._watchdog = threading.Thread(target=self._watch, name="stall-watchdog", daemon=True)
         self._watchdog.start()
+        self.collections: list[tuple[float, float, int]] = []  # collector passes: start s, ms, thread
+        self._collecting: dict[int, float] = {}
+        gc.callbacks.append(self._collector)
+
+    def _collector(self, phase: str, _info: dict[str, int]) -> None:
+        now, thread = time.perf_counter(), threading.get_ident()
+        if phase == "start":
+            self._collecting[thread] = now
+        elif thread in self._collecting:
+            began = self._collecting.pop(thread)
+            self.collections.append((began - self._start, (now - began) * 1000, thread))
 
     def start(self) -> None:
         self._start = self._at = time.perf_counter()
-        self._cpu = time.thread_time()
+        self._cpu = self._gui_cpu = time.thread_time()
+        self._process_cpu = time.process_time()
 
     def tick(self) -> None:
         now, cpu = time.perf_counter(), time.thread_time()
@@ -166,8 +179,11 @@ class StallSites:
                 before = now
 
     def stop(self) -> None:
+        self.gui_cpu_s = time.thread_time() - self._gui_cpu
+        self.other_cpu_s = time.process_time() - self._process_cpu - self.gui_cpu_s
         self._stop.set()
         self._watchdog.join()
+        gc.callbacks.remove(self._collector)
 
     def report(self, top: int = 12) -> None:
         """The longest stalls, one line each, and the stall time by cause: each sample stands for its share."""
@@ -183,11 +199,26 @@ class StallSites:
                 seen.append(cause)
             if not samples:
                 causes["no sample (the watchdog did not run: the lock held in C, or the machine's load)"] += wall
+            collected = sum(ms for began, ms, _t in self.collections if at <= began <= at + wall / 1000)
+            if collected >= 1:
+                causes[f"of which the cyclic collector (any thread; {collected:.0f} ms at {at:.2f} s)"] += collected
             if shown < top:
                 workers = sum(ms for _i, _s, spent in samples for ident, ms in spent.items() if ident != gui)
                 parts = [f"{cause} x{seen.count(cause)}" for cause in dict.fromkeys(seen)]
-                print(f"  {wall:6.1f} ms at {at:5.2f} s, CPU {cpu:5.1f} / {workers:5.1f} ms: {'; '.join(parts)}")
+                gc_note = f", collector {collected:.0f} ms" if collected >= 1 else ""
+                print(
+                    f"  {wall:6.1f} ms at {at:5.2f} s, CPU {cpu:5.1f} / {workers:5.1f} ms{gc_note}: {'; '.join(parts)}"
+                )
         total = sum(wall for _at, wall, _cpu, _samples in self.stalls)
+        busiest = max(self.stalls, key=lambda s: s[2], default=None)
+        if busiest is not None:
+            print(
+                f"Most GUI thread CPU in one stall: {busiest[2]:.1f} ms (of {busiest[1]:.1f} ms, at {busiest[0]:.2f} s)"
+            )
+        print(f"CPU while filling: GUI thread {self.gui_cpu_s:.2f} s, the other threads {self.other_cpu_s:.2f} s")
+        passes = sorted(ms for _b, ms, _t in self.collections)
+        if passes:
+            print(f"Collector passes while filling: {len(passes)}, longest {passes[-1]:.1f} ms")
         print(f"Stall time by cause ({total:.0f} ms in all):")
         for cause, ms in sorted(causes.items(), key=lambda item: -item[1]):
             print(f"  {ms:7.1f} ms  {cause}")
