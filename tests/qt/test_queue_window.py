@@ -109,10 +109,11 @@ def test_the_queue_in_its_own_order_is_shown_unsorted_and_every_column_still_sor
     assert [window.proxy.mapToSource(window.proxy.index(i, 0)).row() for i in range(3)] == [0, 1, 2]
 
 
-def test_the_chunks_go_to_the_pool_a_few_at_a_time_and_every_row_is_filled(
+def test_the_read_ahead_starts_in_the_pool_and_the_chunks_go_there_a_few_at_a_time(
     qtbot: QtBot, queue_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import gc
+    import threading
 
     from reviewapp.qt.queue import queue_window
 
@@ -131,6 +132,14 @@ def test_the_chunks_go_to_the_pool_a_few_at_a_time_and_every_row_is_filled(
         set_rows(model, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(queue_window.TaskRunner, "submit", counted)
+    started_on: list[bool] = []  # whether the read-ahead was started on the GUI thread
+    start = queue_window._ReadAhead.__init__
+
+    def starting(ahead: queue_window._ReadAhead, *args: object, **kwargs: object) -> None:
+        started_on.append(threading.current_thread() is threading.main_thread())
+        start(ahead, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(queue_window._ReadAhead, "__init__", starting)
     monkeypatch.setattr(queue_window.QueueTableModel, "set_rows", listed)
     values: list[int] = []
     window = QueueWindow(queue_file, "Grace", lambda *_: None)
@@ -147,6 +156,7 @@ def test_the_chunks_go_to_the_pool_a_few_at_a_time_and_every_row_is_filled(
     assert max(pending) <= 1  # never more than the one chunk (besides the submitting task's own) at a time
     assert values[-1] == 3 and values == sorted(values)
     assert collector == [False] and gc.isenabled()  # the collector off while listing, and on again after
+    assert started_on == [False]  # started with the queue's reading, in the pool
 
 
 def test_blind_mode_hides_who_made_each_logbook(qtbot: QtBot, queue_file: Path) -> None:

@@ -268,15 +268,23 @@ class QueueWindow(QMainWindow):
         self.progress.setRange(0, 0)
         self.progress.show()
         self.summary.setText("Reading the queue…")
-        path = self.queue_path
+        path, me = self.queue_path, self.me
 
-        def listed(queue: Queue) -> None:
+        def read(_progress: ProgressCallback) -> tuple[Queue, _ReadAhead]:
+            # the read-ahead starts here, off the GUI thread: starting its threads waits for each to run, and
+            # they hand the entries to their child processes with the interpreter held
+            queue = read_queue(path)
+            return queue, _ReadAhead(queue.entries, me, queue.roster, token)
+
+        def listed(found: tuple[Queue, _ReadAhead]) -> None:
             if token is self._token and alive(self):
-                self._listed(queue, token)
+                self._listed(*found, token)
+            else:
+                token.cancel()  # read again or closed meanwhile: the children stop
 
-        self.runner.submit(lambda _progress: read_queue(path), listed, lambda exc: self._failed(exc, token))
+        self.runner.submit(read, listed, lambda exc: self._failed(exc, token))
 
-    def _listed(self, queue: Queue, token: CancelToken) -> None:
+    def _listed(self, queue: Queue, ahead: _ReadAhead, token: CancelToken) -> None:
         self.queue = queue
         self._announced = False
         selected = self.selected_row()
@@ -293,7 +301,6 @@ class QueueWindow(QMainWindow):
             self.table.selectRow(0 if selected is None else self._view_row(min(selected, len(placeholders) - 1)))
         self.table.setFocus()
         me, blind, rows, limits = self.me, self.model.blind, self.model.rows, self.download_limits
-        ahead = _ReadAhead(queue.entries, me, queue.roster, token)
         kept = shared_row_cache()
         chunks = [queue.entries[i : i + CHUNK] for i in range(0, len(queue.entries), CHUNK)]
         waiting = iter(enumerate(chunks))
