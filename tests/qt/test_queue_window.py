@@ -159,6 +159,29 @@ def test_the_read_ahead_starts_in_the_pool_and_the_chunks_go_there_a_few_at_a_ti
     assert started_on == [False]  # started with the queue's reading, in the pool
 
 
+def test_a_cell_asked_every_role_at_once_answers_as_asked_one_role_at_a_time(qtbot: QtBot, queue_file: Path) -> None:
+    from PySide6.QtCore import QModelRoleData, QModelRoleDataSpan
+
+    from reviewapp.qt.queue.queue_model import COLUMNS, SORT_ROLE
+
+    window = open_queue(qtbot, queue_file, "Grace", [])
+    window.model.rows[1].flag_reason = "numbers off"  # a tool tip on the status too
+    window.blind_box.setChecked(True)  # labels through the blinders
+    roles = [int(r) for r in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole)]
+    roles += [int(Qt.ItemDataRole.TextAlignmentRole), int(Qt.ItemDataRole.FontRole), SORT_ROLE]
+    answered = 0
+    for row in range(window.proxy.rowCount()):
+        for column in range(len(COLUMNS)):
+            index = window.proxy.index(row, column)
+            for role in roles:
+                wanted = QModelRoleData(role)
+                window.proxy.multiData(index, QModelRoleDataSpan(wanted))
+                assert wanted.data() == index.data(role), (row, column, role)
+                answered += wanted.data() is not None
+    assert answered > 3 * len(COLUMNS)
+    window.table.viewport().grab()  # painted through it: an error there would fail the test
+
+
 def test_blind_mode_hides_who_made_each_logbook(qtbot: QtBot, queue_file: Path) -> None:
     window = open_queue(qtbot, queue_file, "Grace", [])
     labels = [window.model.label(i) for i in range(3)]
