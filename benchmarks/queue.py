@@ -245,7 +245,8 @@ def _cause(gui: int, stacks: dict[int, list[str]], spent: dict[int, float]) -> s
         frames = stacks.get(ran[-1][1], [])
         roots = [f for f in frames if f.startswith("reviewapp/")]
         inner = frames[0] if frames else "?"
-        return f"GUI in Qt, a worker ran: {inner} < {roots[0] if roots else ''} < {roots[-1] if roots else ''}"
+        task = roots[-2] if len(roots) > 1 else roots[-1] if roots else ""  # what the thread was started to do
+        return f"GUI in Qt, a worker ran: {inner}, in {task}"
     return "GUI in Qt, no worker ran (Qt's work, or the machine's load)"
 
 
