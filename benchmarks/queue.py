@@ -13,6 +13,11 @@ The real review window and queue window run offscreen. Figures printed next to t
 * peak memory of the process (VmHWM);
 * the load average, since the machine these run on is often shared.
 
+With --stalls, where each stall of the cold fill (a gap of 40 ms or more between the probe's ticks) came from:
+a watchdog thread samples what every thread was doing every 10 ms of a gap, and the tick that ends a stall files
+those samples under its length and the GUI thread's own CPU time meanwhile (which the load inflates less than
+the wall clock: little CPU in a long stall means the GUI thread waited, for the interpreter lock or a core).
+
 The generated logbooks are kept under benchmarks/.cache/ and reused. Prints figures only; exits 0 unless
 something crashes.
 """
@@ -20,6 +25,9 @@ something crashes.
 from __future__ import annotations
 
 import argparse
+import collections
+import contextlib
+import gc
 import importlib.util
 import os
 import random
@@ -27,9 +35,10 @@ import shutil
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
-from types import ModuleType
+from types import FrameType, ModuleType
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO = BENCH_DIR.parent
@@ -108,6 +117,150 @@ def generate_queue(folder: Path, logbooks: int) -> Path:
     return queue
 
 
+Sample = tuple[float, dict[int, list[str]], dict[int, float]]  # ms into the gap, stacks, CPU ms since the last
+
+
+class StallSites:
+    """Where the stalls over `threshold_ms` came from (see the module's docstring): hook `tick` to the probe.
+
+    A watchdog thread takes every thread's stack (sys._current_frames) and CPU time each `sample_ms` of a gap
+    between ticks; a gap that ends up a stall keeps its samples, each standing for its share of the stall. A
+    thread whose CPU time grew since the last sample was running then; the watchdog needs the interpreter lock
+    too, so a sample that comes late says the lock was held (a long C call) or the machine busy."""
+
+    def __init__(self, threshold_ms: float = 40.0, sample_ms: float = 10.0) -> None:
+        self.threshold_ms, self.sample_s = threshold_ms, sample_ms / 1000
+        self.stalls: list[tuple[float, float, float, list[Sample]]] = []  # at s, wall ms, GUI CPU ms, samples
+        self.start()
+        self._tick = 0
+        self._samples: dict[int, list[Sample]] = {}
+        self._stop = threading.Event()
+        self._watchdog = threading.Thread(target=self._watch, name="stall-watchdog", daemon=True)
+        self._watchdog.start()
+        self.collections: list[tuple[float, float, int]] = []  # collector passes: start s, ms, thread
+        self._collecting: dict[int, float] = {}
+        gc.callbacks.append(self._collector)
+
+    def _collector(self, phase: str, _info: dict[str, int]) -> None:
+        now, thread = time.perf_counter(), threading.get_ident()
+        if phase == "start":
+            self._collecting[thread] = now
+        elif thread in self._collecting:
+            began = self._collecting.pop(thread)
+            self.collections.append((began - self._start, (now - began) * 1000, thread))
+
+    def start(self) -> None:
+        self._start = self._at = time.perf_counter()
+        self._cpu = self._gui_cpu = time.thread_time()
+        self._process_cpu = time.process_time()
+
+    def tick(self) -> None:
+        now, cpu = time.perf_counter(), time.thread_time()
+        samples = self._samples.pop(self._tick, [])
+        if (now - self._at) * 1000 >= self.threshold_ms:
+            self.stalls.append((self._at - self._start, (now - self._at) * 1000, (cpu - self._cpu) * 1000, samples))
+        self._at, self._cpu = now, cpu
+        self._tick += 1
+
+    def _watch(self) -> None:
+        me, seen, before = threading.get_ident(), -1, _cpu_ms()
+        while not self._stop.wait(self.sample_s / 4):
+            tick, at = self._tick, self._at
+            if tick != seen:  # a new gap: CPU times from here
+                seen, before = tick, _cpu_ms()
+                continue
+            taken = self._samples.get(tick, [])
+            if time.perf_counter() - at >= self.sample_s * (len(taken) + 1):
+                frames = sys._current_frames()
+                now = _cpu_ms()
+                spent = {ident: ms - before.get(ident, 0.0) for ident, ms in now.items() if ident != me}
+                stacks = {ident: _stack(frame) for ident, frame in frames.items() if ident != me}
+                self._samples.setdefault(tick, []).append(((time.perf_counter() - at) * 1000, stacks, spent))
+                before = now
+
+    def stop(self) -> None:
+        self.gui_cpu_s = time.thread_time() - self._gui_cpu
+        self.other_cpu_s = time.process_time() - self._process_cpu - self.gui_cpu_s
+        self._stop.set()
+        self._watchdog.join()
+        gc.callbacks.remove(self._collector)
+
+    def report(self, top: int = 12) -> None:
+        """The longest stalls, one line each, and the stall time by cause: each sample stands for its share."""
+        gui = threading.main_thread().ident or 0
+        print(f"\n{len(self.stalls)} stall(s) over {self.threshold_ms:.0f} ms while filling; the longest, with where")
+        print("the GUI thread was at each sample, or the worker that ran instead (CPU ms: GUI / workers):")
+        causes: collections.defaultdict[str, float] = collections.defaultdict(float)
+        for shown, (at, wall, cpu, samples) in enumerate(sorted(self.stalls, key=lambda s: -s[1])):
+            seen: list[str] = []
+            for _into, stacks, spent in samples:
+                cause = _cause(gui, stacks, spent)
+                causes[cause] += wall / len(samples)
+                seen.append(cause)
+            if not samples:
+                causes["no sample (the watchdog did not run: the lock held in C, or the machine's load)"] += wall
+            collected = sum(ms for began, ms, _t in self.collections if at <= began <= at + wall / 1000)
+            if collected >= 1:
+                causes[f"of which the cyclic collector (any thread; {collected:.0f} ms at {at:.2f} s)"] += collected
+            if shown < top:
+                workers = sum(ms for _i, _s, spent in samples for ident, ms in spent.items() if ident != gui)
+                parts = [f"{cause} x{seen.count(cause)}" for cause in dict.fromkeys(seen)]
+                gc_note = f", collector {collected:.0f} ms" if collected >= 1 else ""
+                print(
+                    f"  {wall:6.1f} ms at {at:5.2f} s, CPU {cpu:5.1f} / {workers:5.1f} ms{gc_note}: {'; '.join(parts)}"
+                )
+        total = sum(wall for _at, wall, _cpu, _samples in self.stalls)
+        busiest = max(self.stalls, key=lambda s: s[2], default=None)
+        if busiest is not None:
+            print(
+                f"Most GUI thread CPU in one stall: {busiest[2]:.1f} ms (of {busiest[1]:.1f} ms, at {busiest[0]:.2f} s)"
+            )
+        print(f"CPU while filling: GUI thread {self.gui_cpu_s:.2f} s, the other threads {self.other_cpu_s:.2f} s")
+        passes = sorted(ms for _b, ms, _t in self.collections)
+        if passes:
+            print(f"Collector passes while filling: {len(passes)}, longest {passes[-1]:.1f} ms")
+        print(f"Stall time by cause ({total:.0f} ms in all):")
+        for cause, ms in sorted(causes.items(), key=lambda item: -item[1]):
+            print(f"  {ms:7.1f} ms  {cause}")
+
+
+def _cpu_ms() -> dict[int, float]:
+    """Each thread's CPU time so far."""
+    spent = {}
+    for ident in list(sys._current_frames()):
+        with contextlib.suppress(OSError, OverflowError):
+            spent[ident] = time.clock_gettime(time.pthread_getcpuclockid(ident)) * 1000
+    return spent
+
+
+def _cause(gui: int, stacks: dict[int, list[str]], spent: dict[int, float]) -> str:
+    """What a sample says held the GUI thread: its own Python (the project's frame it was in, named by the window
+    it belongs to); else a worker that ran Python meanwhile (the lock); else Qt's own work or the machine."""
+    own = [f for f in stacks.get(gui, []) if f.startswith("reviewapp/")]
+    if own:
+        where = "queue window" if any(f.startswith("reviewapp/qt/queue/") for f in own) else "review window"
+        return f"{where}: {own[0]}"
+    ran = sorted((ms, ident) for ident, ms in spent.items() if ident != gui and ms >= 2)
+    if ran:
+        frames = stacks.get(ran[-1][1], [])
+        roots = [f for f in frames if f.startswith("reviewapp/")]
+        inner = frames[0] if frames else "?"
+        task = roots[-2] if len(roots) > 1 else roots[-1] if roots else ""  # what the thread was started to do
+        return f"GUI in Qt, a worker ran: {inner}, in {task}"
+    return "GUI in Qt, no worker ran (Qt's work, or the machine's load)"
+
+
+def _stack(frame: FrameType | None) -> list[str]:
+    """A thread's frames, innermost first, each as `file:line function` (the project's files from reviewapp/)."""
+    frames = []
+    while frame is not None:
+        path = frame.f_code.co_filename
+        short = path[path.index("reviewapp/") :] if "reviewapp/" in path else "/".join(path.split("/")[-2:])
+        frames.append(f"{short}:{frame.f_lineno} {frame.f_code.co_name}")
+        frame = frame.f_back
+    return frames
+
+
 def verdict(value: float, target: float, unit: str) -> str:
     return f"target ≤ {target:g} {unit}   {'PASS' if value <= target else 'MISS'}"
 
@@ -116,6 +269,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--logbooks", type=int, default=1000, help="logbooks in the queue (default 1,000)")
     parser.add_argument("--switches", type=int, default=10, help="logbook switches to time")
+    parser.add_argument("--stalls", action="store_true", help="say where each stall of the cold fill came from")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     scratch = Path(tempfile.mkdtemp(prefix="reviewapp-queue-bench-"))
@@ -146,10 +300,15 @@ def main() -> int:
     window.show()
     app.processEvents()
     probe = StallProbe()
+    sites = StallSites() if args.stalls else None
+    if sites is not None:
+        probe.timer.timeout.connect(sites.tick)
 
     def open_queue() -> tuple[float, float, list[float], QueueWindow]:
         """Seconds until every entry is listed, until every row is filled, and the stalls meanwhile."""
         probe.start()
+        if sites is not None:
+            sites.start()
         started = time.perf_counter()
         queue = window.queue.open_queue(queue_file)
         run_until(app, lambda: len(queue.model.rows) == args.logbooks)
@@ -158,6 +317,9 @@ def main() -> int:
         return shown, filled, probe.stop(), queue
 
     cold_shown, cold_s, cold_stalls, queue = open_queue()
+    if sites is not None:
+        sites.stop()
+        probe.timer.timeout.disconnect(sites.tick)
     unreadable = sum(1 for r in queue.model.rows if r.problem)
     queue.close()
     _shown, warm_s, _stalls, queue = open_queue()
@@ -202,6 +364,8 @@ def main() -> int:
     peak_mb = peak_kib() / 1024
     print(f"  peak memory   {peak_mb:7.0f} MB   {verdict(peak_mb, TARGET_MEMORY_MB, 'MB')}")
     print(f"  measured with {load_average()}")
+    if sites is not None:
+        sites.report()
     queue.close()
     window.close()
     shutil.rmtree(scratch, ignore_errors=True)

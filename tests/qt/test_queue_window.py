@@ -83,6 +83,105 @@ def test_progress_next_unreviewed_and_filters(qtbot: QtBot, queue_file: Path, sc
     screenshots.take(window, "queue-dark")
 
 
+def test_the_queue_in_its_own_order_is_shown_unsorted_and_every_column_still_sorts(
+    qtbot: QtBot, queue_file: Path
+) -> None:
+    from reviewapp.qt.queue.queue_model import PAPER
+
+    window = open_queue(qtbot, queue_file, "Grace", [])
+    header = window.table.horizontalHeader()
+    assert (header.sortIndicatorSection(), header.sortIndicatorOrder()) == (0, Qt.SortOrder.AscendingOrder)
+    assert window.proxy.sortColumn() == -1  # "#" ascending: the model's order, not sorted row by row
+
+    def shown() -> list[str]:
+        return [window.proxy.index(i, 0).data() for i in range(window.proxy.rowCount())]
+
+    assert shown() == ["1", "2", "3"]
+    window.table.sortByColumn(0, Qt.SortOrder.DescendingOrder)
+    assert shown() == ["3", "2", "1"] and window.proxy.sortColumn() == 0
+    window.table.sortByColumn(PAPER, Qt.SortOrder.DescendingOrder)  # P2, then the two P1 rows
+    assert [window.proxy.index(i, PAPER).data() for i in range(3)] == ["P2", "P1", "P1"]
+    window.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    assert shown() == ["1", "2", "3"] and window.proxy.sortColumn() == -1
+    window.reload()  # read again: listed, then filled, in the queue's order throughout
+    qtbot.waitUntil(lambda: not window.loading, timeout=QUEUE_TIMEOUT_MS)
+    assert shown() == ["1", "2", "3"]
+    assert [window.proxy.mapToSource(window.proxy.index(i, 0)).row() for i in range(3)] == [0, 1, 2]
+
+
+def test_the_read_ahead_starts_in_the_pool_and_the_chunks_go_there_a_few_at_a_time(
+    qtbot: QtBot, queue_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+    import threading
+
+    from reviewapp.qt.queue import queue_window
+
+    monkeypatch.setattr(queue_window, "CHUNK", 1)  # three chunks, one in flight: each read one submits the next
+    monkeypatch.setattr(queue_window, "IN_FLIGHT", 1)
+    pending: list[int] = []
+    collector: list[bool] = []
+    submit, set_rows = queue_window.TaskRunner.submit, queue_window.QueueTableModel.set_rows
+
+    def counted(runner: queue_window.TaskRunner, *args: object, **kwargs: object) -> None:
+        pending.append(runner.pending)
+        submit(runner, *args, **kwargs)  # type: ignore[arg-type]
+
+    def listed(model: queue_window.QueueTableModel, *args: object, **kwargs: object) -> None:
+        collector.append(gc.isenabled())
+        set_rows(model, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(queue_window.TaskRunner, "submit", counted)
+    started_on: list[bool] = []  # whether the read-ahead was started on the GUI thread
+    start = queue_window._ReadAhead.__init__
+
+    def starting(ahead: queue_window._ReadAhead, *args: object, **kwargs: object) -> None:
+        started_on.append(threading.current_thread() is threading.main_thread())
+        start(ahead, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(queue_window._ReadAhead, "__init__", starting)
+    monkeypatch.setattr(queue_window.QueueTableModel, "set_rows", listed)
+    values: list[int] = []
+    window = QueueWindow(queue_file, "Grace", lambda *_: None)
+    qtbot.addWidget(window)
+    window.progress.valueChanged.connect(values.append)
+    window.show()
+    qtbot.waitUntil(lambda: len(window.model.rows) == 3 and not window.loading, timeout=QUEUE_TIMEOUT_MS)
+    assert all(row.status != "reading…" for row in window.model.rows)
+    assert [Path(row.entry.location).name for row in window.model.rows] == [
+        "ada-lovelace-repro",
+        "bob-repro",
+        "cy-repro",
+    ]
+    assert max(pending) <= 1  # never more than the one chunk (besides the submitting task's own) at a time
+    assert values[-1] == 3 and values == sorted(values)
+    assert collector == [False] and gc.isenabled()  # the collector off while listing, and on again after
+    assert started_on == [False]  # started with the queue's reading, in the pool
+
+
+def test_a_cell_asked_every_role_at_once_answers_as_asked_one_role_at_a_time(qtbot: QtBot, queue_file: Path) -> None:
+    from PySide6.QtCore import QModelRoleData, QModelRoleDataSpan
+
+    from reviewapp.qt.queue.queue_model import COLUMNS, SORT_ROLE
+
+    window = open_queue(qtbot, queue_file, "Grace", [])
+    window.model.rows[1].flag_reason = "numbers off"  # a tool tip on the status too
+    window.blind_box.setChecked(True)  # labels through the blinders
+    roles = [int(r) for r in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole)]
+    roles += [int(Qt.ItemDataRole.TextAlignmentRole), int(Qt.ItemDataRole.FontRole), SORT_ROLE]
+    answered = 0
+    for row in range(window.proxy.rowCount()):
+        for column in range(len(COLUMNS)):
+            index = window.proxy.index(row, column)
+            for role in roles:
+                wanted = QModelRoleData(role)
+                window.proxy.multiData(index, QModelRoleDataSpan(wanted))
+                assert wanted.data() == index.data(role), (row, column, role)
+                answered += wanted.data() is not None
+    assert answered > 3 * len(COLUMNS)
+    window.table.viewport().grab()  # painted through it: an error there would fail the test
+
+
 def test_blind_mode_hides_who_made_each_logbook(qtbot: QtBot, queue_file: Path) -> None:
     window = open_queue(qtbot, queue_file, "Grace", [])
     labels = [window.model.label(i) for i in range(3)]

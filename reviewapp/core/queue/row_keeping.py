@@ -53,6 +53,7 @@ class RowKeeping:
         self.cache = cache
         self.who = json.dumps([me, logbook_judge])
         self._base = json.dumps([rows_version(), me, logbook_judge, trust_stamp(roster)])
+        self.stamp: str | None = None  # the review files' stamp of the row kept last
 
     def lead(self, folder: Path, known_id: str | None) -> str:
         """The row's key as far as it can be told without reading the logbook; NotALogbookError as the reader's."""
@@ -65,30 +66,42 @@ class RowKeeping:
         if kept is None:
             return False
         stamp, figures = kept
-        try:
-            root = Path(figures["root"])
-            if review_files_stamp(root, str(figures["logbook_id"])) != stamp:
-                return False
-            values = {name: figures[name] for name in _PLAIN}
-            scores = {judge: _score(line) for judge, line in figures["scores"].items()}
-            points = figures["points"]
-            paper_id = figures["paper_id"]
-        except (KeyError, TypeError, ValueError, AttributeError, RecordError):
-            return False  # kept by another version, or damaged: computed again
-        for name, value in values.items():
-            setattr(row, name, value)
-        row.root, row.scores = root, scores
-        row.points = (int(points[0]), int(points[1])) if points else None
-        row.paper = row.entry.paper or paper_id or ""
-        return True
+        return fill_row(row, figures, stamp)
 
     def keep(self, folder: Path, lead: str, stamp: str, row: QueueRow, paper_id: str | None) -> None:
-        figures: dict[str, Any] = {name: getattr(row, name) for name in _PLAIN}
-        figures["root"] = str(row.root)
-        figures["scores"] = {judge: record_line(r).decode("utf-8") for judge, r in row.scores.items()}
-        figures["points"] = list(row.points) if row.points else None
-        figures["paper_id"] = paper_id
-        self.cache.store(str(folder), self.who, lead, stamp, figures)
+        self.stamp = stamp
+        self.cache.store(str(folder), self.who, lead, stamp, row_figures(row, paper_id))
+
+
+def row_figures(row: QueueRow, paper_id: str | None) -> dict[str, Any]:
+    """A computed row's figures as kept (plain values: JSON, or a message from a child process)."""
+    figures: dict[str, Any] = {name: getattr(row, name) for name in _PLAIN}
+    figures["root"] = str(row.root)
+    figures["scores"] = {judge: record_line(r).decode("utf-8") for judge, r in row.scores.items()}
+    figures["points"] = list(row.points) if row.points else None
+    figures["paper_id"] = paper_id
+    return figures
+
+
+def fill_row(row: QueueRow, figures: dict[str, Any], stamp: str) -> bool:
+    """Fill `row` from `figures` (row_figures') while the review files are as `stamp` says they were when the
+    figures were computed; False: they changed, or the figures are not a row's (another version's, damaged)."""
+    try:
+        root = Path(figures["root"])
+        if review_files_stamp(root, str(figures["logbook_id"])) != stamp:
+            return False
+        values = {name: figures[name] for name in _PLAIN}
+        scores = {judge: _score(line) for judge, line in figures["scores"].items()}
+        points = figures["points"]
+        paper_id = figures["paper_id"]
+    except (KeyError, TypeError, ValueError, AttributeError, RecordError):
+        return False
+    for name, value in values.items():
+        setattr(row, name, value)
+    row.root, row.scores = root, scores
+    row.points = (int(points[0]), int(points[1])) if points else None
+    row.paper = row.entry.paper or paper_id or ""
+    return True
 
 
 def _score(line: str) -> RubricScoreRecord:

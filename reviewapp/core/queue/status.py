@@ -8,9 +8,10 @@ problems and no claims is **broken**, with its first problem on the row.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from reviewapp.core.io.hub_download import DownloadLimits
 from reviewapp.core.io.source_errors import SourceUnavailable
@@ -26,7 +27,7 @@ from reviewapp.core.queue.adjudication import verdict_summary
 from reviewapp.core.queue.queue_file import Queue, QueueEntry
 from reviewapp.core.queue.queue_row import BROKEN, DONE, FLAGGED, IN_PROGRESS, MERGED, QueueRow
 from reviewapp.core.queue.row_cache import RowCache, shared_row_cache
-from reviewapp.core.queue.row_keeping import RowKeeping
+from reviewapp.core.queue.row_keeping import RowKeeping, fill_row, row_figures
 from reviewapp.core.queue.rubric import score_text
 from reviewapp.core.queue.scoring import current_flag, rubric_scores
 from reviewapp.core.review.replay import review_files_stamp
@@ -77,20 +78,27 @@ def queue_status(
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
     row_cache: RowCache | None = None,
+    computed: Sequence[dict[str, Any] | None] = (),
 ) -> list[QueueRow]:
     """One row per queue entry, read through the parse cache; a logbook that cannot be read is a row with its
     problem, never the end of the queue. The review state, slots and disagreements are the ReviewWorkspace's, as in
     the review window; `logbook_judge=False` leaves the Logbook Judge out (ranking needs only the scores).
 
     With `row_cache`, a row whose logbook, review files and Logbook Judge import are as they were is served from
-    it without reading the logbook (row_cache.py), and every row computed is kept there."""
+    it without reading the logbook (row_cache.py), and every row computed is kept there. `computed`, entry by
+    entry, the figures `read_ahead` just computed for this judge (None: none), taken while the review files are
+    as they were then."""
     rows: list[QueueRow] = []
     trust = queue_trust(queue)
     keep = RowKeeping(row_cache, me, logbook_judge, queue.roster) if row_cache is not None else None
     for done, entry in enumerate(queue.entries, start=1):
         if cancel is not None:
             cancel.check()
-        rows.append(_row(entry, me, logbook_judge, open_remote, trust, keep))
+        figures = computed[done - 1] if done <= len(computed) else None
+        row = QueueRow(entry=entry, paper=entry.paper, trust=trust)
+        if figures is None or not fill_row(row, figures, str(figures.get("stamp"))):
+            row = _row(entry, me, logbook_judge, open_remote, trust, keep)
+        rows.append(row)
         if progress is not None:
             progress(done, len(queue.entries), entry.source)
     merge_copies(rows)
@@ -167,23 +175,28 @@ def read_ahead(
     me: str,
     roster: Path | None,
     *,
-    send: Callable[[int], None],
+    send: Callable[[tuple[int, dict[str, Any] | None]], None],
     cancel: CancelToken | None = None,
 ) -> None:
     """Read each local entry's logbook through the parse cache and keep its row in the row cache, saying the
-    position of each once it is there; run in child processes (core/io/child_process.py) while the window fills
-    the rows from the caches: parsing a thousand logbooks in a thread held the window's interpreter for a tenth of
-    a second at a time, and two children have both cores. A logbook that cannot be read is left for its row to
-    report."""
+    position of each once it is there, with the row's figures when it computed them (`queue_status(computed=)`
+    takes them while the review files are as they were: the window then neither walks the logbook's folder nor
+    asks the row cache for it again); run in child processes (core/io/child_process.py) while the window fills
+    the rows: parsing a thousand logbooks in a thread held the window's interpreter for a tenth of a second at a
+    time, and two children have both cores. A logbook that cannot be read is left for its row to report."""
     keep = RowKeeping(shared_row_cache(), me, True, roster)
     trust = Trust.from_settings(roster) if roster is not None else None
     for position, entry in enumerate(entries):
         if cancel is not None:
             cancel.check()
+        figures = None
         with contextlib.suppress(Exception):  # whatever it is, the row's own read says it, with its reason
             if not is_cached(entry.location):  # served whole already: nothing to parse, nothing to decode here
-                _row(entry, me, True, None, trust, keep)
-        send(position)
+                keep.stamp = None
+                row = _row(entry, me, True, None, trust, keep)
+                if row.root is not None and keep.stamp is not None:  # computed here (with claims, or broken)
+                    figures = {**row_figures(row, row.paper or None), "stamp": keep.stamp}
+        send((position, figures))
 
 
 def queue_trust(queue: Queue) -> Trust | None:

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QModelRoleData,
+    QModelRoleDataSpan,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
 
 from reviewapp.core.queue.blind import Blinder
 from reviewapp.core.queue.blind_logbook import listed_row_blinder
@@ -139,6 +147,13 @@ class QueueTableModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
+    def multiData(self, index: _Index, roleDataSpan: QModelRoleDataSpan | QModelRoleData) -> None:
+        """Every role a delegate asks of a cell in one call (it asks seven to paint one): a paint of the table
+        calls into Python once a cell, not seven times, and each call may wait for the interpreter while a worker
+        runs Python (half a millisecond a call, at the switch interval workers.share_interpreter_with_gui sets)."""
+        for wanted in _roles(roleDataSpan):
+            wanted.setData(self.data(index, wanted.role()))
+
     def _display(self, number: int, row: QueueRow, column: int) -> str:
         if column == 0:
             return str(number + 1)
@@ -190,6 +205,14 @@ class QueueFilter(QSortFilterProxyModel):
         self.min_points = 0  # 0: every row, judged or not
         self.setSortRole(SORT_ROLE)
 
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """The "#" column ascending is the queue's own order: the rows are shown as the model holds them, not
+        sorted (sorting asks Python for both keys of every comparison: 50 ms for a thousand rows on the GUI thread
+        each time the queue is listed, and again for every chunk of rows read while it fills)."""
+        if column == 0 and order == Qt.SortOrder.AscendingOrder:
+            column = -1
+        super().sort(column, order)
+
     def set_status(self, status: str) -> None:
         self._refilter(lambda: setattr(self, "status", status))
 
@@ -209,6 +232,12 @@ class QueueFilter(QSortFilterProxyModel):
         else:
             self.invalidateRowsFilter()
 
+    def multiData(self, index: _Index, roleDataSpan: QModelRoleDataSpan | QModelRoleData) -> None:
+        """The source model's cell, every role in one call (QueueTableModel.multiData)."""
+        model = self.sourceModel()
+        assert isinstance(model, QueueTableModel)
+        model.multiData(self.mapToSource(index), roleDataSpan)
+
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
         model = self.sourceModel()
         assert isinstance(model, QueueTableModel)
@@ -218,6 +247,12 @@ class QueueFilter(QSortFilterProxyModel):
         if self.min_points and (row.points is None or row.points[0] < self.min_points):
             return False
         return not self.text or self.text in row.paper.lower() or self.text in model.label(source_row).lower()
+
+
+def _roles(span: QModelRoleDataSpan | QModelRoleData) -> list[QModelRoleData]:
+    if isinstance(span, QModelRoleData):
+        return [span]
+    return [span[position] for position in range(span.size())]  # type: ignore[index]  # the stubs lack []
 
 
 def unverified_mark(unverified: list[str]) -> str:

@@ -75,19 +75,22 @@ OpenClaim = Callable[[Path, str | None, bool], None]  # folder, claim key, blind
 STATUSES = ("", NOT_STARTED, IN_PROGRESS, DONE, FLAGGED)
 _Chunk = tuple[list[QueueRow], list[Blinder]]  # rows read, and their blinders (git authors only in blind mode)
 CHUNK = 8  # rows read per task: the table fills in steps of this many
+IN_FLIGHT = 4  # chunks submitted at a time: the pool's two threads, and the next two for them
 CHILDREN = 2  # read-ahead processes: one per core of the machines the queue is measured on
 
 
 class _ReadAhead:
     """The queue's logbooks parsed into the parse cache, and their rows kept in the row cache, by two child
-    processes (status.read_ahead; the machine's two cores), so the rows are then served from the caches here; a
-    row waits for its logbook, or for its child to stop (then it reads and computes itself)."""
+    processes (status.read_ahead; the machine's two cores), which send back the figures of each row they
+    computed, so the rows are then made here from those figures or served from the caches; a row waits for its
+    logbook, or for its child to stop (then it reads and computes itself)."""
 
     def __init__(self, entries: list[QueueEntry], me: str, roster: Path | None, token: CancelToken) -> None:
         self._entries = entries
         local = [i for i, entry in enumerate(entries) if not entry.remote]
         self._local = set(local)
         self._done: set[int] = set()
+        self._figures: dict[int, dict[str, Any]] = {}
         # every other row to each child, so both go down the queue in the order its rows are filled
         shares = [local[part::CHILDREN] for part in range(CHILDREN)]
         shares = [share for share in shares if share]
@@ -104,22 +107,34 @@ class _ReadAhead:
     def _run(self, part: int, share: list[int], args: tuple[Any, ...], token: CancelToken) -> None:
         # cancelled, or no child could run: either way the rows then read for themselves
         with contextlib.suppress(Exception):
-            mark = lambda position: self._mark(share[position])  # noqa: E731 - the child names its own positions
+            # the child names its own positions
+            mark = lambda message: self._mark(share[message[0]], message[1])  # noqa: E731
             run_in_child(read_ahead, args, on_message=mark, cancel=token, name=f"reviewapp-queue-{part + 1}")
         with self._changed:
             self._over.add(part)
             self._changed.notify_all()
 
-    def _mark(self, row: int) -> None:
+    def _mark(self, row: int, figures: dict[str, Any] | None) -> None:
         with self._changed:
             self._done.add(row)
+            if figures is not None:
+                self._figures[row] = figures
             self._changed.notify_all()
 
-    def wait(self, rows: range) -> None:
-        """Until each of `rows` that must be parsed is read by its child (rows the parse cache serves go on)."""
-        wanted = [row for row in rows if row in self._local and not is_cached(self._entries[row].location)]
+    def wait(self, rows: range) -> list[dict[str, Any] | None]:
+        """Until each of `rows` that must be parsed is read by its child (a row the parse cache serves goes on,
+        told by walking its folder, unless its child has read it already); the figures the children computed
+        for them (None: the row is served from the caches, or read, here)."""
         with self._changed:
-            self._changed.wait_for(lambda: all(row in self._done or self._owner[row] in self._over for row in wanted))
+            unread = [row for row in rows if self._unread(row)]
+        wanted = [row for row in unread if not is_cached(self._entries[row].location)]
+        with self._changed:
+            self._changed.wait_for(lambda: not any(self._unread(row) for row in wanted))
+            return [self._figures.pop(row, None) for row in rows]
+
+    def _unread(self, row: int) -> bool:
+        """The row is its child's to read, and the child has neither read it nor stopped."""
+        return row in self._local and row not in self._done and self._owner[row] not in self._over
 
 
 FIT_ROWS = 24
@@ -253,36 +268,56 @@ class QueueWindow(QMainWindow):
         self.progress.setRange(0, 0)
         self.progress.show()
         self.summary.setText("Reading the queue…")
-        path = self.queue_path
+        path, me = self.queue_path, self.me
 
-        def listed(queue: Queue) -> None:
+        def read(_progress: ProgressCallback) -> tuple[Queue, _ReadAhead]:
+            # the read-ahead starts here, off the GUI thread: starting its threads waits for each to run, and
+            # they hand the entries to their child processes with the interpreter held
+            queue = read_queue(path)
+            return queue, _ReadAhead(queue.entries, me, queue.roster, token)
+
+        def listed(found: tuple[Queue, _ReadAhead]) -> None:
             if token is self._token and alive(self):
-                self._listed(queue, token)
+                self._listed(*found, token)
+            else:
+                token.cancel()  # read again or closed meanwhile: the children stop
 
-        self.runner.submit(lambda _progress: read_queue(path), listed, lambda exc: self._failed(exc, token))
+        self.runner.submit(read, listed, lambda exc: self._failed(exc, token))
 
-    def _listed(self, queue: Queue, token: CancelToken) -> None:
+    def _listed(self, queue: Queue, ahead: _ReadAhead, token: CancelToken) -> None:
         self.queue = queue
         self._announced = False
         selected = self.selected_row()
-        placeholders = [QueueRow(entry=entry, paper=entry.paper, status=READING) for entry in queue.entries]
-        self.model.set_rows(placeholders, [Blinder.for_logbook(e.location, ()) for e in queue.entries])
+        # the bar first: setting its value repaints the window at once, which must not take in the table's
+        # thousand new rows too (the event loop paints those in a turn of its own)
+        self.progress.setRange(0, max(1, len(queue.entries)))
+        self.progress.setValue(0)
+        # a thousand rows and blinders made at once set off a full pass of the collector over the window's whole
+        # heap (40 ms), for nothing: they are kept while the queue is open (see core/io/collector.py)
+        with collector_paused():
+            placeholders = [QueueRow(entry=entry, paper=entry.paper, status=READING) for entry in queue.entries]
+            self.model.set_rows(placeholders, [Blinder.for_logbook(e.location, ()) for e in queue.entries])
         if self.proxy.rowCount():
             self.table.selectRow(0 if selected is None else self._view_row(min(selected, len(placeholders) - 1)))
         self.table.setFocus()
-        self.progress.setRange(0, max(1, len(queue.entries)))
-        self.progress.setValue(0)
         me, blind, rows, limits = self.me, self.model.blind, self.model.rows, self.download_limits
-        ahead = _ReadAhead(queue.entries, me, queue.roster, token)
         kept = shared_row_cache()
         chunks = [queue.entries[i : i + CHUNK] for i in range(0, len(queue.entries), CHUNK)]
+        waiting = iter(enumerate(chunks))
         self._chunks_left = len(chunks)
         if not chunks:
             self._filled(token)
-        for number, entries in enumerate(chunks):
 
-            def work(_progress: ProgressCallback, entries: list[QueueEntry] = entries, first: int = number) -> _Chunk:
-                ahead.wait(range(first * CHUNK, first * CHUNK + len(entries)))
+        def submit_next() -> None:
+            """The next chunk to the pool: a few are in flight at a time, each read one submitting the next, so
+            listing a thousand rows does not also set up a hundred tasks in the same turn."""
+            found = next(waiting, None)
+            if found is None:
+                return
+            number, entries = found
+
+            def work(_progress: ProgressCallback) -> _Chunk:
+                computed = ahead.wait(range(number * CHUNK, number * CHUNK + len(entries)))
                 with collector_paused():  # the rows' logbooks stay while the queue is open (core/io/collector.py)
                     part = queue_status(
                         Queue(queue.path, entries, [], queue.roster),
@@ -290,22 +325,27 @@ class QueueWindow(QMainWindow):
                         open_remote=lambda entry: download_entry(entry, token, limits),
                         cancel=token,
                         row_cache=kept,
+                        computed=computed,
                     )
                 # reading git authors costs a git run a logbook: only when blind mode needs them
                 blinders = [row_blinder(r, me) if blind else listed_row_blinder(r) for r in part]
                 return part, blinders
 
-            def done(result: _Chunk, first: int = number * CHUNK) -> None:
+            def done(result: _Chunk) -> None:
                 if token is self._token and alive(self) and self.model.rows is rows:
-                    self.model.replace_rows(first, *result, complete=blind)
+                    self.model.replace_rows(number * CHUNK, *result, complete=blind)
                     self._announce_first()
                     gc.freeze()  # what showing them made, too (see core/io/collector.py)
                     self.progress.setValue(self.progress.value() + len(result[0]))
                     self._chunks_left -= 1
                     if self._chunks_left == 0:
                         self._filled(token)
+                    submit_next()
 
             self.runner.submit(work, done, lambda exc: self._failed(exc, token))
+
+        for _ in range(IN_FLIGHT):
+            submit_next()
 
     def _announce_first(self) -> None:
         """Once the queue's first row is read: where its review starts (a broken first row names no folder)."""
