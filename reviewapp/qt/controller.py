@@ -425,9 +425,11 @@ class LogbookController(QObject):
                     self.excerpts_ready.emit()
                 self.busy_changed.emit(self.busy)
 
-        self._runner.submit(
-            lambda progress: index_excerpts_elsewhere(logbook, cancel=token, progress=progress), done, failed
-        )
+        def work(progress: ProgressCallback) -> ExcerptIndex:
+            with collector_paused():  # a collector pass over what it builds would hold the interpreter (collector.py)
+                return index_excerpts_elsewhere(logbook, cancel=token, progress=progress)
+
+        self._runner.submit(work, done, failed)
 
     # --- derived state ------------------------------------------------------------------------------------------------
 
@@ -469,7 +471,11 @@ class LogbookController(QObject):
             if self.logbook is logbook and self._search is None:
                 self._search = index
 
-        self._runner.submit(lambda _progress: SearchIndex(logbook), done, lambda exc: log.warning("search: %s", exc))
+        def work(_progress: ProgressCallback) -> SearchIndex:
+            with collector_paused():  # as for the excerpts: no collector pass on this worker while it builds
+                return SearchIndex(logbook)
+
+        self._runner.submit(work, done, lambda exc: log.warning("search: %s", exc))
 
     def search(self, query: str) -> set[str] | None:
         """Claim keys matching the query in title or evidence; None when the query is empty."""

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reviewapp.core.io.collector import collector_paused
 from reviewapp.core.logbook.model import Logbook
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.trace.excerpts import Excerpt
@@ -698,8 +699,9 @@ class TimelinePanel(QWidget):
         logbook = self._logbook
 
         def work(progress: ProgressCallback) -> TraceLinks | None:
-            plan = LinkPlan.of(logbook) if logbook is not None else None
-            return build_elsewhere(index, plan, cancel, lambda n: progress(n, 0, "events"))
+            with collector_paused():  # no collector pass over what it builds while the window draws (collector.py)
+                plan = LinkPlan.of(logbook) if logbook is not None else None
+                return build_elsewhere(index, plan, cancel, lambda n: progress(n, 0, "events"))
 
         shown_at = [0.0]
 
