@@ -57,6 +57,7 @@ from reviewapp.qt.widgets.side_tabs import SideTabs
 from reviewapp.qt.workers import TaskRunner, alive
 
 READING_REST = "reading the rest of the logbook"
+SETTLE_MS = 200  # after the first claim's cards are in place, before the indexes start
 
 
 class MainWindow(QMainWindow):
@@ -365,8 +366,13 @@ class MainWindow(QMainWindow):
             self._fill_timer.start()
 
     def _first_claim_shown(self) -> None:
-        """The evidence is on screen: what was deferred so as not to compete with drawing it starts now (the
-        claim search, the trace's ties to claims, the timeline's trace). Later renders find nothing waiting."""
+        """The evidence's cards are in place: what was deferred so as not to compete with drawing them starts a
+        moment later (the claim search, the trace's ties to claims, the timeline's trace), once their layout and
+        paint are done too: workers running Python then made each of the many calls painting makes into Python
+        wait for the interpreter. Later renders find nothing waiting."""
+        QTimer.singleShot(SETTLE_MS, self._start_indexes)
+
+    def _start_indexes(self) -> None:
         self.controller.index_traces()
         self.timeline.release()
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+import weakref
 from pathlib import Path
 
 import pytest
 import shiboken6
 from pytestqt.qtbot import QtBot
 
-from reviewapp.qt.workers import TaskRunner
+from reviewapp.qt.workers import RELEASE_AFTER_MS, TaskRunner, release_on
 from tests.core.annotation_helpers import small_logbook, subprocess_env
 
 
@@ -52,3 +53,28 @@ def test_screenshot_of_a_missing_claim_is_one_line(tmp_path: Path) -> None:
     lines = [line for line in done.stderr.splitlines() if "propagateSizeHints" not in line]  # Qt's offscreen note
     assert lines == ["error: no claim '7' in this logbook"], done.stderr
     assert not out.exists()
+
+
+class _Big:
+    """Something large to let go of, seen through a weak reference."""
+
+    def __init__(self) -> None:
+        self.entries = [list(range(40)) for _ in range(200)]
+
+
+def test_a_structure_let_go_of_is_taken_apart_later_on_the_runner(qtbot: QtBot) -> None:
+    runner = TaskRunner(1)
+    big = _Big()
+    seen = weakref.ref(big)
+    release_on(runner, big)
+    del big
+    qtbot.wait(10)
+    assert seen() is not None  # not in the turns right after: the window is drawing what replaced it then
+    qtbot.waitUntil(lambda: seen() is None, timeout=RELEASE_AFTER_MS + 5_000)
+
+
+def test_letting_go_after_the_runner_is_gone_is_quiet(qtbot: QtBot) -> None:
+    runner = TaskRunner(1)
+    release_on(runner, {n: list(range(40)) for n in range(100)})
+    shiboken6.delete(runner)  # the window closed before the structure's turn came
+    qtbot.wait(RELEASE_AFTER_MS + 200)  # an exception in the event loop would fail the test (pytest-qt)
