@@ -20,6 +20,7 @@ from reviewapp.core.progress import ProgressCallback
 
 PROGRESS_INTERVAL_S = 0.04  # at most 25 progress updates a second reach the GUI thread
 SWITCH_INTERVAL_S = 0.0005
+RELEASE_AFTER_MS = 1000  # what a newly opened logbook replaced is let go of once the window has drawn it
 
 
 def share_interpreter_with_gui() -> None:
@@ -152,7 +153,12 @@ def release_on(runner: TaskRunner, big: object) -> None:
         return
     holder = [big]
     del big
-    QTimer.singleShot(0, lambda: runner.submit(lambda _progress: take_apart(holder), _ignore, _ignore))
+    # Later than the turn that replaces it: taking it apart runs Python on a worker, and while the window draws what
+    # replaced it, each of drawing's many calls into Python would wait its turn for the interpreter.
+    # Tied to the runner: when it is gone first, the timer is too, and the structure is freed whole.
+    QTimer.singleShot(
+        RELEASE_AFTER_MS, runner, lambda: runner.submit(lambda _progress: take_apart(holder), _ignore, _ignore)
+    )
 
 
 def _ignore(_result: object) -> None:
