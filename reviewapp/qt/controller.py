@@ -33,7 +33,7 @@ from reviewapp.core.logbook.artifacts import ArtifactEntry, list_artifacts
 from reviewapp.core.logbook.demo import demo_workspace
 from reviewapp.core.logbook.locate import NotALogbookError
 from reviewapp.core.logbook.model import Claim, Logbook, Problem
-from reviewapp.core.logbook.parse_cache import is_remembered, read_logbook_cached
+from reviewapp.core.logbook.parse_cache import is_cached, read_logbook_cached
 from reviewapp.core.logbook.reader import read_logbook, read_preview
 from reviewapp.core.logbook.recent import recent_logbooks, remember_logbook
 from reviewapp.core.logbook.search import SearchIndex, query_terms
@@ -283,11 +283,11 @@ class LogbookController(QObject):
         )
 
     def _read_preview(self, source: Path, token: CancelToken) -> None:
-        """(load worker) Read the start of the logbook and post it to the GUI thread; nothing when this process
-        holds the whole logbook already, or the start names no claim. A preview that fails is only logged: the
-        whole reading says what is wrong."""
+        """(load worker) Read the start of the logbook and post it to the GUI thread; nothing when the parse cache
+        serves the whole logbook (from this process's memory or its stored entry: as quick as a preview), or the
+        start names no claim. A preview that fails is only logged: the whole reading says what is wrong."""
         try:
-            if is_remembered(source):
+            if is_cached(source):
                 return
             logbook = read_preview(source, token)
             if logbook is None:

@@ -7,6 +7,7 @@ depending on how fast anything is.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from reviewapp.core.logbook.model import Logbook
-from reviewapp.core.logbook.parse_cache import read_logbook_cached
+from reviewapp.core.logbook.parse_cache import forget_recent, read_logbook_cached
 from reviewapp.core.logbook.writer import LogbookDraft
 from reviewapp.core.review.identity import Identity
 from reviewapp.qt import controller as controller_module
@@ -157,6 +158,19 @@ def test_no_preview_when_blind_or_when_the_logbook_is_in_memory(
         window.controller.open(demo_copy)  # read by this process already: shown whole at once
     wait_idle(qtbot, window)
     assert previews == []
+    forget_recent()  # as in a new process: the parse cache's stored entry serves it whole, as quick as a preview
+    with qtbot.waitSignal(window.controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        window.controller.open(demo_copy)
+    wait_idle(qtbot, window)
+    assert previews == []
+    page = next(demo_copy.rglob("pages/*/page.md"))
+    page.write_text(page.read_text(encoding="utf-8") + "\nA line added since.\n", encoding="utf-8")
+    os.utime(page, ns=(page.stat().st_atime_ns, page.stat().st_mtime_ns + 10_000_000))
+    forget_recent()
+    with qtbot.waitSignal(window.controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        window.controller.open(demo_copy)  # changed since it was stored: read again, its start shown first
+    wait_idle(qtbot, window)
+    assert len(previews) == 1
 
 
 def test_a_reading_that_fails_after_the_preview_leaves_nothing_open(

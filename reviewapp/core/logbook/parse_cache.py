@@ -238,17 +238,6 @@ def is_cached(source: Path | str, folder: Path | None = None) -> bool:
         return False
 
 
-def is_remembered(source: Path | str, logbook_id: LogbookId | None = None) -> bool:
-    """Whether `read_logbook_cached(source)` would be answered from memory, without reading a file (this process
-    read the logbook, and nothing changed since): the window shows no preview then."""
-    try:
-        key = _keys(Path(source), logbook_id)[2]
-    except (OSError, ValueError, NotALogbookError):
-        return False
-    with _RECENT_LOCK:
-        return key in _RECENT
-
-
 class _PageMemory:
     """The reader's PageMemory over a stored entry's pages: recalls a page by its bytes' sha256, slug and file."""
 

@@ -165,17 +165,16 @@ def test_every_corpus_logbook_survives_the_round_trip(corpus: Path) -> None:
         assert encode(read_logbook_cached(root)) == encode(fresh), folder.name
 
 
-def test_remembered_only_while_this_process_holds_it_unchanged(tmp_path: Path) -> None:
+def test_served_whole_only_while_the_logbook_is_unchanged(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
     forget_recent()
-    assert not parse_cache.is_remembered(workspace)
+    assert not parse_cache.is_cached(workspace)
     logbook = read_logbook_cached(workspace)
-    assert parse_cache.is_remembered(workspace)
-    forget_recent()  # a stored entry is not memory: a new process decodes it
-    assert not parse_cache.is_remembered(workspace) and parse_cache.is_cached(workspace)
-    read_logbook_cached(workspace)
+    assert parse_cache.is_cached(workspace)  # this process holds it
+    forget_recent()
+    assert parse_cache.is_cached(workspace)  # the stored entry serves it whole
     page = next((logbook.root / "pages").glob("claim-2-*/page.md"))
     page.write_text(page.read_text() + "\nMore.\n")
     os.utime(page, ns=(page.stat().st_atime_ns, page.stat().st_mtime_ns + 10_000_000))
-    assert not parse_cache.is_remembered(workspace)
-    assert not parse_cache.is_remembered(tmp_path / "nothing here")
+    assert not parse_cache.is_cached(workspace)
+    assert not parse_cache.is_cached(tmp_path / "nothing here")
