@@ -31,7 +31,8 @@ def review_window(running: RunningApp, request: WindowRequest) -> ShownWindow:
     first_error = lambda: errors[0] if errors else None  # noqa: E731
     if running.interactive:  # the window says itself what went wrong
         return ShownWindow(window)
-    running.wait(lambda: window.context is not None, first_error)
+    # the whole logbook, not its preview: a claim past the first claim page is found only then
+    running.wait(lambda: window.context is not None and not window.controller.previewing, first_error)
     if request.claim is not None and not window.select_claim(request.claim):
         raise WindowProblem(f"no claim {request.claim!r} in this logbook")
     return ShownWindow(window, window.is_idle, first_error)
