@@ -3,7 +3,12 @@ pair rating."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reviewapp.qt.window_kinds import RunningApp, ShownWindow, WindowKind, WindowProblem, WindowRequest
+
+if TYPE_CHECKING:
+    from reviewapp.qt.main_window import MainWindow
 
 
 def builtin_windows() -> list[WindowKind]:
@@ -30,12 +35,26 @@ def review_window(running: RunningApp, request: WindowRequest) -> ShownWindow:
         window.controller.open(request.source)
     first_error = lambda: errors[0] if errors else None  # noqa: E731
     if running.interactive:  # the window says itself what went wrong
+        if request.claim is not None:
+            _select_once_read(window, request.claim)
         return ShownWindow(window)
     # the whole logbook, not its preview: a claim past the first claim page is found only then
     running.wait(lambda: window.context is not None and not window.controller.previewing, first_error)
     if request.claim is not None and not window.select_claim(request.claim):
         raise WindowProblem(f"no claim {request.claim!r} in this logbook")
     return ShownWindow(window, window.is_idle, first_error)
+
+
+def _select_once_read(window: MainWindow, claim: str) -> None:
+    """`open SOURCE --claim N` in a window a person uses: the claim asked for, once the whole logbook is read (the
+    window shows its first claim meanwhile); the status line says when there is no such claim."""
+
+    def loaded(_logbook: object) -> None:
+        window.controller.loaded.disconnect(loaded)
+        if not window.select_claim(claim):
+            window.say(f"No claim {claim!r} in this logbook: showing its first claim.")
+
+    window.controller.loaded.connect(loaded)
 
 
 def _queue(running: RunningApp, request: WindowRequest, *, loaded: bool) -> ShownWindow:

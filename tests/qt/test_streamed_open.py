@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from reviewapp.core.logbook.model import Logbook
@@ -24,6 +25,8 @@ from reviewapp.core.review.identity import Identity
 from reviewapp.qt import controller as controller_module
 from reviewapp.qt.controller import CommandFailed, LogbookController
 from reviewapp.qt.main_window import MainWindow
+from reviewapp.qt.window_factories import review_window
+from reviewapp.qt.window_kinds import RunningApp, WindowRequest
 from tests.qt.conftest import LOAD_TIMEOUT_MS, Screenshots, wait_idle
 
 
@@ -191,3 +194,34 @@ def test_a_reading_that_fails_after_the_preview_leaves_nothing_open(
     assert "the disk went away" in errors[0]
     assert window.context is None and window.claim_model.rowCount() == 0 and window.page_model.rowCount() == 0
     assert not window.controller.previewing and window.controller.rows() == []
+
+
+def the_app() -> QApplication:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    return app
+
+
+def test_open_with_a_claim_past_the_first_claim_page_selects_it_once_read(
+    qtbot: QtBot, window: MainWindow, held_reading: threading.Event, tmp_path: Path
+) -> None:
+    """`reviewapp open SOURCE --claim 4` in a window a person uses (no --screenshot) and in one rendered offscreen:
+    claim 4 is not in the preview, so it is selected once the whole logbook is read."""
+    source = shared_claims_logbook(tmp_path / "workspace")
+    running = RunningApp(the_app(), lambda: window, deadline=None)  # a person's window: no deadline
+    review_window(running, WindowRequest(source=str(source), claim="4"))
+    qtbot.waitUntil(lambda: window.controller.previewing, timeout=LOAD_TIMEOUT_MS)
+    assert window.current_claim is not None and window.current_claim.label != "Claim 4"
+    with qtbot.waitSignal(window.controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        held_reading.set()
+    assert window.current_claim is not None and window.current_claim.label == "Claim 4"
+    assert window.claim_panel.current_key() == window.current_key
+
+
+def test_open_with_no_such_claim_says_so_and_shows_the_first(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    source = shared_claims_logbook(tmp_path / "workspace")
+    running = RunningApp(the_app(), lambda: window, deadline=None)
+    with qtbot.waitSignal(window.controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        review_window(running, WindowRequest(source=str(source), claim="9"))
+    assert "No claim '9'" in window.statusBar().currentMessage()
+    assert window.current_claim is not None and window.current_claim.label == "Claim 1"
