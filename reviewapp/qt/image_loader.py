@@ -8,7 +8,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QImage
 
-from reviewapp.core.io.untrusted_images import DecodedImage, ImageRefused
+from reviewapp.core.io.untrusted_images import DecodedImage, ImageRefused, SizeCheck
 from reviewapp.qt.workers import TaskRunner, alive
 
 ImageCallback = Callable[[QImage | None, str | None], None]  # (image, why not) — exactly one is None
@@ -28,12 +28,27 @@ class ImageLoader(QObject):
         self._waiting: dict[str, list[tuple[QObject, ImageCallback]]] = {}
 
     def request(
-        self, key: str, produce: Callable[[], DecodedImage], receiver: QObject, callback: ImageCallback
+        self,
+        key: str,
+        produce: Callable[[], DecodedImage],
+        receiver: QObject,
+        callback: ImageCallback,
+        charge: SizeCheck | None = None,
     ) -> None:
-        """Call callback(image, None) or callback(None, reason) on the GUI thread, unless receiver is gone by then."""
+        """Call callback(image, None) or callback(None, reason) on the GUI thread, unless receiver is gone by then.
+
+        `charge` is asked of an image served from the cache, with its decoded size: `produce` charges what it
+        decodes to a page's pixel budget, and a cached image shown on a page whose budget is new (the logbook
+        opened again) must be charged to it too, or the page would show more pixels than its cap."""
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
+            try:
+                if charge is not None:
+                    charge(cached.width(), cached.height())
+            except ImageRefused as exc:
+                callback(None, str(exc))
+                return
             callback(cached, None)
             return
         waiting = self._waiting.setdefault(key, [])

@@ -298,13 +298,7 @@ class MainWindow(QMainWindow):
         kept_page = self.page_shown if provisional and kept_claim is None else None
         self._loading_done()
         rule = self.controller.rule  # blind review: the one rule every view applies
-        # The whole logbook after its preview keeps the pages' pixel budgets: the images the preview decoded are
-        # served from the image cache without being charged again, so a fresh budget would let the page decode
-        # past its cap (core/io/pixel_budget.py).
-        if provisional and self.context is not None:
-            self.context = CardContext(logbook, self.controller.images, rule=rule, pixels=self.context.pixels)
-        else:
-            self.context = CardContext(logbook, self.controller.images, rule=rule)
+        self.context = CardContext(logbook, self.controller.images, rule=rule)
         self.current_key = None
         blinder = self.controller.blinder
         title = logbook.title

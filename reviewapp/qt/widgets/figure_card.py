@@ -55,7 +55,8 @@ class FigureCard(Card):
             self.figures.append(figure)
             key = f"figure:{cell.key}:{number}:{cell.content_hash}"
             decode = partial(_decode_embedded, embedded, context.pixels, cell.page, key)
-            context.images.request(key, decode, figure, _deliver_to(figure))
+            charge = charged_to(context.pixels, cell.page, key)  # for a cached image: decode charges the rest
+            context.images.request(key, decode, figure, _deliver_to(figure), charge)
         if not details.images:
             for svg in details.svgs[:MAX_SVGS]:
                 figure = FigureImage(self)
