@@ -246,7 +246,7 @@ class LogbookController(QObject):
 
     def _start(self, label: str, load: _Load, remember: Path | None, *, preview: Path | None = None) -> None:
         """Read on a worker; `preview`: a folder whose start is shown first (see `previewed`), unless blind (the
-        names a blind logbook hides are only known once all of it is read) or this process holds it already."""
+        names a blind logbook hides are only known once all of it is read) or the parse cache serves it whole."""
         self.cancel_loading()
         token = CancelToken()
         self._load_token = token

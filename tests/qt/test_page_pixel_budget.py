@@ -27,13 +27,18 @@ def test_the_budget_charges_each_image_once_per_page() -> None:
     assert "60 of the 100 decoded pixels" in budget.refusal("p")
 
 
-def test_images_past_the_pages_budget_are_refused_and_the_first_are_shown(tmp_path: Path) -> None:
+def four_figures(tmp_path: Path) -> Path:
+    """A claim page of four 300x300 figures: two fit the lowered budget of 250,000 pixels, a third would not."""
     draft = LogbookDraft("Reproduction: Many large figures")
     page = draft.page("Claim 1: Figures stay within budget").markdown("**Verdict: VERIFIED.**", title="Verdict")
     for number in range(4):
         page.figure_png(png_bytes(Image.new("RGB", (300, 300), (number * 60, 90, 120))), f"figure {number}")
     draft.write(tmp_path / "ws")
-    shown = show_first_claim(tmp_path / "ws", tmp_path, FIGURES_SHOWN, before=LOWERED)
+    return tmp_path / "ws"
+
+
+def test_images_past_the_pages_budget_are_refused_and_the_first_are_shown(tmp_path: Path) -> None:
+    shown = show_first_claim(four_figures(tmp_path), tmp_path, FIGURES_SHOWN, before=LOWERED)
     assert isinstance(shown, list)
     assert len(shown) == 4
     assert sum(drawn for drawn, _ in shown) == 2  # 2 x 90,000 pixels fit in 250,000; a third would not
@@ -41,31 +46,9 @@ def test_images_past_the_pages_budget_are_refused_and_the_first_are_shown(tmp_pa
     assert all("of the 250,000 decoded pixels a page may use" in text for text in refused), refused
 
 
-OPENED_AGAIN = (
-    """
-again = []
-controller.loaded.connect(lambda *_: again.append(True))
-controller.open(sys.argv[1])  # the same logbook: its figures are in the image cache, its pages' budgets are new
-while not again:
-    app.processEvents()
-window.select_claim(1)
-while not window.is_idle():
-    app.processEvents()
-for _ in range(20):
-    app.processEvents()
-"""
-    + FIGURES_SHOWN
-)
-
-
 def test_a_logbook_opened_again_shows_no_more_of_a_page_than_its_budget(tmp_path: Path) -> None:
     """Images served from the image cache are charged to the page's new budget too: the page shows what fits."""
-    draft = LogbookDraft("Reproduction: Many large figures")
-    page = draft.page("Claim 1: Figures stay within budget").markdown("**Verdict: VERIFIED.**", title="Verdict")
-    for number in range(4):
-        page.figure_png(png_bytes(Image.new("RGB", (300, 300), (number * 60, 90, 120))), f"figure {number}")
-    draft.write(tmp_path / "ws")
-    shown = show_first_claim(tmp_path / "ws", tmp_path, OPENED_AGAIN, before=LOWERED)
+    shown = show_first_claim(four_figures(tmp_path), tmp_path, FIGURES_SHOWN, before=LOWERED, opens=2)
     assert isinstance(shown, list)
     assert len(shown) == 4
     assert sum(drawn for drawn, _ in shown) == 2, shown
