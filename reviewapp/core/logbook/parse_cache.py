@@ -145,7 +145,7 @@ def _read_cached(
         recent = _RECENT.get(key)
     if recent is not None:
         stats.whole = True
-        return recent
+        return _as_given(recent, source)
     entry = (folder or cache_folder()) / f"{name}.json"
     stored = _load_entry(entry)
     cells_file = _cells_file(entry)
@@ -154,6 +154,7 @@ def _read_cached(
     if hit is not None and stored is not None:
         stats.whole = True
         _recall_id(hit, stored)
+        hit = _as_given(hit, source)
         _index_claims(hit, key, folder)
         _remember(key, hit)
         return hit
@@ -197,6 +198,11 @@ def _derived_id(logbook: Logbook) -> dict[str, str] | None:
     return {"git_state": git_state(logbook.root), "id": logbook.logbook_id}
 
 
+def _as_given(logbook: Logbook, source: Path) -> Logbook:
+    """The logbook as read from `source`: an entry stored under another form of its path says what was given then."""
+    return logbook if logbook.source == source else dataclasses.replace(logbook, source=source)
+
+
 def _recall_id(logbook: Logbook, stored: dict[str, Any]) -> None:
     """The stored logbook id, unless the repository around the folder changed since (then it is asked again)."""
     derived = stored.get("derived_id")
@@ -211,7 +217,10 @@ def _keys(source: Path, logbook_id: LogbookId | None) -> tuple[Location, str, st
     holds no symbolic link (see _walk)."""
     where = locate(source)
     extras = tuple(p for p in (where.metadata_file, where.workspace and where.workspace / ".trackio") if p)
-    name_text = json.dumps([FORMAT, reader_version(), str(source.resolve()), logbook_id])
+    # named by where the logbook is, not by the form of the path given: the workspace folder, its .trackio and
+    # its logbook folder are read alike, so a queue's row and the window it opens share one entry
+    located = [str(where.root), str(where.workspace or ""), str(where.metadata_file or "")]
+    name_text = json.dumps([FORMAT, reader_version(), *located, logbook_id])
     name = hashlib.sha256(name_text.encode("utf-8", "surrogatepass")).hexdigest()
     tree, plain = _walk(where.root, extras)
     return where, name, hashlib.sha256(f"{name}\0{tree}".encode()).hexdigest(), plain

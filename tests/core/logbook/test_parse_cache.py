@@ -178,3 +178,17 @@ def test_served_whole_only_while_the_logbook_is_unchanged(tmp_path: Path) -> Non
     os.utime(page, ns=(page.stat().st_atime_ns, page.stat().st_mtime_ns + 10_000_000))
     assert not parse_cache.is_cached(workspace)
     assert not parse_cache.is_cached(tmp_path / "nothing here")
+
+
+def test_every_form_of_a_logbooks_path_shares_one_entry_and_says_what_was_given(tmp_path: Path) -> None:
+    workspace = small_logbook(tmp_path)
+    first = read_logbook_cached(workspace)
+    forget_recent()
+    stats = CacheStats()
+    inner = read_logbook_cached(first.root, stats=stats)  # its .trackio/logbook folder, as a queue row names it
+    assert stats.whole and stats.parsed == 0
+    assert len(entries(parse_cache.cache_folder())) == 1
+    assert inner.source == first.root and first.source == workspace  # each read says what it was given
+    assert encode(inner) != encode(first) and inner.claims == first.claims
+    again = read_logbook_cached(workspace)  # kept in memory under the inner form: the source is the one given
+    assert again.source == workspace and again.claims == first.claims
