@@ -140,6 +140,14 @@ def test_the_read_ahead_starts_in_the_pool_and_the_chunks_go_there_a_few_at_a_ti
         start(ahead, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(queue_window._ReadAhead, "__init__", starting)
+    children_started_on: list[bool] = []  # whether its children were started on the GUI thread
+    start_children = queue_window._ReadAhead.start
+
+    def starting_children(ahead: queue_window._ReadAhead) -> None:
+        children_started_on.append(threading.current_thread() is threading.main_thread())
+        start_children(ahead)
+
+    monkeypatch.setattr(queue_window._ReadAhead, "start", starting_children)
     monkeypatch.setattr(queue_window.QueueTableModel, "set_rows", listed)
     values: list[int] = []
     window = QueueWindow(queue_file, "Grace", lambda *_: None)
@@ -156,7 +164,8 @@ def test_the_read_ahead_starts_in_the_pool_and_the_chunks_go_there_a_few_at_a_ti
     assert max(pending) <= 1  # never more than the one chunk (besides the submitting task's own) at a time
     assert values[-1] == 3 and values == sorted(values)
     assert collector == [False] and gc.isenabled()  # the collector off while listing, and on again after
-    assert started_on == [False]  # started with the queue's reading, in the pool
+    assert started_on == [False]  # made with the queue's reading, in the pool
+    assert children_started_on and not any(children_started_on)  # by the chunks, in the pool
 
 
 def test_a_cell_asked_every_role_at_once_answers_as_asked_one_role_at_a_time(qtbot: QtBot, queue_file: Path) -> None:

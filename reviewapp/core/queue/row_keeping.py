@@ -53,7 +53,9 @@ class RowKeeping:
         self.cache = cache
         self.who = json.dumps([me, logbook_judge])
         self._base = json.dumps([rows_version(), me, logbook_judge, trust_stamp(roster)])
-        self.stamp: str | None = None  # the review files' stamp of the row kept last
+        # the row served or kept last: the review files' stamp, and its figures (what a child process sends)
+        self.stamp: str | None = None
+        self.figures: dict[str, Any] | None = None
 
     def lead(self, folder: Path, known_id: str | None) -> str:
         """The row's key as far as it can be told without reading the logbook; NotALogbookError as the reader's."""
@@ -66,11 +68,14 @@ class RowKeeping:
         if kept is None:
             return False
         stamp, figures = kept
-        return fill_row(row, figures, stamp)
+        if not fill_row(row, figures, stamp):
+            return False
+        self.stamp, self.figures = stamp, figures
+        return True
 
     def keep(self, folder: Path, lead: str, stamp: str, row: QueueRow, paper_id: str | None) -> None:
-        self.stamp = stamp
-        self.cache.store(str(folder), self.who, lead, stamp, row_figures(row, paper_id))
+        self.stamp, self.figures = stamp, row_figures(row, paper_id)
+        self.cache.store(str(folder), self.who, lead, stamp, self.figures)
 
 
 def row_figures(row: QueueRow, paper_id: str | None) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from reviewapp.core.io.source_ref import SourceError
 from reviewapp.core.logbook.broken import broken_problem
 from reviewapp.core.logbook.locate import NotALogbookError
 from reviewapp.core.logbook.model import Logbook
-from reviewapp.core.logbook.parse_cache import is_cached, read_logbook_cached
+from reviewapp.core.logbook.parse_cache import read_logbook_cached
 from reviewapp.core.logbook_judge.import_paths import logbook_id_of
 from reviewapp.core.logbook_judge.stored import StoredImport
 from reviewapp.core.progress import CancelToken, ProgressCallback
@@ -27,7 +27,7 @@ from reviewapp.core.queue.adjudication import verdict_summary
 from reviewapp.core.queue.queue_file import Queue, QueueEntry
 from reviewapp.core.queue.queue_row import BROKEN, DONE, FLAGGED, IN_PROGRESS, MERGED, QueueRow
 from reviewapp.core.queue.row_cache import RowCache, shared_row_cache
-from reviewapp.core.queue.row_keeping import RowKeeping, fill_row, row_figures
+from reviewapp.core.queue.row_keeping import RowKeeping, fill_row
 from reviewapp.core.queue.rubric import score_text
 from reviewapp.core.queue.scoring import current_flag, rubric_scores
 from reviewapp.core.review.replay import review_files_stamp
@@ -179,11 +179,12 @@ def read_ahead(
     cancel: CancelToken | None = None,
 ) -> None:
     """Read each local entry's logbook through the parse cache and keep its row in the row cache, saying the
-    position of each once it is there, with the row's figures when it computed them (`queue_status(computed=)`
-    takes them while the review files are as they were: the window then neither walks the logbook's folder nor
-    asks the row cache for it again); run in child processes (core/io/child_process.py) while the window fills
-    the rows: parsing a thousand logbooks in a thread held the window's interpreter for a tenth of a second at a
-    time, and two children have both cores. A logbook that cannot be read is left for its row to report."""
+    position of each once it is there, with the row's figures, served from the row cache or computed
+    (`queue_status(computed=)` takes them while the review files are as they were: the window then neither walks
+    the logbook's folder nor asks the row cache for it again); run in child processes (core/io/child_process.py)
+    while the window fills the rows: parsing a thousand logbooks in a thread held the window's interpreter for a
+    tenth of a second at a time, and two children have both cores. A logbook that cannot be read is left for its
+    row to report."""
     keep = RowKeeping(shared_row_cache(), me, True, roster)
     trust = Trust.from_settings(roster) if roster is not None else None
     for position, entry in enumerate(entries):
@@ -191,11 +192,10 @@ def read_ahead(
             cancel.check()
         figures = None
         with contextlib.suppress(Exception):  # whatever it is, the row's own read says it, with its reason
-            if not is_cached(entry.location):  # served whole already: nothing to parse, nothing to decode here
-                keep.stamp = None
-                row = _row(entry, me, True, None, trust, keep)
-                if row.root is not None and keep.stamp is not None:  # computed here (with claims, or broken)
-                    figures = {**row_figures(row, row.paper or None), "stamp": keep.stamp}
+            keep.stamp = keep.figures = None
+            row = _row(entry, me, True, None, trust, keep)
+            if row.root is not None and keep.figures is not None:  # served from the row cache, or computed here
+                figures = {**keep.figures, "stamp": keep.stamp}
         send((position, figures))
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -36,7 +36,6 @@ from PySide6.QtWidgets import (
 from reviewapp.core.io.child_process import run_in_child
 from reviewapp.core.io.collector import collector_paused
 from reviewapp.core.io.hub_download import DownloadLimits
-from reviewapp.core.logbook.parse_cache import is_cached
 from reviewapp.core.progress import Cancelled, CancelToken, ProgressCallback
 from reviewapp.core.queue.adjudication import ADJUDICATOR, adjudicate
 from reviewapp.core.queue.blind import Blinder
@@ -74,6 +73,7 @@ from reviewapp.qt.write_lane import WriteLane
 OpenClaim = Callable[[Path, str | None, bool], None]  # folder, claim key, blind
 STATUSES = ("", NOT_STARTED, IN_PROGRESS, DONE, FLAGGED)
 _Chunk = tuple[list[QueueRow], list[Blinder]]  # rows read, and their blinders (git authors only in blind mode)
+_Listing = tuple[Queue, "_ReadAhead", list[QueueRow], list[Blinder]]  # the queue, its rows to fill, their blinders
 CHUNK = 8  # rows read per task: the table fills in steps of this many
 IN_FLIGHT = 4  # chunks submitted at a time: the pool's two threads, and the next two for them
 CHILDREN = 2  # read-ahead processes: one per core of the machines the queue is measured on
@@ -98,10 +98,20 @@ class _ReadAhead:
         self._owner = {row: part for part, share in enumerate(shares) for row in share}
         self._over: set[int] = set()
         self._changed = threading.Condition()
-        for part, share in enumerate(shares):
-            args = ([entries[i] for i in share], me, roster)
+        self._shares, self._me, self._roster, self._token = shares, me, roster, token
+        self._started = False
+
+    def start(self) -> None:
+        """Start the children (once; from a worker: starting a thread waits for it to run, and each hands its
+        entries to its child process with the interpreter held, which must not be while the list is drawn)."""
+        with self._changed:
+            if self._started:
+                return
+            self._started = True
+        for part, share in enumerate(self._shares):
+            args = ([self._entries[i] for i in share], self._me, self._roster)
             threading.Thread(
-                target=self._run, args=(part, share, args, token), name="queue-read-ahead", daemon=True
+                target=self._run, args=(part, share, args, self._token), name="queue-read-ahead", daemon=True
             ).start()
 
     def _run(self, part: int, share: list[int], args: tuple[Any, ...], token: CancelToken) -> None:
@@ -122,14 +132,11 @@ class _ReadAhead:
             self._changed.notify_all()
 
     def wait(self, rows: range) -> list[dict[str, Any] | None]:
-        """Until each of `rows` that must be parsed is read by its child (a row the parse cache serves goes on,
-        told by walking its folder, unless its child has read it already); the figures the children computed
-        for them (None: the row is served from the caches, or read, here)."""
+        """Until each of `rows` is read by its child; the figures the children sent for them, served from the
+        row cache or computed (None: the row is read here). A row the caches serve is the children's too: they
+        walk its folder and ask the row cache on their own cores, not in this process's interpreter."""
         with self._changed:
-            unread = [row for row in rows if self._unread(row)]
-        wanted = [row for row in unread if not is_cached(self._entries[row].location)]
-        with self._changed:
-            self._changed.wait_for(lambda: not any(self._unread(row) for row in wanted))
+            self._changed.wait_for(lambda: not any(self._unread(row) for row in rows))
             return [self._figures.pop(row, None) for row in rows]
 
     def _unread(self, row: int) -> bool:
@@ -270,13 +277,16 @@ class QueueWindow(QMainWindow):
         self.summary.setText("Reading the queue…")
         path, me = self.queue_path, self.me
 
-        def read(_progress: ProgressCallback) -> tuple[Queue, _ReadAhead]:
-            # the read-ahead starts here, off the GUI thread: starting its threads waits for each to run, and
-            # they hand the entries to their child processes with the interpreter held
+        def read(_progress: ProgressCallback) -> _Listing:
             queue = read_queue(path)
-            return queue, _ReadAhead(queue.entries, me, queue.roster, token)
+            # a thousand rows and blinders made at once set off a full pass of the collector over the whole heap,
+            # for nothing: they are kept while the queue is open (see core/io/collector.py)
+            with collector_paused():
+                placeholders = [QueueRow(entry=entry, paper=entry.paper, status=READING) for entry in queue.entries]
+                blinders = [Blinder.for_logbook(e.location, ()) for e in queue.entries]
+            return queue, _ReadAhead(queue.entries, me, queue.roster, token), placeholders, blinders
 
-        def listed(found: tuple[Queue, _ReadAhead]) -> None:
+        def listed(found: _Listing) -> None:
             if token is self._token and alive(self):
                 self._listed(*found, token)
             else:
@@ -284,7 +294,9 @@ class QueueWindow(QMainWindow):
 
         self.runner.submit(read, listed, lambda exc: self._failed(exc, token))
 
-    def _listed(self, queue: Queue, ahead: _ReadAhead, token: CancelToken) -> None:
+    def _listed(
+        self, queue: Queue, ahead: _ReadAhead, placeholders: list[QueueRow], blinders: list[Blinder], token: CancelToken
+    ) -> None:
         self.queue = queue
         self._announced = False
         selected = self.selected_row()
@@ -292,11 +304,8 @@ class QueueWindow(QMainWindow):
         # thousand new rows too (the event loop paints those in a turn of its own)
         self.progress.setRange(0, max(1, len(queue.entries)))
         self.progress.setValue(0)
-        # a thousand rows and blinders made at once set off a full pass of the collector over the window's whole
-        # heap (40 ms), for nothing: they are kept while the queue is open (see core/io/collector.py)
-        with collector_paused():
-            placeholders = [QueueRow(entry=entry, paper=entry.paper, status=READING) for entry in queue.entries]
-            self.model.set_rows(placeholders, [Blinder.for_logbook(e.location, ()) for e in queue.entries])
+        with collector_paused():  # the model's own maps of a thousand rows (see core/io/collector.py)
+            self.model.set_rows(placeholders, blinders)
         if self.proxy.rowCount():
             self.table.selectRow(0 if selected is None else self._view_row(min(selected, len(placeholders) - 1)))
         self.table.setFocus()
@@ -317,6 +326,7 @@ class QueueWindow(QMainWindow):
             number, entries = found
 
             def work(_progress: ProgressCallback) -> _Chunk:
+                ahead.start()
                 computed = ahead.wait(range(number * CHUNK, number * CHUNK + len(entries)))
                 with collector_paused():  # the rows' logbooks stay while the queue is open (core/io/collector.py)
                     part = queue_status(
@@ -344,8 +354,13 @@ class QueueWindow(QMainWindow):
 
             self.runner.submit(work, done, lambda exc: self._failed(exc, token))
 
-        for _ in range(IN_FLIGHT):
-            submit_next()
+        def first_chunks() -> None:
+            if token is self._token:
+                for _ in range(IN_FLIGHT):
+                    submit_next()
+
+        # the first chunks, and with them the read-ahead's children, once the listed rows are drawn
+        QTimer.singleShot(0, self, first_chunks)
 
     def _announce_first(self) -> None:
         """Once the queue's first row is read: where its review starts (a broken first row names no folder)."""

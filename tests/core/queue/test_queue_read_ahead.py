@@ -95,3 +95,19 @@ def test_is_cached_tells_a_whole_hit_without_decoding(tmp_path: Path) -> None:
     page = next(workspace.rglob("page.md"))
     page.write_text(page.read_text() + "\nmore\n")
     assert not is_cached(workspace)
+
+
+def test_a_row_the_caches_serve_comes_back_from_the_child_with_its_figures(tmp_path: Path) -> None:
+    from reviewapp.core.queue.queue_file import Queue
+    from tests.support.paper_fixtures import write_team_logbook
+
+    folders = [write_team_logbook(tmp_path / name, name, [(n, "verified")]) for n, name in enumerate(("a", "b"))]
+    entries = [QueueEntry(str(folder), str(folder), False, 1) for folder in folders]
+    run_in_child(read_ahead, (entries, "Ada", None), on_message=lambda _message: None)  # parsed, rows kept
+    sent: dict[int, object] = {}
+    run_in_child(read_ahead, (entries, "Ada", None), on_message=lambda message: sent.update([message]))
+    assert sent[0] is not None and sent[1] is not None  # served by the caches there, and sent all the same
+    forget_recent()
+    queue = Queue(tmp_path / "queue.txt", entries, [])
+    made = queue_status(queue, "Ada", computed=[sent[0], sent[1]])  # type: ignore[list-item]
+    assert [row.claims for row in made] == [1, 1] and all(row._logbook is None for row in made)
