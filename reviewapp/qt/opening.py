@@ -36,6 +36,7 @@ def prepare_review(logbook: Logbook, trust: Trust | None = None) -> ReviewOpenin
         return opening
     try:
         opening.logbook_review = open_review(logbook, identity, load_preferences().role, trust)
+        _ = opening.logbook_review.store.location  # probed by writing: here, not on the GUI thread once loaded
     except Exception as exc:  # an unreadable reviews folder must not stop the logbook from opening
         log.error("cannot open the annotations", exc_info=(type(exc), exc, exc.__traceback__))
         opening.reason = f"The review files could not be read ({type(exc).__name__}: {exc})"

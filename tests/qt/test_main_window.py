@@ -209,6 +209,26 @@ def test_figure_fits_its_card_zooms_on_click_and_shows_raw_data(
     assert raw.toggle.text() == "▾ Raw data — CSV, 21 rows × 2 columns"
 
 
+def test_a_figures_data_table_is_built_in_a_turn_after_its_card_is_placed(
+    qtbot: QtBot, open_window: OpenWindow, demo_logbook: Path
+) -> None:
+    window = open_window(demo_logbook)
+    key = window.current_key
+    assert key is not None
+    placed: list[bool] = []  # whether the figure's table was open when its card went into the column
+
+    def added(card: object) -> None:
+        if isinstance(card, FigureCard) and card.raw is not None:
+            placed.append(card.raw.is_open)
+
+    window.evidence.card_added.connect(added)
+    with qtbot.waitSignal(window.evidence.rendered, timeout=10_000):
+        window.show_claim(key)  # shown again: the cards are built anew
+    [figure_card] = [c for c in window.evidence.cards if isinstance(c, FigureCard)]
+    assert placed == [False]  # folded while its card was built: the table costs a turn of its own
+    assert figure_card.raw is not None and figure_card.raw.is_open and figure_card.later  # opened afterwards
+
+
 def test_artifact_cell_copies_its_link_and_opens_its_folder(
     qtbot: QtBot, open_window: OpenWindow, demo_logbook: Path, opened_urls: list[str]
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,6 +46,9 @@ class Card(QFrame):
         self.setObjectName("card")
         self.cell: Cell | None = None  # the cell shown, when the card shows one (notes anchor to it)
         self.page_slug = ""  # the page the card belongs to
+        # What finishes the card once it is in its column, each step in an event-loop turn of its own: a costly
+        # part (a figure's data table) then never lengthens the turn that built the card.
+        self.later: list[Callable[[], None]] = []
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(1, 1, 1, 1)

@@ -42,6 +42,11 @@ def make_card(context: CardContext, cell: Cell) -> Card:
     return GenericCard(cell, meta)
 
 
+def _finish(step: Callable[[], None]) -> None:
+    """A queue item that completes a card already in place (one of its `later` steps)."""
+    step()
+
+
 class EvidenceView(QWidget):
     link_clicked = Signal(object)
     url_requested = Signal(QUrl)
@@ -172,6 +177,8 @@ class EvidenceView(QWidget):
             card = self._queue.pop(0)()
             if card is not None:
                 self._add(card)
+                if card.later:
+                    break  # its steps start the next turn
         if self._queue:
             self._batch_timer.start()
         else:
@@ -185,6 +192,7 @@ class EvidenceView(QWidget):
         self.column.insertWidget(self.column.count() - 1, card)
         self.cards.append(card)
         self.card_added.emit(card)
+        self._queue[:0] = [partial(_finish, step) for step in card.later]
 
     def _cell(self, context: CardContext, cell: Cell, mention: VerdictMention | None) -> Card:
         card = make_card(context, cell)

@@ -79,6 +79,8 @@ class FigureCard(Card):
         if details.raw:
             self.raw = RawDataSection(details.raw, self)
             self.body.addWidget(self.raw)
+            if len(details.raw) <= AUTO_OPEN_RAW:
+                self.later.append(partial(self.raw.set_open, True))
 
     def _add_notice(self, details: FigureDetails) -> None:
         parts = []
@@ -145,7 +147,8 @@ def render_svg(svg: str) -> QImage | None:
 
 
 class RawDataSection(QWidget):
-    """The figure's raw data, as a table when it is one; parsed when first opened."""
+    """The figure's raw data, as a table when it is one; parsed when first opened. It starts folded: its card
+    opens small data (AUTO_OPEN_RAW) once the card is in place."""
 
     def __init__(self, raw: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -165,8 +168,6 @@ class RawDataSection(QWidget):
         self._layout = layout
         self.is_open: bool = False
         self._label()
-        if len(raw) <= AUTO_OPEN_RAW:
-            self.set_open(True)
 
     def set_open(self, is_open: bool) -> None:
         self.is_open = is_open
