@@ -33,6 +33,7 @@ from reviewapp.core.logbook.artifacts import ArtifactEntry, list_artifacts
 from reviewapp.core.logbook.demo import demo_workspace
 from reviewapp.core.logbook.locate import NotALogbookError
 from reviewapp.core.logbook.model import Claim, Logbook, Problem
+from reviewapp.core.logbook.parse_apart import parse_apart
 from reviewapp.core.logbook.parse_cache import is_cached, read_logbook_cached
 from reviewapp.core.logbook.reader import read_logbook, read_preview
 from reviewapp.core.logbook.recent import recent_logbooks, remember_logbook
@@ -194,7 +195,12 @@ class LogbookController(QObject):
         if ref is None:
             path = Path(source).expanduser()
             label = "a logbook" if self._blind_next else path.name or str(path)
-            self._start(label, lambda progress, token: read_logbook_cached(path, progress, token), path, preview=path)
+
+            def whole(progress: ProgressCallback, token: CancelToken) -> Logbook:
+                parse_apart(path, progress, token)  # a large logbook is parsed by a child, with its own interpreter
+                return read_logbook_cached(path, progress, token)
+
+            self._start(label, whole, path, preview=path)
             return
 
         def load(progress: ProgressCallback, token: CancelToken) -> Logbook:

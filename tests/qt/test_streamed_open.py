@@ -176,6 +176,32 @@ def test_no_preview_when_blind_or_when_the_logbook_is_in_memory(
     assert len(previews) == 1
 
 
+def test_a_large_logbook_is_parsed_by_a_child_while_its_start_is_shown(
+    qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch, demo_copy: Path
+) -> None:
+    from reviewapp.core.logbook import parse_apart, reader
+
+    monkeypatch.setattr(parse_apart, "CHILD_MIN_BYTES", 1)  # the demo counts as large
+
+    def parsed_here(*_args: object, **_kwargs: object) -> Logbook:
+        raise AssertionError("the whole logbook was parsed in the window's process")
+
+    monkeypatch.setattr(reader, "read_logbook", parsed_here)  # the child, a process of its own, has the real one
+    previews: list[Logbook] = []
+    window.controller.previewed.connect(previews.append)
+    errors: list[str] = []
+    window.error_shown.connect(errors.append)
+    with qtbot.waitSignal(window.controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        window.controller.open(demo_copy)
+    wait_idle(qtbot, window)
+    assert errors == [] and len(previews) == 1  # its start first, then the whole, from the entry the child stored
+    logbook = window.controller.logbook
+    assert logbook is not None and [c.key for c in logbook.claims] == [
+        c.key for c in read_logbook_cached(demo_copy).claims
+    ]
+    assert window.current_key == previews[0].claims[0].key
+
+
 def test_a_reading_that_fails_after_the_preview_leaves_nothing_open(
     qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch, demo_copy: Path
 ) -> None:

@@ -1,0 +1,65 @@
+"""Parse a large logbook into the parse cache in a child process, so the interpreter of the process that shows it
+stays free meanwhile.
+
+A window reads the rest of a logbook while it shows the start (the preview). Read in a thread, that parse holds
+the interpreter for most of a second on a 200-claim logbook, and every card the window builds or paints meanwhile
+waits its turn for it: the window stalled for 50-70 ms at a time. A child (core/io/child_process.py) parses with
+an interpreter of its own and stores the entry; this process then takes the logbook from the parse cache, which
+costs a tenth of parsing it. A small logbook is parsed here: starting a child costs more than reading it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from reviewapp.core.io.child_process import Send, run_in_child
+from reviewapp.core.logbook.locate import NotALogbookError, locate
+from reviewapp.core.logbook.parse_cache import is_cached, read_logbook_cached
+from reviewapp.core.progress import CancelToken, ProgressCallback
+
+# Below this many bytes of pages a logbook is parsed sooner here than a child process starts (a quarter second).
+CHILD_MIN_BYTES = 4_000_000
+
+
+def parse_apart(source: Path, progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> None:
+    """Parse `source` into the parse cache in a child process when it is large and not cached yet, passing on the
+    child's progress; `read_logbook_cached(source)` then serves it whole. Otherwise nothing is done here, and the
+    caller's own read parses it. The child's errors are raised here (Cancelled when `cancel` is set); when no
+    child can run, the parse runs here instead (core/io/child_process.py)."""
+    if is_cached(source) or pages_bytes(source) < CHILD_MIN_BYTES:
+        return
+
+    def told(message: tuple[int, int, str]) -> None:
+        if progress is not None:
+            progress(*message)
+
+    run_in_child(_parse, (str(source),), on_message=told, cancel=cancel, name="reviewapp-read")
+
+
+def pages_bytes(source: Path) -> int:
+    """The size of the logbook's pages folder (0 when `source` is no logbook: the read says why)."""
+    try:
+        pages = locate(source).root / "pages"
+    except (NotALogbookError, OSError):
+        return 0
+    total, stack = 0, [str(pages)]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                elif entry.is_file(follow_symlinks=False):
+                    total += entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                continue
+    return total
+
+
+def _parse(source: str, *, send: Send, cancel: CancelToken | None) -> None:
+    """(the child) Read `source` through the parse cache, which stores it; progress goes back as messages."""
+    read_logbook_cached(Path(source), lambda done, total, page: send((done, total, page)), cancel)
