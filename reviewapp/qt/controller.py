@@ -210,6 +210,7 @@ class LogbookController(QObject):
             limits = self.download_limits or load_preferences().download_limits()
             opened = open_source(ref, limits=limits, progress=progress, cancel=token)
             self._pending_sources[id(token)] = opened
+            parse_apart(opened.folder, progress, token, logbook_id=opened.logbook_id)  # as a folder's (see `whole`)
             return read_logbook_cached(opened.folder, progress, token, logbook_id=opened.logbook_id)
 
         self._start("a logbook" if self._blind_next else ref.describe(), load, None)

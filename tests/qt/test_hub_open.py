@@ -48,6 +48,25 @@ def test_a_space_opens_and_then_reopens_as_a_cached_copy(
     screenshots.take(window, "hub-cached-copy-dark")
 
 
+def test_a_large_space_is_parsed_by_a_child_once_downloaded(
+    qtbot: QtBot, open_window: OpenWindow, hub_server: HubServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reviewapp.core.logbook import parse_apart, reader
+    from reviewapp.core.logbook.model import Logbook
+
+    hub_server.create_repo(SPACE, repo_type="space", files=published_files(tmp_path, SPACE))
+    monkeypatch.setattr(parse_apart, "CHILD_MIN_BYTES", 1)  # the small Space counts as large
+
+    def parsed_here(*_args: object, **_kwargs: object) -> Logbook:
+        raise AssertionError("the whole logbook was parsed in the window's process")
+
+    monkeypatch.setattr(reader, "read_logbook", parsed_here)  # the child, a process of its own, has the real one
+    window = open_window(SPACE)
+    assert window.claim_model.rowCount() == 3
+    logbook = window.controller.logbook
+    assert logbook is not None and logbook.logbook_id == "hf:space/alice/repro-small-widgets"
+
+
 def test_a_missing_space_is_one_clear_error(open_window: OpenWindow, hub_server: HubServer, qtbot: QtBot) -> None:
     window = open_window()
     errors: list[str] = []

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from reviewapp.core.io.child_process import Send, run_in_child
 from reviewapp.core.logbook.locate import NotALogbookError, locate
+from reviewapp.core.logbook.logbook_id import LogbookId
 from reviewapp.core.logbook.parse_cache import is_cached, read_logbook_cached
 from reviewapp.core.progress import CancelToken, ProgressCallback
 
@@ -22,19 +23,26 @@ from reviewapp.core.progress import CancelToken, ProgressCallback
 CHILD_MIN_BYTES = 4_000_000
 
 
-def parse_apart(source: Path, progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> None:
+def parse_apart(
+    source: Path,
+    progress: ProgressCallback | None = None,
+    cancel: CancelToken | None = None,
+    *,
+    logbook_id: LogbookId | None = None,
+) -> None:
     """Parse `source` into the parse cache in a child process when it is large and not cached yet, passing on the
-    child's progress; `read_logbook_cached(source)` then serves it whole. Otherwise nothing is done here, and the
-    caller's own read parses it. The child's errors are raised here (Cancelled when `cancel` is set); when no
-    child can run, the parse runs here instead (core/io/child_process.py)."""
-    if is_cached(source) or pages_bytes(source) < CHILD_MIN_BYTES:
+    child's progress; `read_logbook_cached(source, logbook_id=logbook_id)` then serves it whole (`logbook_id`: the
+    id a download knows, as the reader takes it). Otherwise nothing is done here, and the caller's own read parses
+    it. The child's errors are raised here (Cancelled when `cancel` is set); when no child can run, the parse runs
+    here instead (core/io/child_process.py)."""
+    if is_cached(source, logbook_id=logbook_id) or pages_bytes(source) < CHILD_MIN_BYTES:
         return
 
     def told(message: tuple[int, int, str]) -> None:
         if progress is not None:
             progress(*message)
 
-    run_in_child(_parse, (str(source),), on_message=told, cancel=cancel, name="reviewapp-read")
+    run_in_child(_parse, (str(source), logbook_id), on_message=told, cancel=cancel, name="reviewapp-read")
 
 
 def pages_bytes(source: Path) -> int:
@@ -53,13 +61,17 @@ def pages_bytes(source: Path) -> int:
             try:
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(entry.path)
-                elif entry.is_file(follow_symlinks=False):
-                    total += entry.stat(follow_symlinks=False).st_size
+                elif entry.is_file():  # a Hub download's files are links into its cache's blobs
+                    total += entry.stat().st_size
             except OSError:
                 continue
     return total
 
 
-def _parse(source: str, *, send: Send, cancel: CancelToken | None) -> None:
+def _parse(source: str, logbook_id: LogbookId | None, *, send: Send, cancel: CancelToken | None) -> None:
     """(the child) Read `source` through the parse cache, which stores it; progress goes back as messages."""
-    read_logbook_cached(Path(source), lambda done, total, page: send((done, total, page)), cancel)
+
+    def told(done: int, total: int, page: str) -> None:
+        send((done, total, page))
+
+    read_logbook_cached(Path(source), told, cancel, logbook_id=logbook_id)

@@ -232,11 +232,11 @@ def content_key(source: Path | str) -> str:
     return _keys(Path(source), None)[2]
 
 
-def is_cached(source: Path | str, folder: Path | None = None) -> bool:
-    """Whether `read_logbook_cached(source)` would be served whole, told without decoding the entry (its key
-    leads it): a queue asks this of every row to know which need parsing first."""
+def is_cached(source: Path | str, folder: Path | None = None, *, logbook_id: LogbookId | None = None) -> bool:
+    """Whether `read_logbook_cached(source, logbook_id=logbook_id)` would be served whole, told without decoding the
+    entry (its key leads it): a queue asks this of every row to know which need parsing first."""
     try:
-        _where, name, key, _plain = _keys(Path(source), None)
+        _where, name, key, _plain = _keys(Path(source), logbook_id)
         with _RECENT_LOCK:
             if key in _RECENT:
                 return True

@@ -51,3 +51,19 @@ def test_a_cancelled_read_stops_the_child(tmp_path: Path, monkeypatch: pytest.Mo
     with pytest.raises(Cancelled):
         apart.parse_apart(workspace, cancel=token)
     assert not is_cached(workspace)
+
+
+def test_a_downloaded_logbook_is_parsed_under_the_id_its_download_knows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reviewapp.core.logbook.logbook_id import hub_logbook_id
+
+    workspace = small_logbook(tmp_path)
+    known = hub_logbook_id("space", "alice/repro")
+    monkeypatch.setattr(apart, "CHILD_MIN_BYTES", 1)
+    forget_recent()
+    apart.parse_apart(workspace, logbook_id=known)
+    assert is_cached(workspace, logbook_id=known) and not is_cached(workspace)  # its entry, not the folder's own
+    stats = CacheStats()
+    logbook = read_logbook_cached(workspace, logbook_id=known, stats=stats)
+    assert stats.whole and stats.parsed == 0 and logbook.logbook_id == known
