@@ -42,11 +42,6 @@ def make_card(context: CardContext, cell: Cell) -> Card:
     return GenericCard(cell, meta)
 
 
-def _finish(step: Callable[[], None]) -> None:
-    """A queue item that completes a card already in place (one of its `later` steps)."""
-    step()
-
-
 class EvidenceView(QWidget):
     link_clicked = Signal(object)
     url_requested = Signal(QUrl)
@@ -192,7 +187,7 @@ class EvidenceView(QWidget):
         self.column.insertWidget(self.column.count() - 1, card)
         self.cards.append(card)
         self.card_added.emit(card)
-        self._queue[:0] = [partial(_finish, step) for step in card.later]
+        self._queue[:0] = card.later  # steps that finish it, next; like a card that builds nothing, they return None
 
     def _cell(self, context: CardContext, cell: Cell, mention: VerdictMention | None) -> Card:
         card = make_card(context, cell)
