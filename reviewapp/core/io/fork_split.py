@@ -3,15 +3,18 @@
 Finding what each claim states is most of what reading a large logbook costs, it is one independent pass per
 claim, and Python runs it on one CPU at a time. Where the process can fork safely (Linux, and this process runs
 a single thread: a fork copies only the calling thread, so a lock another thread held would stay locked in the
-child) and has a second CPU, a forked child takes the items at the end, a little under half the total weight, and
-sends its results back pickled; this process does the rest meanwhile. The child sees the same memory as it was at
-the fork, so the results are those of the plain loop. Anywhere else, or when the child fails in any way, the
-plain loop runs here: the answer is the same, only slower.
+child) and has a second CPU, a forked child takes items from the end while this process takes them from the start,
+each marking an item in a shared map before computing it, until they meet: neither waits for the other longer
+than one item, however the items' costs or the machine's load fall. The child sends its results back pickled.
+The child sees the same memory as it was at the fork, so the results are those of the plain loop (an item both
+took where they met is computed twice, to the same result). Anywhere else, or when the child fails in any way,
+the plain loop runs here: the answer is the same, only slower.
 """
 
 from __future__ import annotations
 
 import contextlib
+import mmap
 import os
 import pickle
 import signal
@@ -24,10 +27,9 @@ R = TypeVar("R")
 
 # Below this much work (in the caller's unit of weight) a fork costs more than it saves.
 MIN_WEIGHT = 4_000_000
-# The child's share of the weight: under half, since it also pays for the fork (its first writes copy pages of
-# this process's heap) and for pickling its results; with half, this process waited a fifth of its own time.
-CHILD_SHARE = 0.45
 _CHILD_FAILED = 70
+# An item's mark in the shared map: not taken yet, taken here, taken by the child.
+_FREE, _HERE, _THERE = 0, 1, 2
 
 
 def split_map(
@@ -36,35 +38,56 @@ def split_map(
     weight: Callable[[T], int],
     *,
     min_weight: int | None = None,
+    first: Callable[[], None] | None = None,
 ) -> list[R]:
-    """`[function(item) for item in items]`, the tail computed in a forked child when that is safe and worth it
-    (`min_weight`: the least total weight worth a fork; MIN_WEIGHT when None)."""
-    weights = [max(0, weight(item)) for item in items]
-    total = sum(weights)
-    if len(items) < 2 or total < (MIN_WEIGHT if min_weight is None else min_weight) or not can_fork():
-        return [function(item) for item in items]
-    cut, tail = len(items), 0
-    while cut > 1 and tail + weights[cut - 1] <= total * CHILD_SHARE:
-        cut -= 1
-        tail += weights[cut]
-    if cut == len(items):
-        return [function(item) for item in items]
-    head = items[:cut]
-    rest = items[cut:]
-    child = _start_child(function, rest)
-    if child is None:
+    """`[function(item) for item in items]`, shared with a forked child when that is safe and worth it
+    (`min_weight`: the least total weight worth a fork; MIN_WEIGHT when None). `first`, the caller's own work
+    that needs none of the results, runs here before this process takes an item: with a child, while it starts on
+    the items from the end."""
+    total = sum(max(0, weight(item)) for item in items)
+    worth = len(items) >= 2 and total >= (MIN_WEIGHT if min_weight is None else min_weight)
+    marks = _shared_marks(len(items)) if worth and can_fork() else None
+    child = _start_child(function, items, marks) if marks is not None else None
+    if child is None or marks is None:
+        if marks is not None:
+            marks.close()
+        if first is not None:
+            first()
         return [function(item) for item in items]
     pid, source = child
     try:
-        results = [function(item) for item in head]
-        tail_results: list[R] | None = _finish_child(pid, source, expected=len(rest))
+        if first is not None:
+            first()
+        results: list[R] = []
+        for index, item in enumerate(items):
+            if marks[index] == _THERE:
+                break
+            marks[index] = _HERE
+            results.append(function(item))
+        taken = len(results)
+        if taken == len(items):  # the child took nothing this process still needs
+            source.close()
+            _stop_child(pid)
+            return results
+        sent = _finish_child(pid, source)
     except BaseException:
         source.close()
         _stop_child(pid)
         raise
-    if tail_results is None:  # the child failed: do its share here
-        tail_results = [function(item) for item in rest]
-    return results + tail_results
+    finally:
+        marks.close()
+    if sent is None or not (sent[0] <= taken and len(sent[1]) == len(items) - sent[0]):
+        return results + [function(item) for item in items[taken:]]  # the child failed: what it took, done here
+    start, tail = sent
+    return results + tail[taken - start :]
+
+
+def _shared_marks(count: int) -> mmap.mmap | None:
+    """A map of one byte per item that this process and a child forked after it both see (anonymous, shared)."""
+    try:
+        return mmap.mmap(-1, count)
+    except (OSError, ValueError):
+        return None
 
 
 def can_fork() -> bool:
@@ -80,8 +103,9 @@ def can_fork() -> bool:
         return False
 
 
-def _start_child(function: Callable[[T], R], items: Sequence[T]) -> tuple[int, BinaryIO] | None:
-    """(pid, the pipe the child writes its pickled results to), or None when no child started."""
+def _start_child(function: Callable[[T], R], items: Sequence[T], marks: mmap.mmap) -> tuple[int, BinaryIO] | None:
+    """(pid, the pipe the child writes its results to), or None when no child started. The child takes items from
+    the end until it meets one this process took, and sends (the index of its first item, their results)."""
     try:
         read_end, write_end = os.pipe()
     except OSError:
@@ -96,7 +120,14 @@ def _start_child(function: Callable[[T], R], items: Sequence[T]) -> tuple[int, B
         status = _CHILD_FAILED
         try:
             os.close(read_end)
-            data = pickle.dumps([function(item) for item in items], protocol=pickle.HIGHEST_PROTOCOL)
+            found: list[R] = []
+            index = len(items) - 1
+            while index >= 0 and marks[index] == _FREE:
+                marks[index] = _THERE
+                found.append(function(items[index]))
+                index -= 1
+            found.reverse()
+            data = pickle.dumps((index + 1, found), protocol=pickle.HIGHEST_PROTOCOL)
             with os.fdopen(write_end, "wb") as out:
                 out.write(data)
             status = 0
@@ -106,20 +137,21 @@ def _start_child(function: Callable[[T], R], items: Sequence[T]) -> tuple[int, B
     return pid, os.fdopen(read_end, "rb")
 
 
-def _finish_child(pid: int, source: BinaryIO, *, expected: int) -> list[Any] | None:
-    """The child's results, or None when it failed (its exit status, or what it sent, is not what was asked)."""
+def _finish_child(pid: int, source: BinaryIO) -> tuple[int, list[Any]] | None:
+    """(the index of the child's first item, its results), or None when it failed (its exit status, or what it
+    sent, is not what was asked)."""
     with source:
         data = source.read()
     _, status = os.waitpid(pid, 0)
     if status != 0:
         return None
     try:
-        results = pickle.loads(data)  # written by a fork of this very process, from the same code
+        sent = pickle.loads(data)  # written by a fork of this very process, from the same code
     except Exception:
         return None
-    if not isinstance(results, list) or len(results) != expected:
+    if not (isinstance(sent, tuple) and len(sent) == 2 and isinstance(sent[0], int) and isinstance(sent[1], list)):
         return None
-    return results
+    return sent[0], sent[1]
 
 
 def _stop_child(pid: int) -> None:

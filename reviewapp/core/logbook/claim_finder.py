@@ -13,6 +13,7 @@ or leaves the claim unstated with the reason.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 
@@ -91,16 +92,19 @@ class Gathered:
     old: list[tuple[list[VerdictMention], list[int]]] = dataclass_field(default_factory=list)  # earlier claim pages
 
 
-def find_claims(pages: list[Page], weights: vd.Weights = vd.DEFAULT_WEIGHTS) -> list[Claim]:
+def find_claims(
+    pages: list[Page], weights: vd.Weights = vd.DEFAULT_WEIGHTS, *, meanwhile: Callable[[], None] | None = None
+) -> list[Claim]:
     """Claims from the current pages; superseded and orphan pages only when no current page holds any.
 
     What earlier attempts said about a claim is kept as its history (source "history"): shown, never a
-    contradiction, never the claim's verdict.
+    contradiction, never the claim's verdict. `meanwhile`: the caller's work that needs no claim, run once while
+    a second CPU (where there is one) starts on the claims' statements.
     """
-    return decide(gather(pages), weights)
+    return decide(gather(pages, meanwhile=meanwhile), weights)
 
 
-def gather(pages: list[Page]) -> Gathered:
+def gather(pages: list[Page], *, meanwhile: Callable[[], None] | None = None) -> Gathered:
     current = [p for p in pages if not p.is_root and p.is_current]
     claims, scopes = _find(current)
     if not claims:
@@ -109,7 +113,7 @@ def gather(pages: list[Page]) -> Gathered:
         claims, scopes = _root_claims([p for p in pages if p.is_root])
     claims, scopes = _without_older_versions(claims, scopes)
     claims, scopes = _without_supplements(claims, scopes)
-    own, earlier = _statements(claims, scopes)
+    own, earlier = _statements(claims, scopes, meanwhile)
     claim_pages = {id(s.page) for s in scopes}
     _number_unnumbered(claims, pages, claim_pages)
     elsewhere, history = cross_page_mentions(claims, pages, claim_pages)
@@ -120,14 +124,14 @@ def gather(pages: list[Page]) -> Gathered:
 
 
 def _statements(
-    claims: list[Claim], scopes: list[Scope]
+    claims: list[Claim], scopes: list[Scope], meanwhile: Callable[[], None] | None = None
 ) -> tuple[list[list[VerdictMention]], list[list[VerdictMention]]]:
     """Per claim: the candidates in its own text, and an earlier attempt's verdict quoted on its page. One pass per
-    claim, shared with a second CPU where that is safe (fork_split)."""
+    claim, shared with a second CPU where that is safe (fork_split), which starts while `meanwhile` runs here."""
     asked = [
         (scope, claim.n, _siblings(claim, claims, scope, scopes)) for claim, scope in zip(claims, scopes, strict=True)
     ]
-    found = split_map(_own_mentions, asked, lambda item: item[0].page.size)
+    found = split_map(_own_mentions, asked, lambda item: item[0].page.size, first=meanwhile)
     own = [[m for m in mentions if m.source != HISTORY] for mentions in found]
     earlier = [[m for m in mentions if m.source == HISTORY] for mentions in found]
     return own, earlier

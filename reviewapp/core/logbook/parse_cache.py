@@ -40,7 +40,7 @@ from reviewapp.core.io.paths import user_cache_dir
 from reviewapp.core.io.safepath import is_contained, open_regular, read_capped
 from reviewapp.core.logbook import model
 from reviewapp.core.logbook.locate import Location, NotALogbookError, locate
-from reviewapp.core.logbook.logbook_id import LogbookId, git_state
+from reviewapp.core.logbook.logbook_id import LogbookId, git_state, logbook_id_for
 from reviewapp.core.logbook.model import Cell, Logbook, Page, Problem
 from reviewapp.core.logbook.page_parser import ParsedPage, decode_page
 from reviewapp.core.progress import CancelToken, ProgressCallback
@@ -161,19 +161,33 @@ def _read_cached(
     from reviewapp.core.logbook.reader import read_logbook  # the reader's patterns take a while to compile
 
     memory = _PageMemory(_load_cell_records(cells_file)[1] if stored is not None else None)
-    logbook = read_logbook(source, progress=progress, cancel=cancel, logbook_id=logbook_id, memory=memory)
+    derived: dict[str, str] = {}
+    cells_written: list[bool] = []
+
+    def meanwhile(root: Path) -> None:  # while the claims are found: the pages' records, the folder's id
+        if logbook_id is None:
+            derived["git_state"], derived["id"] = git_state(root), logbook_id_for(root)
+        with contextlib.suppress(OSError, TypeError, ValueError):  # a cache that cannot be written only costs time
+            cells_text = json.dumps({"key": key, "pages": memory.learned}, ensure_ascii=False, separators=(",", ":"))
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            _write_entry(cells_file, cells_text.encode("utf-8", "surrogatepass"))
+            cells_written.append(True)
+
+    logbook = read_logbook(
+        source, progress=progress, cancel=cancel, logbook_id=logbook_id, memory=memory, meanwhile=meanwhile
+    )
     stats.parsed, stats.recalled = memory.parsed, memory.recalled
+    if derived and logbook.explicit_id is None:
+        logbook._derived_id = derived["id"]
     _remember(key, logbook)
     try:
         cells_apart = [dataclasses.replace(p, cells=[]) for p in logbook.pages]
         shell = encode(dataclasses.replace(logbook, pages=cells_apart))
         pages = [_page_index(record) for record in memory.learned]
-        data = {"key": key, "logbook": shell, "pages": pages, "derived_id": _derived_id(logbook)}
+        data = {"key": key, "logbook": shell, "pages": pages, "derived_id": derived or _derived_id(logbook)}
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        cells_text = json.dumps({"key": key, "pages": memory.learned}, ensure_ascii=False, separators=(",", ":"))
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        _write_entry(cells_file, cells_text.encode("utf-8", "surrogatepass"))
-        _write_entry(entry, text.encode("utf-8", "surrogatepass"))
+        if cells_written:  # an entry only beside the pages' records of its reading
+            _write_entry(entry, text.encode("utf-8", "surrogatepass"))
     except (OSError, TypeError, ValueError):
         pass  # a cache that cannot be written only costs time
     _index_claims(logbook, key, folder)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -51,13 +52,16 @@ def read_logbook(
     *,
     logbook_id: LogbookId | None = None,
     memory: PageMemory | None = None,
+    meanwhile: Callable[[Path], None] | None = None,
 ) -> Logbook:
     """Load everything readable; raise NotALogbookError only when `source` is not a logbook at all.
 
     `progress` is called after each page; `cancel` is checked between pages (raising Cancelled). `logbook_id`
     names where the folder came from when the folder cannot say (a Space downloaded with `--local-dir`:
     `hub_logbook_id("space", "OWNER/NAME")`); otherwise the id is derived from the folder on first use.
-    `memory` supplies pages parsed before and is told of every page read (see PageMemory).
+    `memory` supplies pages parsed before and is told of every page read (see PageMemory). `meanwhile`: the
+    caller's work that needs only the pages read (it is given the logbook's root), run once every page is read,
+    while a second CPU (where there is one) starts on the claims.
     """
     problems: list[Problem] = []
     opened = _open(source, problems, cancel, memory, logbook_id)
@@ -73,9 +77,17 @@ def read_logbook(
             progress(done, len(refs), ref.slug)
     _report_duplicate_ids(pages, problems)
     opened.name_index()
-    traces = load_traces(opened.root, opened.manifest, problems)
-    workspace_files = load_workspace_files(opened.root, opened.where.workspace, opened.metadata, problems)
-    return opened.logbook(pages, find_claims(pages), traces, workspace_files, cap_per_kind(problems))
+    traces: list[TraceInfo] = []
+    workspace_files: list[WorkspaceFile] = []
+
+    def the_rest() -> None:  # what needs no claim, done while the claims' statements are being found
+        traces.extend(load_traces(opened.root, opened.manifest, problems))
+        workspace_files.extend(load_workspace_files(opened.root, opened.where.workspace, opened.metadata, problems))
+        if meanwhile is not None:
+            meanwhile(opened.root)
+
+    claims = find_claims(pages, meanwhile=the_rest)
+    return opened.logbook(pages, claims, traces, workspace_files, cap_per_kind(problems))
 
 
 def read_preview(

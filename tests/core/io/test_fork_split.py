@@ -1,5 +1,7 @@
-"""split_map: the tail of a long pass runs in a forked child only where that is safe, and the answer is always the
-plain loop's. Each check runs in a fresh interpreter, so that no thread an earlier test left behind decides it."""
+"""split_map: a forked child takes items from the end while this process takes them from the start, only where
+that is safe, and the answer is always the plain loop's. Each check runs in a fresh interpreter, so that no thread
+an earlier test left behind decides it. Where a check needs both sides to take items, one side waits for a file
+the other writes, so that no check depends on how fast either runs."""
 
 from __future__ import annotations
 
@@ -35,23 +37,127 @@ needs_fork = pytest.mark.skipif(not LINUX_WITH_TWO_CPUS, reason="a forked helper
 
 
 @needs_fork
-def test_the_tail_is_computed_by_a_child_and_the_results_keep_their_order() -> None:
+def test_the_child_takes_items_from_the_end_and_the_results_keep_their_order(tmp_path: Path) -> None:
     found = run_fresh(
         """
-        import json, os
+        import json, os, sys, time
+        from pathlib import Path
         from reviewapp.core.io.fork_split import split_map
-        items = list(range(40))
-        out = split_map(lambda n: (n * n, os.getpid()), items, lambda n: 10, min_weight=0)
-        print(json.dumps({"values": [v for v, _ in out], "pids": [p for _, p in out], "me": os.getpid()}))
-        """
+        me, started = os.getpid(), Path(sys.argv[1])
+        def square(n):
+            if os.getpid() != me:
+                started.touch()
+            else:
+                while not started.exists():  # this process waits until the child has taken an item
+                    time.sleep(0.001)
+            time.sleep(0.002)
+            return n * n, os.getpid()
+        out = split_map(square, list(range(40)), lambda n: 10, min_weight=0)
+        print(json.dumps({"values": [v for v, _ in out], "pids": [p for _, p in out], "me": me}))
+        """,
+        str(tmp_path / "child-started"),
     )
     assert found["values"] == [n * n for n in range(40)]
     pids = found["pids"]
     assert pids[0] == found["me"]  # the head is computed here
     assert pids[-1] != found["me"]  # the tail by the child
     cut = pids.index(pids[-1])
-    assert 15 <= cut <= 25  # about half the weight each
-    assert set(pids[cut:]) == {pids[-1]}
+    assert set(pids[:cut]) == {found["me"]} and set(pids[cut:]) == {pids[-1]}  # each side one run of items
+
+
+@needs_fork
+def test_this_process_takes_over_what_a_slow_child_has_not_taken(tmp_path: Path) -> None:
+    """The child stalls on its first item (the last) until this process has reached the one before it: this
+    process computes all the others, and waits only for that one item."""
+    found = run_fresh(
+        """
+        import json, os, sys, time
+        from pathlib import Path
+        from reviewapp.core.io.fork_split import split_map
+        me, folder = os.getpid(), Path(sys.argv[1])
+        def square(n):
+            if os.getpid() != me:
+                (folder / "child-started").touch()
+                while not (folder / "reached-8").exists():
+                    time.sleep(0.001)
+            elif n == 0:
+                while not (folder / "child-started").exists():
+                    time.sleep(0.001)
+            elif n == 8:
+                (folder / "reached-8").touch()
+            return n * n, os.getpid()
+        out = split_map(square, list(range(10)), lambda n: 1, min_weight=0)
+        print(json.dumps({"values": [v for v, _ in out], "pids": [p for _, p in out], "me": me}))
+        """,
+        str(tmp_path),
+    )
+    assert found["values"] == [n * n for n in range(10)]
+    assert found["pids"][:9] == [found["me"]] * 9
+    assert found["pids"][9] != found["me"]
+
+
+@needs_fork
+def test_the_callers_own_work_runs_here_once_while_the_child_starts(tmp_path: Path) -> None:
+    found = run_fresh(
+        """
+        import json, os, sys, time
+        from pathlib import Path
+        from reviewapp.core.io.fork_split import split_map
+        me, started = os.getpid(), Path(sys.argv[1])
+        order = []
+        def first():
+            while not started.exists():  # the child computes while the caller's work runs here
+                time.sleep(0.001)
+            order.append(("first", os.getpid()))
+        def square(n):
+            if os.getpid() != me:
+                started.touch()
+            order.append(("item", os.getpid()))
+            return n * n
+        out = split_map(square, list(range(10)), lambda n: 1, min_weight=0, first=first)
+        print(json.dumps({"values": out, "order": order, "me": me}))
+        """,
+        str(tmp_path / "child-started"),
+    )
+    assert found["values"] == [n * n for n in range(10)]
+    assert found["order"][0] == ["first", found["me"]]
+    assert [kind for kind, _ in found["order"]].count("first") == 1
+
+
+def test_the_callers_own_work_runs_first_without_a_child_too() -> None:
+    order: list[str] = []
+    out = split_map(lambda n: order.append("item") or n, [1, 2, 3], lambda n: 1, first=lambda: order.append("first"))
+    assert out == [1, 2, 3]
+    assert order == ["first", "item", "item", "item"]
+
+
+@needs_fork
+def test_an_error_in_the_callers_own_work_stops_the_child() -> None:
+    found = run_fresh(
+        """
+        import json, os, time
+        from reviewapp.core.io.fork_split import split_map
+        me = os.getpid()
+        def slow_there(n):
+            if os.getpid() != me:
+                time.sleep(60)
+            return n
+        def first():
+            raise ValueError("the caller's work fails")
+        try:
+            split_map(slow_there, list(range(4)), lambda n: 1, min_weight=0, first=first)
+            raised = False
+        except ValueError:
+            raised = True
+        try:
+            os.waitpid(-1, os.WNOHANG)
+            children = True
+        except ChildProcessError:
+            children = False
+        print(json.dumps({"raised": raised, "children": children}))
+        """
+    )
+    assert found == {"raised": True, "children": False}
 
 
 @needs_fork
