@@ -33,8 +33,8 @@ from reviewapp.core.logbook.artifacts import ArtifactEntry, list_artifacts
 from reviewapp.core.logbook.demo import demo_workspace
 from reviewapp.core.logbook.locate import NotALogbookError
 from reviewapp.core.logbook.model import Claim, Logbook, Problem
-from reviewapp.core.logbook.parse_apart import parse_apart
-from reviewapp.core.logbook.parse_cache import is_cached, read_logbook_cached
+from reviewapp.core.logbook.parse_apart import is_large, parse_apart
+from reviewapp.core.logbook.parse_cache import read_logbook_cached
 from reviewapp.core.logbook.reader import read_logbook, read_preview
 from reviewapp.core.logbook.recent import recent_logbooks, remember_logbook
 from reviewapp.core.logbook.search import SearchIndex, query_terms
@@ -195,12 +195,16 @@ class LogbookController(QObject):
         if ref is None:
             path = Path(source).expanduser()
             label = "a logbook" if self._blind_next else path.name or str(path)
+            blind = self._blind_next
 
             def whole(progress: ProgressCallback, token: CancelToken) -> Logbook:
-                parse_apart(path, progress, token)  # a large logbook is parsed by a child, with its own interpreter
+                large = is_large(path)
+                if large and not blind:  # blind: the names it hides are only known once all of it is read
+                    self._read_preview(path, token)
+                parse_apart(path, progress, token, large=large)  # by a child, with its own interpreter
                 return read_logbook_cached(path, progress, token)
 
-            self._start(label, whole, path, preview=path)
+            self._start(label, whole, path)
             return
 
         def load(progress: ProgressCallback, token: CancelToken) -> Logbook:
@@ -251,9 +255,8 @@ class LogbookController(QObject):
     def busy(self) -> bool:
         return self.loading or self.indexing or self.images.pending > 0
 
-    def _start(self, label: str, load: _Load, remember: Path | None, *, preview: Path | None = None) -> None:
-        """Read on a worker; `preview`: a folder whose start is shown first (see `previewed`), unless blind (the
-        names a blind logbook hides are only known once all of it is read) or the parse cache serves it whole."""
+    def _start(self, label: str, load: _Load, remember: Path | None) -> None:
+        """Read on a worker (`load` may show the start of a large folder first: see `_read_preview`)."""
         self.cancel_loading()
         token = CancelToken()
         self._load_token = token
@@ -263,8 +266,6 @@ class LogbookController(QObject):
 
         def work(progress: ProgressCallback) -> _Loaded:
             with collector_paused():  # the heap only grows while a logbook is read (see core/io/collector.py)
-                if preview is not None and not blind:
-                    self._read_preview(preview, token)
                 logbook = load(progress, token)
                 if remember is not None:  # here, not on the GUI thread: a file written while the window waits
                     try:
@@ -290,12 +291,10 @@ class LogbookController(QObject):
         )
 
     def _read_preview(self, source: Path, token: CancelToken) -> None:
-        """(load worker) Read the start of the logbook and post it to the GUI thread; nothing when the parse cache
-        serves the whole logbook (from this process's memory or its stored entry: as quick as a preview), or the
-        start names no claim. A preview that fails is only logged: the whole reading says what is wrong."""
+        """(load worker) Read the start of a large logbook the parse cache does not serve (`is_large`) and post it
+        to the GUI thread; nothing when the start names no claim. A preview that fails is only logged: the whole
+        reading says what is wrong."""
         try:
-            if is_cached(source):
-                return
             logbook = read_preview(source, token)
             if logbook is None:
                 return

@@ -296,7 +296,6 @@ class MainWindow(QMainWindow):
         provisional, self._provisional = self._provisional, False
         kept_claim = self.current_key if provisional else None  # what the reviewer looked at during the preview
         kept_page = self.page_shown if provisional and kept_claim is None else None
-        self._loading_done()
         rule = self.controller.rule  # blind review: the one rule every view applies
         self.context = CardContext(logbook, self.controller.images, rule=rule)
         self.current_key = None
@@ -315,7 +314,7 @@ class MainWindow(QMainWindow):
         self.timeline.hold()  # the trace is read once the first claim is on screen (_first_claim_shown)
         QTimer.singleShot(INDEX_FALLBACK_MS, self.timeline.release)
         # the trace feature lists the logbook's sessions in the timeline (after this, as `loaded` is heard)
-        self._fill_later(logbook, rule)
+        self._fill_later(logbook, rule, lambda: self._show_first(logbook, kept_claim, kept_page))
         self.excerpts.show_state("Reading the agent trace…" if self.controller.indexing else "")
         self.update_problems()
         self.update_progress()
@@ -326,6 +325,19 @@ class MainWindow(QMainWindow):
         if blinder is not None:  # the folder and the Space name the participant
             where = f"{blinder.alias} (blind review)"
         self.status_label.setText(f"{where}  ·  {len(logbook.pages)} pages · {len(rows)} claims")
+
+    def _show_first(self, logbook: Logbook, kept_claim: str | None, kept_page: str | None) -> None:
+        """(the turn after `_loaded` lists the claims) The evidence in place of the reading's progress, and the first
+        claim in it: the claim shown during the preview, else the first claim, else a broken logbook's problems or
+        its first page; unless a claim was chosen since the claims were listed (a queue's next claim to review,
+        `--claim`, a click). Listing the claims and showing the first in one turn held the window for 40 ms the
+        first time a window showed a logbook."""
+        if self.controller.loading:  # another logbook is being opened: its progress stays
+            return
+        self._loading_done()
+        if self.current_key is not None:
+            return
+        rows = self.controller.rows()
         if kept_claim is not None and self.controller.row(kept_claim) is not None:
             self.claim_panel.select_key(kept_claim)  # the claim shown during the preview, now read in full
         elif kept_page is not None and logbook.page(kept_page) is not None:
@@ -338,12 +350,16 @@ class MainWindow(QMainWindow):
         elif logbook.pages:
             self.show_page(logbook.pages[0].slug)
 
-    def _fill_later(self, logbook: Logbook, rule: BlindRule) -> None:
-        """The page tree and the artifacts, each in an event-loop turn of its own after the one that lists the claims
-        and shows the first: together they held the window for over 50 ms in one turn on a 200-claim logbook. A
-        newer load drops what is left."""
+    def _fill_later(self, logbook: Logbook, rule: BlindRule, first: Callable[[], None]) -> None:
+        """The first claim (`first`), the page tree and the artifacts, each in an event-loop turn of its own after
+        the one that lists the claims: together they held the window for over 50 ms in one turn on a 200-claim
+        logbook. A newer load drops what is left."""
         self._fill_generation += 1
         generation = self._fill_generation
+
+        def first_claim() -> None:
+            if generation == self._fill_generation:
+                first()
 
         def pages() -> None:
             if generation == self._fill_generation:
@@ -356,7 +372,7 @@ class MainWindow(QMainWindow):
             if generation == self._fill_generation:
                 self.artifacts.set_entries(logbook, self.controller.artifacts, rule)
 
-        self._fills.extend([pages, artifacts])
+        self._fills[:] = [first_claim, pages, artifacts]  # what an earlier load left would find a newer generation
         self._fill_timer.start()
 
     def _fill_next(self) -> None:

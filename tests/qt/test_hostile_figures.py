@@ -60,7 +60,8 @@ def test_the_budget_counts_expansion_in_linear_time() -> None:
 
 FIGURES_SHOWN = """
 from reviewapp.qt.widgets.figure_card import FigureCard
-figures = [f for card in window.findChildren(FigureCard) for f in card.figures]
+# the cards shown (a card replaced is only hidden until the event loop deletes it; this script runs none)
+figures = [f for card in window.evidence.cards if isinstance(card, FigureCard) for f in card.figures]
 print(json.dumps([(f.image is not None, f.text()) for f in figures]))
 """
 

@@ -55,7 +55,7 @@ def test_a_large_space_is_parsed_by_a_child_once_downloaded(
     from reviewapp.core.logbook.model import Logbook
 
     hub_server.create_repo(SPACE, repo_type="space", files=published_files(tmp_path, SPACE))
-    monkeypatch.setattr(parse_apart, "CHILD_MIN_BYTES", 1)  # the small Space counts as large
+    monkeypatch.setattr(parse_apart, "LARGE_PAGES_BYTES", 1)  # the small Space counts as large
 
     def parsed_here(*_args: object, **_kwargs: object) -> Logbook:
         raise AssertionError("the whole logbook was parsed in the window's process")

@@ -30,6 +30,14 @@ from reviewapp.qt.window_kinds import RunningApp, WindowRequest
 from tests.qt.conftest import LOAD_TIMEOUT_MS, Screenshots, wait_idle
 
 
+@pytest.fixture(autouse=True)
+def large_logbooks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every logbook here counts as large (a small one is read whole without a preview: see the last test)."""
+    from reviewapp.core.logbook import parse_apart
+
+    monkeypatch.setattr(parse_apart, "LARGE_PAGES_BYTES", 1)
+
+
 @pytest.fixture
 def held_reading(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     """The whole reading of a folder starts only once the returned event is set (the preview comes first)."""
@@ -179,9 +187,7 @@ def test_no_preview_when_blind_or_when_the_logbook_is_in_memory(
 def test_a_large_logbook_is_parsed_by_a_child_while_its_start_is_shown(
     qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch, demo_copy: Path
 ) -> None:
-    from reviewapp.core.logbook import parse_apart, reader
-
-    monkeypatch.setattr(parse_apart, "CHILD_MIN_BYTES", 1)  # the demo counts as large
+    from reviewapp.core.logbook import reader
 
     def parsed_here(*_args: object, **_kwargs: object) -> Logbook:
         raise AssertionError("the whole logbook was parsed in the window's process")
@@ -250,4 +256,23 @@ def test_open_with_no_such_claim_says_so_and_shows_the_first(qtbot: QtBot, windo
     with qtbot.waitSignal(window.controller.loaded, timeout=LOAD_TIMEOUT_MS):
         review_window(running, WindowRequest(source=str(source), claim="9"))
     assert "No claim '9'" in window.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: window.current_claim is not None, timeout=LOAD_TIMEOUT_MS)  # the turn after the list
     assert window.current_claim is not None and window.current_claim.label == "Claim 1"
+
+
+def test_a_small_logbook_is_shown_whole_without_its_start_first(
+    qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Read whole about as soon as its start, a small logbook is drawn once: no preview, then its first claim."""
+    from reviewapp.core.logbook import parse_apart
+
+    monkeypatch.setattr(parse_apart, "LARGE_PAGES_BYTES", 4_000_000)
+    source = shared_claims_logbook(tmp_path / "workspace")
+    previews: list[Logbook] = []
+    window.controller.previewed.connect(previews.append)
+    with qtbot.waitSignal(window.controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        window.controller.open(source)
+    wait_idle(qtbot, window)
+    assert previews == []
+    assert window.current_claim is not None and window.current_claim.label == "Claim 1"
+    assert [claim.label for claim in window.controller.claims] == [f"Claim {n}" for n in range(1, 6)]

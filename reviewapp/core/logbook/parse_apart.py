@@ -5,7 +5,8 @@ A window reads the rest of a logbook while it shows the start (the preview). Rea
 the interpreter for most of a second on a 200-claim logbook, and every card the window builds or paints meanwhile
 waits its turn for it: the window stalled for 50-70 ms at a time. A child (core/io/child_process.py) parses with
 an interpreter of its own and stores the entry; this process then takes the logbook from the parse cache, which
-costs a tenth of parsing it. A small logbook is parsed here: starting a child costs more than reading it.
+costs a tenth of parsing it. A small logbook is parsed here: starting a child costs more than reading it, and a
+window shows no start of it first (see LARGE_PAGES_BYTES).
 """
 
 from __future__ import annotations
@@ -19,8 +20,15 @@ from reviewapp.core.logbook.logbook_id import LogbookId
 from reviewapp.core.logbook.parse_cache import is_cached, read_logbook_cached
 from reviewapp.core.progress import CancelToken, ProgressCallback
 
-# Below this many bytes of pages a logbook is parsed sooner here than a child process starts (a quarter second).
-CHILD_MIN_BYTES = 4_000_000
+# A logbook with this many bytes of pages or more is large: parsed by a child (below, a child takes longer to start
+# than the logbook takes to read here: a quarter second), and a window shows its start meanwhile (below, reading it
+# whole shows its first claim about as soon, and the window draws it once, not twice).
+LARGE_PAGES_BYTES = 4_000_000
+
+
+def is_large(source: Path, *, logbook_id: LogbookId | None = None) -> bool:
+    """Whether `source` is a large logbook that the parse cache does not serve yet (see LARGE_PAGES_BYTES)."""
+    return not is_cached(source, logbook_id=logbook_id) and pages_bytes(source) >= LARGE_PAGES_BYTES
 
 
 def parse_apart(
@@ -29,13 +37,15 @@ def parse_apart(
     cancel: CancelToken | None = None,
     *,
     logbook_id: LogbookId | None = None,
+    large: bool | None = None,
 ) -> None:
-    """Parse `source` into the parse cache in a child process when it is large and not cached yet, passing on the
-    child's progress; `read_logbook_cached(source, logbook_id=logbook_id)` then serves it whole (`logbook_id`: the
-    id a download knows, as the reader takes it). Otherwise nothing is done here, and the caller's own read parses
-    it. The child's errors are raised here (Cancelled when `cancel` is set); when no child can run, the parse runs
-    here instead (core/io/child_process.py)."""
-    if is_cached(source, logbook_id=logbook_id) or pages_bytes(source) < CHILD_MIN_BYTES:
+    """Parse `source` into the parse cache in a child process when it is large and not cached yet (`large`: what
+    `is_large` said of it, when the caller asked already), passing on the child's progress;
+    `read_logbook_cached(source, logbook_id=logbook_id)` then serves it whole (`logbook_id`: the id a download
+    knows, as the reader takes it). Otherwise nothing is done here, and the caller's own read parses it. The
+    child's errors are raised here (Cancelled when `cancel` is set); when no child can run, the parse runs here
+    instead (core/io/child_process.py)."""
+    if not (is_large(source, logbook_id=logbook_id) if large is None else large):
         return
 
     def told(message: tuple[int, int, str]) -> None:

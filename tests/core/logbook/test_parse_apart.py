@@ -18,7 +18,7 @@ def test_a_large_logbook_is_parsed_by_a_child_and_then_served_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     workspace = small_logbook(tmp_path)
-    monkeypatch.setattr(apart, "CHILD_MIN_BYTES", 1)  # the small logbook counts as large
+    monkeypatch.setattr(apart, "LARGE_PAGES_BYTES", 1)  # the small logbook counts as large
     forget_recent()
     told: list[tuple[int, int, str]] = []
     apart.parse_apart(workspace, lambda done, total, page: told.append((done, total, page)))
@@ -34,7 +34,7 @@ def test_a_large_logbook_is_parsed_by_a_child_and_then_served_whole(
 
 def test_a_small_logbook_or_none_is_left_to_the_callers_own_read(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
-    assert 0 < apart.pages_bytes(workspace) < apart.CHILD_MIN_BYTES
+    assert 0 < apart.pages_bytes(workspace) < apart.LARGE_PAGES_BYTES
     apart.parse_apart(workspace)
     assert not is_cached(workspace)
     nothing = tmp_path / "empty"
@@ -45,7 +45,7 @@ def test_a_small_logbook_or_none_is_left_to_the_callers_own_read(tmp_path: Path)
 
 def test_a_cancelled_read_stops_the_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     workspace = small_logbook(tmp_path)
-    monkeypatch.setattr(apart, "CHILD_MIN_BYTES", 1)
+    monkeypatch.setattr(apart, "LARGE_PAGES_BYTES", 1)
     token = CancelToken()
     token.cancel()
     with pytest.raises(Cancelled):
@@ -60,7 +60,7 @@ def test_a_downloaded_logbook_is_parsed_under_the_id_its_download_knows(
 
     workspace = small_logbook(tmp_path)
     known = hub_logbook_id("space", "alice/repro")
-    monkeypatch.setattr(apart, "CHILD_MIN_BYTES", 1)
+    monkeypatch.setattr(apart, "LARGE_PAGES_BYTES", 1)
     forget_recent()
     apart.parse_apart(workspace, logbook_id=known)
     assert is_cached(workspace, logbook_id=known) and not is_cached(workspace)  # its entry, not the folder's own
