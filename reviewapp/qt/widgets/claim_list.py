@@ -9,7 +9,18 @@ mark where stated verdicts disagree. Rows have one fixed height and are painted 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QPointF,
+    QRectF,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPen
 from PySide6.QtWidgets import (
     QComboBox,
@@ -30,7 +41,13 @@ from reviewapp.core.verdicts import Verdict
 from reviewapp.qt import theme
 from reviewapp.qt.models.claim_table import NOT_REVIEWED, ClaimFilter, ClaimFilterProxy, ClaimRole, ClaimTableModel
 from reviewapp.qt.plain import PlainLabel
-from reviewapp.qt.widgets.verdict_badge import BADGE_HEIGHT, badge_font, badge_width, paint_badge, paint_disagreement
+from reviewapp.qt.widgets.verdict_badge import (
+    BADGE_HEIGHT,
+    badge_font,
+    badge_width,
+    paint_badge_cached,
+    paint_disagreement,
+)
 
 ROW_HEIGHT = 60
 SEARCH_DELAY_MS = 180
@@ -96,7 +113,7 @@ class ClaimDelegate(QStyledItemDelegate):
         top = rect.top() + ROW_HEIGHT - BADGE_HEIGHT - 9
         for slot, verdict in (("agent", slots.agent), ("judge", slots.logbook_judge), ("human", slots.human)):
             width = badge_width(badge_metrics, verdict)
-            paint_badge(painter, QRectF(x, top, width, BADGE_HEIGHT), slot, verdict, font)
+            paint_badge_cached(painter, QPointF(x, top), QSize(width, BADGE_HEIGHT), slot, verdict, font)
             x += width + 6
         mark: str = index.data(ClaimRole.MARK) or ""
         if mark:  # how reviewers changed the claim: "split", "A corrected"
