@@ -197,7 +197,7 @@ def decide(gathered: Gathered, weights: vd.Weights = vd.DEFAULT_WEIGHTS) -> list
 
 def _original(chosen: VerdictMention, mentions: list[VerdictMention]) -> VerdictMention | None:
     """The mention a scored copy was made from."""
-    return next((m for m in mentions if replace(m, score=chosen.score) == chosen), None)
+    return next((m for m in mentions if m.with_score(chosen.score) == chosen), None)
 
 
 def _apply(claim: Claim, decision: vd.Decision) -> None:

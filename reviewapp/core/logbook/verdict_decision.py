@@ -116,7 +116,7 @@ def scored(mentions: list[VerdictMention], weights: Weights) -> list[VerdictMent
                 and other_base >= weights.candidate_only
                 and mentions[other].verdict == mention.verdict
             )
-        out.append(replace(mention, score=round(base + weights.agreement * min(2, agreeing), 3)))
+        out.append(mention.with_score(round(base + weights.agreement * min(2, agreeing), 3)))
     return out
 
 

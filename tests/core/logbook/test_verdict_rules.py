@@ -420,3 +420,28 @@ def test_an_earlier_attempts_section_is_the_claims_history(tmp_path: Path) -> No
     [claim] = read_logbook(tmp_path).claims
     assert claim.verdict is Verdict.VERIFIED and not claim.contradicted and claim.confidence == 0.9
     assert [(m.verdict, m.source) for m in claim.history] == [(Verdict.FALSIFIED, "history")]
+
+
+def test_a_mention_scored_keeps_every_other_field() -> None:
+    """`with_score` spells out the fields that `dataclasses.replace` would copy: a field added later and left out
+    there would be dropped from every scored candidate."""
+    import dataclasses
+
+    from reviewapp.core.logbook.model import VerdictMention
+
+    values = {
+        "verdict": Verdict.TOY,
+        "raw": "TOY",
+        "text": "Verdict: toy (two seeds).",
+        "page": "claim-3",
+        "line": 12,
+        "cell": 4,
+        "source": "claim text",
+        "confidence": 0.9,
+        "features": ("labelled", "negated"),
+        "score": 0.25,
+    }
+    assert set(values) == {f.name for f in dataclasses.fields(VerdictMention)}
+    mention = VerdictMention(**values)  # type: ignore[arg-type]
+    assert mention.with_score(0.75) == dataclasses.replace(mention, score=0.75)
+    assert mention.with_score(0.75).score == 0.75 and mention.score == 0.25
