@@ -332,9 +332,8 @@ class MainWindow(QMainWindow):
         its first page; unless a claim was chosen since the claims were listed (a queue's next claim to review,
         `--claim`, a click). Listing the claims and showing the first in one turn held the window for 40 ms the
         first time a window showed a logbook."""
-        if self.controller.loading:  # another logbook is being opened: its progress stays
-            return
-        self._loading_done()
+        if not self.controller.loading:  # else another logbook is being opened: its progress stays in front
+            self._loading_done()
         if self.current_key is not None:
             return
         rows = self.controller.rows()

@@ -276,3 +276,40 @@ def test_a_small_logbook_is_shown_whole_without_its_start_first(
     assert previews == []
     assert window.current_claim is not None and window.current_claim.label == "Claim 1"
     assert [claim.label for claim in window.controller.claims] == [f"Claim {n}" for n in range(1, 6)]
+
+
+def test_an_open_cancelled_just_after_a_logbook_arrives_leaves_its_first_claim_shown(
+    qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, demo_copy: Path
+) -> None:
+    """Another open begun in the turn the claims are listed (before the first claim is shown), then cancelled:
+    the logbook that arrived is shown with its first claim, not an empty evidence view under its claim list."""
+    from reviewapp.core.logbook import parse_apart
+
+    monkeypatch.setattr(parse_apart, "LARGE_PAGES_BYTES", 4_000_000)  # read whole: no preview takes the window
+    source = shared_claims_logbook(tmp_path / "workspace")
+    release = threading.Event()
+    real = read_logbook_cached
+
+    def held_for_the_demo(path: Path, *args: object, **kwargs: object) -> Logbook:
+        if Path(path) == demo_copy:
+            assert release.wait(LOAD_TIMEOUT_MS / 1000), "the test never released the reading"
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(controller_module, "read_logbook_cached", held_for_the_demo)
+
+    def open_the_demo(_logbook: object) -> None:
+        window.controller.loaded.disconnect(open_the_demo)
+        window.controller.open(demo_copy)
+
+    window.controller.loaded.connect(open_the_demo)
+    with qtbot.waitSignal(window.controller.loaded, timeout=LOAD_TIMEOUT_MS):
+        window.controller.open(source)
+    qtbot.waitUntil(lambda: window.current_key is not None, timeout=LOAD_TIMEOUT_MS)
+    assert window.center.currentWidget() is window.load_panel  # the demo's reading is in front
+    with qtbot.waitSignal(window.controller.load_cancelled, timeout=LOAD_TIMEOUT_MS):
+        window.controller.cancel_loading()
+        release.set()
+    wait_idle(qtbot, window)
+    assert window.center.currentWidget() is window.evidence
+    assert window.current_claim is not None and window.current_claim.label == "Claim 1"
+    assert window.evidence.header.title.text()
