@@ -166,7 +166,7 @@ def _read_cached(
 
     def meanwhile(root: Path) -> None:  # while the claims are found: the pages' records, the folder's id
         if logbook_id is None:
-            derived["git_state"], derived["id"] = git_state(root), logbook_id_for(root)
+            derived.update(_derived_id(root))
         with contextlib.suppress(OSError, TypeError, ValueError):  # a cache that cannot be written only costs time
             cells_text = json.dumps({"key": key, "pages": memory.learned}, ensure_ascii=False, separators=(",", ":"))
             entry.parent.mkdir(parents=True, exist_ok=True)
@@ -177,14 +177,14 @@ def _read_cached(
         source, progress=progress, cancel=cancel, logbook_id=logbook_id, memory=memory, meanwhile=meanwhile
     )
     stats.parsed, stats.recalled = memory.parsed, memory.recalled
-    if derived and logbook.explicit_id is None:
+    if derived:  # only when no id was given (explicit_id)
         logbook._derived_id = derived["id"]
     _remember(key, logbook)
     try:
         cells_apart = [dataclasses.replace(p, cells=[]) for p in logbook.pages]
         shell = encode(dataclasses.replace(logbook, pages=cells_apart))
         pages = [_page_index(record) for record in memory.learned]
-        data = {"key": key, "logbook": shell, "pages": pages, "derived_id": derived or _derived_id(logbook)}
+        data = {"key": key, "logbook": shell, "pages": pages, "derived_id": derived or None}
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         if cells_written:  # an entry only beside the pages' records of its reading
             _write_entry(entry, text.encode("utf-8", "surrogatepass"))
@@ -205,11 +205,10 @@ def _index_claims(logbook: Logbook, key: str, folder: Path | None) -> None:
         add_to_shared_index(logbook, key, folder.parent / index_path().name if folder is not None else None)
 
 
-def _derived_id(logbook: Logbook) -> dict[str, str] | None:
-    """The folder's logbook id (looked up now, once) with the git state it was derived under."""
-    if logbook.explicit_id is not None:
-        return None
-    return {"git_state": git_state(logbook.root), "id": logbook.logbook_id}
+def _derived_id(root: Path) -> dict[str, str]:
+    """The id of the logbook in `root` as its folder gives it (looked up now, once) with the git state it was
+    derived under."""
+    return {"git_state": git_state(root), "id": logbook_id_for(root)}
 
 
 def _as_given(logbook: Logbook, source: Path) -> Logbook:

@@ -132,35 +132,6 @@ def test_the_callers_own_work_runs_first_without_a_child_too() -> None:
 
 
 @needs_fork
-def test_an_error_in_the_callers_own_work_stops_the_child() -> None:
-    found = run_fresh(
-        """
-        import json, os, time
-        from reviewapp.core.io.fork_split import split_map
-        me = os.getpid()
-        def slow_there(n):
-            if os.getpid() != me:
-                time.sleep(60)
-            return n
-        def first():
-            raise ValueError("the caller's work fails")
-        try:
-            split_map(slow_there, list(range(4)), lambda n: 1, min_weight=0, first=first)
-            raised = False
-        except ValueError:
-            raised = True
-        try:
-            os.waitpid(-1, os.WNOHANG)
-            children = True
-        except ChildProcessError:
-            children = False
-        print(json.dumps({"raised": raised, "children": children}))
-        """
-    )
-    assert found == {"raised": True, "children": False}
-
-
-@needs_fork
 def test_a_child_that_fails_leaves_its_share_to_this_process() -> None:
     found = run_fresh(
         """
@@ -179,20 +150,24 @@ def test_a_child_that_fails_leaves_its_share_to_this_process() -> None:
 
 
 @needs_fork
-def test_an_error_here_stops_the_child_and_leaves_no_process_behind() -> None:
+@pytest.mark.parametrize("where", ["an item", "the caller's own work"])
+def test_an_error_here_stops_the_child_and_leaves_no_process_behind(where: str) -> None:
     found = run_fresh(
         """
-        import json, os, time
+        import json, os, sys, time
         from reviewapp.core.io.fork_split import split_map
-        me = os.getpid()
+        me, where = os.getpid(), sys.argv[1]
         def slow_there(n):
             if os.getpid() != me:
                 time.sleep(60)  # the child would outlive this process without being stopped
-            elif n == 1:
+            elif n == 1 and where == "an item":
                 raise ValueError("a bad item here")
             return n
+        def first():
+            if where != "an item":
+                raise ValueError("the caller's work fails")
         try:
-            split_map(slow_there, list(range(4)), lambda n: 1, min_weight=0)
+            split_map(slow_there, list(range(4)), lambda n: 1, min_weight=0, first=first)
             raised = False
         except ValueError:
             raised = True
@@ -202,7 +177,8 @@ def test_an_error_here_stops_the_child_and_leaves_no_process_behind() -> None:
         except ChildProcessError:
             children = False
         print(json.dumps({"raised": raised, "children": children}))
-        """
+        """,
+        where,
     )
     assert found == {"raised": True, "children": False}
 
