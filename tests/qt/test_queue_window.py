@@ -168,27 +168,71 @@ def test_the_read_ahead_starts_in_the_pool_and_the_chunks_go_there_a_few_at_a_ti
     assert children_started_on and not any(children_started_on)  # by the chunks, in the pool
 
 
-def test_a_cell_asked_every_role_at_once_answers_as_asked_one_role_at_a_time(qtbot: QtBot, queue_file: Path) -> None:
-    from PySide6.QtCore import QModelRoleData, QModelRoleDataSpan
+def _cells(model: object) -> list[list[tuple[object, ...]]]:
+    """Every role the table shows of every cell of a model."""
+    from reviewapp.qt.queue.queue_model import COLUMNS, SORT_ROLE, QueueTableModel
 
-    from reviewapp.qt.queue.queue_model import COLUMNS, SORT_ROLE
+    assert isinstance(model, QueueTableModel)
+    roles = [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.TextAlignmentRole, SORT_ROLE]
+    return [
+        [tuple(model.index(row, column).data(role) for role in roles) for column in range(len(COLUMNS))]
+        for row in range(model.rowCount())
+    ]
+
+
+def test_a_queue_changed_step_by_step_shows_what_one_listed_afresh_shows(qtbot: QtBot, queue_file: Path) -> None:
+    import dataclasses
+
+    from reviewapp.qt.queue.queue_model import QueueTableModel
 
     window = open_queue(qtbot, queue_file, "Grace", [])
-    window.model.rows[1].flag_reason = "numbers off"  # a tool tip on the status too
-    window.blind_box.setChecked(True)  # labels through the blinders
-    roles = [int(r) for r in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole)]
-    roles += [int(Qt.ItemDataRole.TextAlignmentRole), int(Qt.ItemDataRole.FontRole), SORT_ROLE]
-    answered = 0
-    for row in range(window.proxy.rowCount()):
-        for column in range(len(COLUMNS)):
-            index = window.proxy.index(row, column)
-            for role in roles:
-                wanted = QModelRoleData(role)
-                window.proxy.multiData(index, QModelRoleDataSpan(wanted))
-                assert wanted.data() == index.data(role), (row, column, role)
-                answered += wanted.data() is not None
-    assert answered > 3 * len(COLUMNS)
-    window.table.viewport().grab()  # painted through it: an error there would fail the test
+    model = window.model
+    before = _cells(model)
+    maker = Path(model.rows[1].entry.location).name.removesuffix("-repro")
+    flagged = dataclasses.replace(model.rows[1], flag_reason=f"numbers off by {maker}", status="flagged")
+    model.replace_row(1, flagged)
+    window.blind_box.setChecked(True)  # labels and texts through the blinders
+    qtbot.waitUntil(lambda: window.runner.pending == 0, timeout=QUEUE_TIMEOUT_MS)  # blinders that know git authors
+    changed = _cells(model)
+    afresh = QueueTableModel()
+    afresh.blind = True
+    afresh.set_rows(list(model.rows), [model._blinders[n] for n in range(len(model.rows))])
+    assert changed == _cells(afresh)
+    tip = changed[1][STATUS][1]
+    assert changed != before and isinstance(tip, str) and tip.startswith("Flagged: numbers off by ")
+    assert maker not in tip and all("ada-lovelace" not in str(cell) for row in changed for cell in row)
+    window.blind_box.setChecked(False)
+    assert _cells(model)[0] == before[0] and _cells(model)[1][STATUS][1] == f"Flagged: numbers off by {maker}"
+
+
+def test_painting_and_sorting_the_queue_run_no_python(qtbot: QtBot, queue_file: Path) -> None:
+    """The table's cells are answered by Qt: a paint that called Python once a cell waited for the interpreter at
+    each call while workers ran Python (20-50 ms a paint while a long queue filled)."""
+    import sys
+    import threading
+    from types import FrameType
+
+    from reviewapp.qt.queue.queue_model import SORT_ROLE
+
+    window = open_queue(qtbot, queue_file, "Grace", [])
+    window.table.viewport().grab()
+    called: list[str] = []
+
+    def profile(frame: FrameType, event: str, _arg: object) -> None:
+        if event == "call" and threading.current_thread() is threading.main_thread():
+            called.append(f"{frame.f_code.co_filename}:{frame.f_code.co_name}")
+
+    sys.setprofile(profile)
+    try:
+        window.table.viewport().grab()
+        window.table.sortByColumn(LOGBOOK, Qt.SortOrder.DescendingOrder)
+        window.table.viewport().grab()
+    finally:
+        sys.setprofile(None)
+    ours = [c.rsplit(":", 1)[1] for c in called if "reviewapp" in c and "test_queue_window" not in c]
+    assert set(ours) <= {"sort"} and len(ours) <= 2  # the filter's own sort is called once a sort, not a compare
+    keys = [window.proxy.index(r, LOGBOOK).data(SORT_ROLE) for r in range(window.proxy.rowCount())]
+    assert keys == sorted(keys, reverse=True) and len(set(keys)) == 3
 
 
 def test_blind_mode_hides_who_made_each_logbook(qtbot: QtBot, queue_file: Path) -> None:

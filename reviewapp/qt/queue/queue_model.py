@@ -1,19 +1,18 @@
-"""The queue as a table: one row per logbook, sortable and filterable, with pseudonyms in blind mode."""
+"""The queue as a table: one row per logbook, sortable and filterable, with pseudonyms in blind mode.
+
+The rows live here in Python (`rows`); what each cell shows is written into the items of a Qt model whenever a row
+changes, so that painting, sorting and scrolling the table run no Python. A table that asked Python for every cell
+it painted waited for the interpreter at each call while workers ran Python: 20-50 ms a paint while the queue
+filled, against 2-6 ms for a table of items.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QModelRoleData,
-    QModelRoleDataSpan,
-    QPersistentModelIndex,
-    QSortFilterProxyModel,
-    Qt,
-)
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from reviewapp.core.queue.blind import Blinder
 from reviewapp.core.queue.blind_logbook import listed_row_blinder
@@ -35,134 +34,54 @@ LOGBOOK, PAPER, POINTS_COLUMN, STATUS, DISPUTED = 1, 2, 6, 7, 8
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 READING = "reading…"  # a row whose logbook is still being read
 _Index = QModelIndex | QPersistentModelIndex
+Cell = tuple[str, Any, str | None]  # what a cell shows, its sort key, its tool tip
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_ALIGNED = frozenset(range(len(COLUMNS))) - {LOGBOOK, STATUS, PAPER}
 
 
-class QueueTableModel(QAbstractTableModel):
-    def __init__(self) -> None:
-        super().__init__()
-        self.rows: list[QueueRow] = []
-        self.blind = False
-        self._blinders: dict[int, Blinder] = {}
-        self._complete: set[int] = set()  # rows whose blinders know every name (git authors too)
+class RowLook:
+    """How one row is shown: its cells, its label and its texts, in or out of blind mode (usable off the GUI
+    thread: the listing's items are made in the pool)."""
 
-    def set_rows(self, rows: list[QueueRow], blinders: list[Blinder] | None = None, *, complete: bool = True) -> None:
-        """`blinders`: one per row, made off the GUI thread; `complete` when they know the git authors' names too.
-        Until they do, blind labels show the pseudonym alone (`set_blinders` completes them)."""
-        self.beginResetModel()
-        self.rows = rows
-        if blinders is None:
-            blinders, complete = [listed_row_blinder(r) for r in rows], False
-        self._blinders = dict(enumerate(blinders))
-        self._complete = set(range(len(rows))) if complete else set()
-        self.endResetModel()
-
-    def replace_rows(self, first: int, rows: list[QueueRow], blinders: list[Blinder], *, complete: bool) -> None:
-        """Rows `first`, `first + 1`, … read (the queue fills in chunks)."""
-        for offset, (row, blinder) in enumerate(zip(rows, blinders, strict=True)):
-            self.rows[first + offset] = row
-            self._blinders[first + offset] = blinder
-            if complete:
-                self._complete.add(first + offset)
-            else:
-                self._complete.discard(first + offset)
-        if rows:
-            self.dataChanged.emit(self.index(first, 0), self.index(first + len(rows) - 1, len(COLUMNS) - 1))
+    def __init__(self, row: QueueRow, blinder: Blinder, *, blind: bool, complete: bool) -> None:
+        self.row, self.blinder, self.blind, self.complete = row, blinder, blind, complete
 
     @property
-    def complete(self) -> bool:
-        return len(self._complete) == len(self.rows)
-
-    def set_blinders(self, rows: list[QueueRow], blinders: list[Blinder]) -> None:
-        if rows is not self.rows:
-            return  # the queue was read again meanwhile
-        self._blinders = dict(enumerate(blinders))
-        self._complete = set(range(len(rows)))
-        self.set_blind(self.blind)
-
-    def set_blind(self, blind: bool) -> None:
-        self.blind = blind
-        if self.rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(COLUMNS) - 1))
-
-    def replace_row(self, number: int, row: QueueRow) -> None:
-        self.rows[number] = row  # the same logbook: its blinder stays
-        self.dataChanged.emit(self.index(number, 0), self.index(number, len(COLUMNS) - 1))
-
-    def hides(self, number: int) -> bool:
+    def hides(self) -> bool:
         """Whether the logbook's makers are hidden: in blind mode, until this judge has saved a rubric score."""
-        return self.blind and self.rows[number].my_score is None
+        return self.blind and self.row.my_score is None
 
-    def shown(self, number: int, text: str) -> str:
-        if not self.hides(number):
+    def shown(self, text: str) -> str:
+        if not self.hides:
             return text
-        return self._blinders[number].scrub(text) if number in self._complete else self._blinders[number].alias
+        return self.blinder.scrub(text) if self.complete else self.blinder.alias
 
-    def alias(self, number: int) -> str:
-        return self._blinders[number].alias
-
-    def label(self, number: int) -> str:
+    def label(self) -> str:
         """How the logbook is named on screen: its title and source, or only a pseudonym in blind mode."""
-        row = self.rows[number]
-        if self.hides(number):
-            blinder = self._blinders[number]
-            shown = row.title and number in self._complete
-            return f"{blinder.alias} — {blinder.scrub(row.title)}" if shown else blinder.alias
+        row = self.row
+        if self.hides:
+            shown = row.title and self.complete
+            return f"{self.blinder.alias} — {self.blinder.scrub(row.title)}" if shown else self.blinder.alias
         label = f"{row.title} ({row.entry.source})" if row.title else row.entry.source
         return f"{label} · revealed after your score" if self.blind else label
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.rows)
+    def cells(self, number: int) -> list[Cell]:
+        label = self.label()
+        return [
+            (self._display(number, column, label), self._sort_key(number, column, label), self._tip(column, label))
+            for column in range(len(COLUMNS))
+        ]
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        return None
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        row = self.rows[index.row()]
-        column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(index.row(), row, column)
-        if role == SORT_ROLE:
-            return self._sort_key(index.row(), row, column)
-        if role == Qt.ItemDataRole.ToolTipRole and column == STATUS and row.flag_reason:
-            return f"Flagged: {self.shown(index.row(), row.flag_reason)}"
-        if role == Qt.ItemDataRole.ToolTipRole and column == STATUS and row.unverified and not row.problem:
-            return unverified_tip(row.unverified, self.blind)
-        if role == Qt.ItemDataRole.ToolTipRole and row.problem:
-            return self.shown(index.row(), row.problem)
-        if role == Qt.ItemDataRole.ToolTipRole and column == LOGBOOK:
-            return self.label(index.row())  # elided in its column
-        if role == Qt.ItemDataRole.ToolTipRole and column == POINTS_COLUMN and row.unmatched_judged:
-            return (
-                f"{row.unmatched_judged} of the Logbook Judge's verdicts are on claims that match no claim of this "
-                "logbook: they are not in the points (align them in the review window)"
-            )
-        if role == Qt.ItemDataRole.TextAlignmentRole and column not in (LOGBOOK, STATUS, PAPER):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
-
-    def multiData(self, index: _Index, roleDataSpan: QModelRoleDataSpan | QModelRoleData) -> None:
-        """Every role a delegate asks of a cell in one call (it asks seven to paint one): a paint of the table
-        calls into Python once a cell, not seven times, and each call may wait for the interpreter while a worker
-        runs Python (half a millisecond a call, at the switch interval workers.share_interpreter_with_gui sets)."""
-        for wanted in _roles(roleDataSpan):
-            wanted.setData(self.data(index, wanted.role()))
-
-    def _display(self, number: int, row: QueueRow, column: int) -> str:
+    def _display(self, number: int, column: int, label: str) -> str:
+        row = self.row
         if column == 0:
             return str(number + 1)
         if column == LOGBOOK:
-            return self.label(number)
+            return label
         if row.problem:
             broken = row.root is not None  # read, but no claims
             if column == STATUS:  # broken (read, no claims) or merged (another form of an earlier row)
-                return f"{row.status}: {self.shown(number, row.problem)}" if broken else "cannot be read"
+                return f"{row.status}: {self.shown(row.problem)}" if broken else "cannot be read"
             return ""
         if row.status == READING:
             return READING if column == STATUS else row.paper if column == PAPER else ""
@@ -179,10 +98,11 @@ class QueueTableModel(QAbstractTableModel):
         )
         return values[column] or ""
 
-    def _sort_key(self, number: int, row: QueueRow, column: int) -> Any:
+    def _sort_key(self, number: int, column: int, label: str) -> Any:
+        row = self.row
         keys: tuple[Any, ...] = (
             number,
-            self.label(number).lower(),
+            label.lower(),
             row.paper.lower(),
             row.claims,
             row.reviewed_by_me / row.claims if row.claims else 0.0,
@@ -193,10 +113,180 @@ class QueueTableModel(QAbstractTableModel):
         )
         return keys[column]
 
+    def _tip(self, column: int, label: str) -> str | None:
+        row = self.row
+        if column == STATUS and row.flag_reason:
+            return f"Flagged: {self.shown(row.flag_reason)}"
+        if column == STATUS and row.unverified and not row.problem:
+            return unverified_tip(row.unverified, self.blind)
+        if row.problem:
+            return self.shown(row.problem)
+        if column == LOGBOOK:
+            return label  # elided in its column
+        if column == POINTS_COLUMN and row.unmatched_judged:
+            return (
+                f"{row.unmatched_judged} of the Logbook Judge's verdicts are on claims that match no claim of this "
+                "logbook: they are not in the points (align them in the review window)"
+            )
+        return None
+
+
+def new_items(cells: list[Cell]) -> list[QStandardItem]:
+    """A row's items (made in the pool for a whole listing)."""
+    items = []
+    for column, (text, key, tip) in enumerate(cells):
+        item = QStandardItem(text)
+        item.setData(key, SORT_ROLE)
+        if tip is not None:
+            item.setToolTip(tip)
+        if column in _ALIGNED:
+            item.setData(_RIGHT, Qt.ItemDataRole.TextAlignmentRole)
+        items.append(item)
+    return items
+
+
+class Listing(NamedTuple):
+    """A whole listing's cells and items, made in the pool for one blind mode: a thousand rows' items take 60 ms."""
+
+    blind: bool
+    cells: list[list[Cell]]
+    items: list[list[QStandardItem]]
+
+    @classmethod
+    def make(cls, rows: Sequence[QueueRow], blinders: Sequence[Blinder], *, blind: bool) -> Listing:
+        """With complete blinders (the listing's own)."""
+        cells = [
+            RowLook(row, blinder, blind=blind, complete=True).cells(number)
+            for number, (row, blinder) in enumerate(zip(rows, blinders, strict=True))
+        ]
+        return cls(blind, cells, [new_items(row) for row in cells])
+
+
+class QueueTableModel(QStandardItemModel):
+    def __init__(self) -> None:
+        super().__init__(0, len(COLUMNS))
+        self.setHorizontalHeaderLabels(list(COLUMNS))
+        self.rows: list[QueueRow] = []
+        self._blind = False
+        self._blinders: dict[int, Blinder] = {}
+        self._complete: set[int] = set()  # rows whose blinders know every name (git authors too)
+        self._cells: list[list[Cell]] = []  # what each row's items hold, so that a change writes only what changed
+
+    def set_rows(
+        self,
+        rows: list[QueueRow],
+        blinders: list[Blinder] | None = None,
+        *,
+        complete: bool = True,
+        listing: Listing | None = None,
+    ) -> None:
+        """`blinders`: one per row, made off the GUI thread; `complete` when they know the git authors' names too.
+        Until they do, blind labels show the pseudonym alone (`set_blinders` completes them). `listing`: the rows'
+        cells and items, made in the pool (`Listing.make`) with these complete blinders."""
+        if blinders is None:
+            blinders, complete = [listed_row_blinder(r) for r in rows], False
+        self.rows = rows
+        self._blinders = dict(enumerate(blinders))
+        self._complete = set(range(len(rows))) if complete else set()
+        if listing is None or not complete:
+            cells = [self._look(number).cells(number) for number in range(len(rows))]
+            listing = Listing(self.blind, cells, [new_items(row) for row in cells])
+        self._cells = listing.cells
+        # one reset, not a signal per row: the filter and the table would take in a thousand insertions one by one
+        self.beginResetModel()
+        self.blockSignals(True)
+        try:
+            self.setRowCount(0)
+            for items in listing.items:
+                self.appendRow(items)
+        finally:
+            self.blockSignals(False)
+        self.endResetModel()
+        if listing.blind != self.blind:
+            self._push(range(len(rows)))  # blind mode switched while they were made
+
+    def replace_rows(self, first: int, rows: list[QueueRow], blinders: list[Blinder], *, complete: bool) -> None:
+        """Rows `first`, `first + 1`, … read (the queue fills in chunks)."""
+        for offset, (row, blinder) in enumerate(zip(rows, blinders, strict=True)):
+            self.rows[first + offset] = row
+            self._blinders[first + offset] = blinder
+            if complete:
+                self._complete.add(first + offset)
+            else:
+                self._complete.discard(first + offset)
+        self._push(range(first, first + len(rows)))
+
+    @property
+    def complete(self) -> bool:
+        return len(self._complete) == len(self.rows)
+
+    def set_blinders(self, rows: list[QueueRow], blinders: list[Blinder]) -> None:
+        if rows is not self.rows:
+            return  # the queue was read again meanwhile
+        self._blinders = dict(enumerate(blinders))
+        self._complete = set(range(len(rows)))
+        self.set_blind(self.blind)
+
+    @property
+    def blind(self) -> bool:
+        return self._blind
+
+    @blind.setter
+    def blind(self, blind: bool) -> None:
+        self.set_blind(blind)
+
+    def set_blind(self, blind: bool) -> None:
+        self._blind = blind
+        self._push(range(len(self.rows)))
+
+    def replace_row(self, number: int, row: QueueRow) -> None:
+        self.rows[number] = row  # the same logbook: its blinder stays
+        self._push(range(number, number + 1))
+
+    def hides(self, number: int) -> bool:
+        return self._look(number).hides
+
+    def shown(self, number: int, text: str) -> str:
+        return self._look(number).shown(text)
+
+    def alias(self, number: int) -> str:
+        return self._blinders[number].alias
+
+    def label(self, number: int) -> str:
+        return self._look(number).label()
+
+    def _look(self, number: int) -> RowLook:
+        return RowLook(self.rows[number], self._blinders[number], blind=self.blind, complete=number in self._complete)
+
+    def _push(self, numbers: range) -> None:
+        """Write the rows' changed cells into their items, then say so once for the whole range."""
+        if not numbers:
+            return
+        changed = []
+        self.blockSignals(True)  # one dataChanged below, not one per item
+        try:
+            for number in numbers:
+                cells, before = self._look(number).cells(number), self._cells[number]
+                if cells == before:
+                    continue
+                changed.append(number)
+                for column, (cell, old) in enumerate(zip(cells, before, strict=True)):
+                    if cell != old:
+                        item = self.item(number, column)
+                        item.setText(cell[0])
+                        item.setData(cell[1], SORT_ROLE)
+                        item.setData(cell[2], Qt.ItemDataRole.ToolTipRole)
+                self._cells[number] = cells
+        finally:
+            self.blockSignals(False)
+        if changed:
+            last = len(COLUMNS) - 1
+            self.dataChanged.emit(self.index(changed[0], 0), self.index(changed[-1], last))
+
 
 class QueueFilter(QSortFilterProxyModel):
     """Filters by status, by Logbook Judge points and by paper (or any text in the logbook's label); sorts by the
-    sort role."""
+    sort role (in Qt: the items hold the keys)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -207,8 +297,7 @@ class QueueFilter(QSortFilterProxyModel):
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """The "#" column ascending is the queue's own order: the rows are shown as the model holds them, not
-        sorted (sorting asks Python for both keys of every comparison: 50 ms for a thousand rows on the GUI thread
-        each time the queue is listed, and again for every chunk of rows read while it fills)."""
+        sorted (each chunk of rows read while the queue fills would sort a thousand rows again)."""
         if column == 0 and order == Qt.SortOrder.AscendingOrder:
             column = -1
         super().sort(column, order)
@@ -232,12 +321,6 @@ class QueueFilter(QSortFilterProxyModel):
         else:
             self.invalidateRowsFilter()
 
-    def multiData(self, index: _Index, roleDataSpan: QModelRoleDataSpan | QModelRoleData) -> None:
-        """The source model's cell, every role in one call (QueueTableModel.multiData)."""
-        model = self.sourceModel()
-        assert isinstance(model, QueueTableModel)
-        model.multiData(self.mapToSource(index), roleDataSpan)
-
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
         model = self.sourceModel()
         assert isinstance(model, QueueTableModel)
@@ -247,12 +330,6 @@ class QueueFilter(QSortFilterProxyModel):
         if self.min_points and (row.points is None or row.points[0] < self.min_points):
             return False
         return not self.text or self.text in row.paper.lower() or self.text in model.label(source_row).lower()
-
-
-def _roles(span: QModelRoleDataSpan | QModelRoleData) -> list[QModelRoleData]:
-    if isinstance(span, QModelRoleData):
-        return [span]
-    return [span[position] for position in range(span.size())]  # type: ignore[index]  # the stubs lack []
 
 
 def unverified_mark(unverified: list[str]) -> str:

@@ -63,6 +63,7 @@ from reviewapp.qt.queue.queue_model import (
     LOGBOOK,
     READING,
     STATUS,
+    Listing,
     QueueFilter,
     QueueTableModel,
 )
@@ -73,7 +74,8 @@ from reviewapp.qt.write_lane import WriteLane
 OpenClaim = Callable[[Path, str | None, bool], None]  # folder, claim key, blind
 STATUSES = ("", NOT_STARTED, IN_PROGRESS, DONE, FLAGGED)
 _Chunk = tuple[list[QueueRow], list[Blinder]]  # rows read, and their blinders (git authors only in blind mode)
-_Listing = tuple[Queue, "_ReadAhead", list[QueueRow], list[Blinder]]  # the queue, its rows to fill, their blinders
+# the queue, its rows to fill, their blinders, and the cells and items that show them
+_Read = tuple[Queue, "_ReadAhead", list[QueueRow], list[Blinder], Listing]
 CHUNK = 8  # rows read per task: the table fills in steps of this many
 IN_FLIGHT = 4  # chunks submitted at a time: the pool's two threads, and the next two for them
 CHILDREN = 2  # read-ahead processes: one per core of the machines the queue is measured on
@@ -182,6 +184,7 @@ class QueueWindow(QMainWindow):
         self.table.setSortingEnabled(True)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)  # the items are read-only
         self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.verticalHeader().hide()
         # fitting a column measures this many rows, not all of them: a hundred rows measured froze the window
@@ -275,18 +278,19 @@ class QueueWindow(QMainWindow):
         self.progress.setRange(0, 0)
         self.progress.show()
         self.summary.setText("Reading the queue…")
-        path, me = self.queue_path, self.me
+        path, me, blind = self.queue_path, self.me, self.model.blind
 
-        def read(_progress: ProgressCallback) -> _Listing:
+        def read(_progress: ProgressCallback) -> _Read:
             queue = read_queue(path)
             # a thousand rows and blinders made at once set off a full pass of the collector over the whole heap,
             # for nothing: they are kept while the queue is open (see core/io/collector.py)
             with collector_paused():
                 placeholders = [QueueRow(entry=entry, paper=entry.paper, status=READING) for entry in queue.entries]
                 blinders = [Blinder.for_logbook(e.location, ()) for e in queue.entries]
-            return queue, _ReadAhead(queue.entries, me, queue.roster, token), placeholders, blinders
+                listing = Listing.make(placeholders, blinders, blind=blind)
+            return queue, _ReadAhead(queue.entries, me, queue.roster, token), placeholders, blinders, listing
 
-        def listed(found: _Listing) -> None:
+        def listed(found: _Read) -> None:
             if token is self._token and alive(self):
                 self._listed(*found, token)
             else:
@@ -295,7 +299,13 @@ class QueueWindow(QMainWindow):
         self.runner.submit(read, listed, lambda exc: self._failed(exc, token))
 
     def _listed(
-        self, queue: Queue, ahead: _ReadAhead, placeholders: list[QueueRow], blinders: list[Blinder], token: CancelToken
+        self,
+        queue: Queue,
+        ahead: _ReadAhead,
+        placeholders: list[QueueRow],
+        blinders: list[Blinder],
+        listing: Listing,
+        token: CancelToken,
     ) -> None:
         self.queue = queue
         self._announced = False
@@ -305,7 +315,7 @@ class QueueWindow(QMainWindow):
         self.progress.setRange(0, max(1, len(queue.entries)))
         self.progress.setValue(0)
         with collector_paused():  # the model's own maps of a thousand rows (see core/io/collector.py)
-            self.model.set_rows(placeholders, blinders)
+            self.model.set_rows(placeholders, blinders, listing=listing)
         if self.proxy.rowCount():
             self.table.selectRow(0 if selected is None else self._view_row(min(selected, len(placeholders) - 1)))
         self.table.setFocus()
