@@ -24,7 +24,7 @@ from reviewapp.qt.widgets.evidence_header import EvidenceHeader
 from reviewapp.qt.widgets.figure_card import FigureCard
 from reviewapp.qt.widgets.header_scroll import HeaderScroll
 
-BATCH_SECONDS = 0.012  # build cards for at most this long per event-loop turn
+BATCH_SECONDS = 0.008  # build cards for at most this long per event-loop turn (its layout and paint follow)
 
 
 def make_card(context: CardContext, cell: Cell) -> Card:
@@ -168,12 +168,17 @@ class EvidenceView(QWidget):
 
     def _build_batch(self) -> None:
         started = time.perf_counter()
-        while self._queue and time.perf_counter() - started < BATCH_SECONDS:
+        longest = 0.0  # the slowest card of this turn so far: a next one like it must still fit in the budget
+        while self._queue:
+            began = time.perf_counter()
+            if began - started + longest > BATCH_SECONDS:
+                break
             card = self._queue.pop(0)()
             if card is not None:
                 self._add(card)
-                if card.later:
-                    break  # its steps start the next turn
+            longest = max(longest, time.perf_counter() - began)
+            if card is not None and card.later:
+                break  # its steps start the next turn
         if self._queue:
             self._batch_timer.start()
         else:
