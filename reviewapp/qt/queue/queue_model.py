@@ -153,10 +153,12 @@ class Listing(NamedTuple):
     items: list[list[QStandardItem]]
 
     @classmethod
-    def make(cls, rows: Sequence[QueueRow], blinders: Sequence[Blinder], *, blind: bool) -> Listing:
-        """With complete blinders (the listing's own)."""
+    def make(
+        cls, rows: Sequence[QueueRow], blinders: Sequence[Blinder], *, blind: bool, complete: bool = True
+    ) -> Listing:
+        """`complete`: the blinders know every name (the listing's own do)."""
         cells = [
-            RowLook(row, blinder, blind=blind, complete=True).cells(number)
+            RowLook(row, blinder, blind=blind, complete=complete).cells(number)
             for number, (row, blinder) in enumerate(zip(rows, blinders, strict=True))
         ]
         return cls(blind, cells, [new_items(row) for row in cells])
@@ -188,9 +190,8 @@ class QueueTableModel(QStandardItemModel):
         self.rows = rows
         self._blinders = dict(enumerate(blinders))
         self._complete = set(range(len(rows))) if complete else set()
-        if listing is None or not complete:
-            cells = [self._look(number).cells(number) for number in range(len(rows))]
-            listing = Listing(self.blind, cells, [new_items(row) for row in cells])
+        if listing is None or not complete:  # a listing is made with complete blinders
+            listing = Listing.make(rows, blinders, blind=self.blind, complete=complete)
         self._cells = listing.cells
         # one reset, not a signal per row: the filter and the table would take in a thousand insertions one by one
         self.beginResetModel()
