@@ -1,14 +1,18 @@
 """Share a long pure-Python pass over many items with a second CPU, where that is safe and worth it.
 
-Finding what each claim states is most of what reading a large logbook costs, it is one independent pass per
-claim, and Python runs it on one CPU at a time. Where the process can fork safely (Linux, and this process runs
-a single thread: a fork copies only the calling thread, so a lock another thread held would stay locked in the
-child) and has a second CPU, a forked child takes items from the end while this process takes them from the start,
-each marking an item in a shared map before computing it, until they meet: neither waits for the other longer
-than one item, however the items' costs or the machine's load fall. The child sends its results back pickled.
-The child sees the same memory as it was at the fork, so the results are those of the plain loop (an item both
-took where they met is computed twice, to the same result). Anywhere else, or when the child fails in any way,
-the plain loop runs here: the answer is the same, only slower.
+Reading a large logbook's pages and finding what each claim states are most of what reading it costs; each is one
+independent pass per item, and Python runs it on one CPU at a time. Where the process can fork safely (Linux, and
+this process runs a single thread: a fork copies only the calling thread, so a lock another thread held would stay
+locked in the child) and has a second CPU, a forked child takes items from the end while this process takes them
+from the start, each marking an item in a shared map before computing it, until they meet: neither waits for the
+other longer than one item, however the items' costs or the machine's load fall.
+
+The child writes each result, pickled, to a file both share as soon as it has it, and then says how far the file
+is complete. This process unpickles what is complete between its own items, so that taking the child's results in
+costs no time at the end, and the meeting point falls where both are done together. The child sees the same memory
+as it was at the fork, so the results are those of the plain loop (an item both took where they met is computed
+twice, to the same result). Anywhere else, or when the child fails in any way, the plain loop runs here for what
+the child did not finish: the answer is the same, only slower.
 """
 
 from __future__ import annotations
@@ -18,9 +22,11 @@ import mmap
 import os
 import pickle
 import signal
+import struct
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
-from typing import Any, BinaryIO, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -30,6 +36,10 @@ MIN_WEIGHT = 4_000_000
 _CHILD_FAILED = 70
 # An item's mark in the shared map: not taken yet, taken here, taken by the child.
 _FREE, _HERE, _THERE = 0, 1, 2
+# Before the marks: how many bytes of the results file are complete (written by the child only).
+_COMPLETE = struct.Struct("<Q")
+# Before each result in the file: its item's index and the length of its pickle.
+_RECORD = struct.Struct("<QQ")
 
 
 def split_map(
@@ -46,48 +56,121 @@ def split_map(
     the items from the end."""
     total = sum(max(0, weight(item)) for item in items)
     worth = len(items) >= 2 and total >= (MIN_WEIGHT if min_weight is None else min_weight)
-    marks = _shared_marks(len(items)) if worth and can_fork() else None
-    child = _start_child(function, items, marks) if marks is not None else None
-    if child is None or marks is None:
-        if marks is not None:
-            marks.close()
+    child = _Child.start(function, items) if worth and can_fork() else None
+    if child is None:
         if first is not None:
             first()
         return [function(item) for item in items]
-    pid, source = child
-    try:
+    with child:
         if first is not None:
             first()
-        results: list[R] = []
+        results: dict[int, R] = {}
         for index, item in enumerate(items):
-            if marks[index] == _THERE:
+            child.take_results(results)
+            if child.marks[_COMPLETE.size + index] == _THERE:
                 break
-            marks[index] = _HERE
-            results.append(function(item))
-        taken = len(results)
-        if taken == len(items):  # the child took nothing this process still needs
-            source.close()
-            _stop_child(pid)
-            return results
-        sent = _finish_child(pid, source)
-    except BaseException:
-        source.close()
-        _stop_child(pid)
-        raise
-    finally:
-        marks.close()
-    if sent is None or not (sent[0] <= taken and len(sent[1]) == len(items) - sent[0]):
-        return results + [function(item) for item in items[taken:]]  # the child failed: what it took, done here
-    start, tail = sent
-    return results + tail[taken - start :]
+            child.marks[_COMPLETE.size + index] = _HERE
+            results[index] = function(item)
+        child.finish(results)
+    return [results[index] if index in results else function(item) for index, item in enumerate(items)]
 
 
-def _shared_marks(count: int) -> mmap.mmap | None:
-    """A map of one byte per item that this process and a child forked after it both see (anonymous, shared)."""
-    try:
-        return mmap.mmap(-1, count)
-    except (OSError, ValueError):
-        return None
+class _Child:
+    """A forked child computing items from the end, and what this process has taken of its results."""
+
+    def __init__(self, pid: int, marks: mmap.mmap, file: int) -> None:
+        self.pid, self.marks, self.file = pid, marks, file
+        self.read = 0  # how far this process has taken results from the file
+        self.running = True
+        self.broken = False  # what the child wrote could not be taken: the rest of its share is computed here
+
+    @classmethod
+    def start(cls, function: Callable[[T], R], items: Sequence[T]) -> _Child | None:
+        """The child, started; None when it could not be (no shared memory, no file, no fork)."""
+        try:
+            marks = mmap.mmap(-1, _COMPLETE.size + len(items))
+        except (OSError, ValueError):
+            return None
+        try:
+            file = _results_file()
+        except OSError:
+            marks.close()
+            return None
+        try:
+            pid = os.fork()
+        except OSError:
+            marks.close()
+            os.close(file)
+            return None
+        if pid == 0:  # the child: never returns into the caller's code
+            status = _CHILD_FAILED
+            try:
+                _compute_from_the_end(function, items, marks, file)
+                status = 0
+            finally:
+                os._exit(status)
+        return cls(pid, marks, file)
+
+    def take_results(self, results: dict[int, R]) -> None:
+        """Unpickle every result the child has completed since last asked."""
+        complete = _COMPLETE.unpack_from(self.marks, 0)[0]
+        try:
+            while self.read < complete and not self.broken:
+                index, length = _RECORD.unpack(os.pread(self.file, _RECORD.size, self.read))
+                data = os.pread(self.file, length, self.read + _RECORD.size)
+                if len(data) != length:
+                    raise OSError("a result shorter than its record says")
+                results[index] = pickle.loads(data)  # written by a fork of this very process, from the same code
+                self.read += _RECORD.size + length
+        except Exception:
+            self.broken = True
+
+    def finish(self, results: dict[int, R]) -> None:
+        """Wait for the child (it ends at the first item this process took) and take the rest of its results."""
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+        self.running = False
+        self.take_results(results)  # what the child did not complete is computed here
+
+    def __enter__(self) -> _Child:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self.running:  # this process failed, or took every item itself: the child's work is not needed
+            _stop(self.pid)
+        self.marks.close()
+        os.close(self.file)
+
+
+def _compute_from_the_end(function: Callable[[T], R], items: Sequence[T], marks: mmap.mmap, file: int) -> None:
+    """The child's work: items from the last back to the first one this process took, each result written whole
+    before the file is said to be complete up to its end."""
+    written = 0
+    index = len(items) - 1
+    while index >= 0 and marks[_COMPLETE.size + index] == _FREE:
+        marks[_COMPLETE.size + index] = _THERE
+        data = pickle.dumps(function(items[index]), protocol=pickle.HIGHEST_PROTOCOL)
+        _write_all(file, _RECORD.pack(index, len(data)), written)
+        _write_all(file, data, written + _RECORD.size)
+        written += _RECORD.size + len(data)
+        _COMPLETE.pack_into(marks, 0, written)
+        index -= 1
+
+
+def _write_all(file: int, data: bytes, offset: int) -> None:
+    view = memoryview(data)
+    while view:
+        done = os.pwrite(file, view, offset)
+        view, offset = view[done:], offset + done
+
+
+def _results_file() -> int:
+    """An anonymous file both processes share (a memory file where the kernel has them, else a temporary one)."""
+    if hasattr(os, "memfd_create"):
+        with contextlib.suppress(OSError):
+            return os.memfd_create("split_map", os.MFD_CLOEXEC)
+    with tempfile.TemporaryFile() as handle:
+        return os.dup(handle.fileno())
 
 
 def can_fork() -> bool:
@@ -103,58 +186,7 @@ def can_fork() -> bool:
         return False
 
 
-def _start_child(function: Callable[[T], R], items: Sequence[T], marks: mmap.mmap) -> tuple[int, BinaryIO] | None:
-    """(pid, the pipe the child writes its results to), or None when no child started. The child takes items from
-    the end until it meets one this process took, and sends (the index of its first item, their results)."""
-    try:
-        read_end, write_end = os.pipe()
-    except OSError:
-        return None
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(read_end)
-        os.close(write_end)
-        return None
-    if pid == 0:  # the child: never returns into the caller's code
-        status = _CHILD_FAILED
-        try:
-            os.close(read_end)
-            found: list[R] = []
-            index = len(items) - 1
-            while index >= 0 and marks[index] == _FREE:
-                marks[index] = _THERE
-                found.append(function(items[index]))
-                index -= 1
-            found.reverse()
-            data = pickle.dumps((index + 1, found), protocol=pickle.HIGHEST_PROTOCOL)
-            with os.fdopen(write_end, "wb") as out:
-                out.write(data)
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write_end)
-    return pid, os.fdopen(read_end, "rb")
-
-
-def _finish_child(pid: int, source: BinaryIO) -> tuple[int, list[Any]] | None:
-    """(the index of the child's first item, its results), or None when it failed (its exit status, or what it
-    sent, is not what was asked)."""
-    with source:
-        data = source.read()
-    _, status = os.waitpid(pid, 0)
-    if status != 0:
-        return None
-    try:
-        sent = pickle.loads(data)  # written by a fork of this very process, from the same code
-    except Exception:
-        return None
-    if not (isinstance(sent, tuple) and len(sent) == 2 and isinstance(sent[0], int) and isinstance(sent[1], list)):
-        return None
-    return sent[0], sent[1]
-
-
-def _stop_child(pid: int) -> None:
+def _stop(pid: int) -> None:
     with contextlib.suppress(OSError):
         os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(OSError):

@@ -270,6 +270,7 @@ class _PageMemory:
                 self.known[(record["sha256"], record["slug"], record["file"])] = record
         self.learned: list[dict[str, Any]] = []
         self.recalled = 0
+        self._recalls: dict[int, ParsedPage] = {}  # by id, held so that no id is reused: the parses recalled here
 
     @property
     def parsed(self) -> int:
@@ -279,24 +280,29 @@ class _PageMemory:
         record = self.known.get((sha256, slug, file))
         parsed = _parsed_page(record, text) if record is not None else None
         if parsed is not None:
-            self.recalled += 1
+            self._recalls[id(parsed)] = parsed
         return parsed
 
-    def learn(self, page: Page, read_bytes: int, text: str, parsed: ParsedPage) -> None:
-        self.learned.append(
-            {
-                "slug": page.slug,
-                "file": page.file,
-                "sha256": page.sha256,
-                "read_bytes": read_bytes,
-                "text_length": len(text),
-                "h1_title": parsed.h1_title,
-                "preamble": parsed.preamble,
-                "preamble_line": parsed.preamble_line,
-                "problems": encode(parsed.problems),
-                "cells": _cells_in(text, parsed.cells),
-            }
-        )
+    def record(self, page: Page, read_bytes: int, text: str, parsed: ParsedPage) -> tuple[dict[str, Any], bool]:
+        """The page's record, and whether it was recalled (told here: the reading may be in another process)."""
+        return {
+            "slug": page.slug,
+            "file": page.file,
+            "sha256": page.sha256,
+            "read_bytes": read_bytes,
+            "text_length": len(text),
+            "h1_title": parsed.h1_title,
+            "preamble": parsed.preamble,
+            "preamble_line": parsed.preamble_line,
+            "problems": encode(parsed.problems),
+            "cells": _cells_in(text, parsed.cells),
+        }, self._recalls.pop(id(parsed), None) is not None
+
+    def keep(self, record: object) -> None:
+        if isinstance(record, tuple):
+            page, recalled = record
+            self.learned.append(page)
+            self.recalled += bool(recalled)
 
 
 # The logbooks answered lately, by key: a queue opened again in the same process (or a logbook the window opens

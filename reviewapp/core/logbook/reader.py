@@ -7,9 +7,10 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from reviewapp.core.io.coerce import as_int, as_name
+from reviewapp.core.io.fork_split import split_map
 from reviewapp.core.io.safepath import UnsafeReference, is_contained, open_regular, resolve_inside
 from reviewapp.core.logbook.claim_finder import find_claims, preview_claims
 from reviewapp.core.logbook.locate import Location, locate
@@ -32,6 +33,8 @@ PAGE_FLOOR = 64 * 1024  # what each page still gets once the logbook's budget is
 # A preview reads pages in order until a claim page, but no further than this: past it, the whole reading decides.
 PREVIEW_PAGES = 12
 PREVIEW_BYTES = 8 * 1024 * 1024
+# Below this many bytes of pages, reading them in one process costs less than sharing them with a second.
+SHARED_READ_WEIGHT = 8 * 1024 * 1024
 
 
 class PageMemory(Protocol):
@@ -41,8 +44,12 @@ class PageMemory(Protocol):
     def recall(self, slug: str, file: str, sha256: str, text: str) -> ParsedPage | None:
         """The parse of this page's text when it was parsed before (the same bytes, slug and file), else None."""
 
-    def learn(self, page: Page, read_bytes: int, text: str, parsed: ParsedPage) -> None:
-        """`page` was read from its file's first `read_bytes` bytes, decoded to `text` and parsed to `parsed`."""
+    def record(self, page: Page, read_bytes: int, text: str, parsed: ParsedPage) -> object:
+        """What to keep of `page`, read from its file's first `read_bytes` bytes, decoded to `text` and parsed to
+        `parsed`: made where the page was read (a forked child, say), so it must pickle; kept with `keep`."""
+
+    def keep(self, record: object) -> None:
+        """Remember a page by what `record` made of it."""
 
 
 def read_logbook(
@@ -66,15 +73,20 @@ def read_logbook(
     problems: list[Problem] = []
     opened = _open(source, problems, cancel, memory, logbook_id)
     pages = [opened.index_page] if opened.index_page else []
-    refs = opened.tree.refs
-    for done, ref in enumerate(refs, start=1):
-        if cancel is not None:
-            cancel.check()
-        page, _ = _read_page(opened.root, ref, problems, opened.budget, cancel, memory)
-        if page is not None:
-            pages.append(page)
-        if progress is not None:
-            progress(done, len(refs), ref.slug)
+    if progress is None and cancel is None and (shared := _read_shared(opened, problems, memory)) is not None:
+        pages.extend(shared)
+    else:
+        refs = opened.tree.refs
+        for done, ref in enumerate(refs, start=1):
+            if cancel is not None:
+                cancel.check()
+            read = _read_page(opened.root, ref, problems, opened.budget, cancel, memory)
+            if read.page is not None:
+                pages.append(read.page)
+            if memory is not None and read.record is not None:
+                memory.keep(read.record)
+            if progress is not None:
+                progress(done, len(refs), ref.slug)
     _report_duplicate_ids(pages, problems)
     opened.name_index()
     traces: list[TraceInfo] = []
@@ -112,7 +124,7 @@ def read_preview(
     for ref in opened.tree.refs[:max_pages]:
         if cancel is not None:
             cancel.check()
-        page, text = _read_page(opened.root, ref, problems, opened.budget, cancel, None)
+        page, text, _, _ = _read_page(opened.root, ref, problems, opened.budget, cancel, None)
         if page is None:
             continue
         pages.append(page)
@@ -213,7 +225,9 @@ def _open(
     manifest = read_json_object(root / "logbook.json", "logbook.json", problems, root=root)
     budget = _Budget(LOGBOOK_LIMIT)
     index_ref = PageRef("index", INDEX_FILE, None, 0, None, True)
-    index_page, index_text = _read_page(root, index_ref, problems, budget, cancel, memory)
+    index_page, index_text, _, index_record = _read_page(root, index_ref, problems, budget, cancel, memory)
+    if memory is not None and index_record is not None:
+        memory.keep(index_record)
     index_h1 = index_page.title if index_page and index_page.title != "index" else None  # "index": no H1
     tree = build_tree(root, manifest, index_text, problems)
     if index_page is not None and not tree.index_listed:  # the manifest's root is another page
@@ -234,6 +248,49 @@ class _Budget:
         self.left -= size
 
 
+def _read_shared(opened: _Opened, problems: list[Problem], memory: PageMemory | None) -> list[Page] | None:
+    """The tree's pages read as `read_logbook`'s loop reads them, shared with a second CPU where fork_split may
+    (a child reads from the end), or None when they must be read in order: when they may not all fit in the
+    logbook's budget, a page's reading depends on what the pages before it spent. Each page comes with its own
+    problems and what `memory` keeps of it, gathered here in page order."""
+    refs = opened.tree.refs
+    sizes = [_size_on_disk(opened.root, ref) for ref in refs]
+    if sum(sizes) > opened.budget.left:
+        return None
+
+    def read(index: int) -> tuple[_PageRead, list[Problem]]:
+        found: list[Problem] = []
+        done = _read_page(opened.root, refs[index], found, opened.budget, None, memory)
+        return done._replace(text=""), found  # the text is not needed here, and would double what the child sends
+
+    pages: list[Page] = []
+    left = opened.budget.left
+    for done, found in split_map(read, range(len(refs)), sizes.__getitem__, min_weight=SHARED_READ_WEIGHT):
+        problems.extend(found)
+        left -= done.read_bytes  # each process spent its own copy of the budget
+        if done.page is not None:
+            pages.append(done.page)
+        if memory is not None and done.record is not None:
+            memory.keep(done.record)
+    opened.budget.left = left
+    return pages
+
+
+def _size_on_disk(root: Path, ref: PageRef) -> int:
+    """A page file's size as the file system gives it now (0 when it cannot say: the reading will)."""
+    try:
+        return os.stat(ref.path or resolve_inside(root, ref.file)).st_size
+    except (OSError, UnsafeReference, ValueError):
+        return 0
+
+
+class _PageRead(NamedTuple):
+    page: Page | None
+    text: str  # "" when the page could not be read
+    read_bytes: int
+    record: object  # what the memory keeps of the page (None without one)
+
+
 def _read_page(
     root: Path,
     ref: PageRef,
@@ -241,14 +298,15 @@ def _read_page(
     budget: _Budget,
     cancel: CancelToken | None = None,
     memory: PageMemory | None = None,
-) -> tuple[Page | None, str]:
-    """The parsed page and its text ("" when it could not be read); over budget, its start only."""
+) -> _PageRead:
+    """The parsed page and its text; over budget, its start only. What `memory` is to keep of it comes with it,
+    not kept yet (see PageMemory.record)."""
     limit = budget.for_page()
     try:
         data, size = _read_head(root, ref.path or resolve_inside(root, ref.file), limit)
     except UnsafeReference as exc:
         problems.append(Problem(ref.file, None, f"page not read: {exc}"))
-        return None, ""
+        return _PageRead(None, "", 0, None)
     budget.spend(len(data))
     if size > len(data):
         why = "a page may have" if limit == PAGE_LIMIT else "left of the logbook's budget"
@@ -282,9 +340,8 @@ def _read_page(
         h1_title=h1_title if (h1_title := elided_title(parsed.h1_title or "")) and h1_title != title else None,
         preamble_line=parsed.preamble_line,
     )
-    if memory is not None:
-        memory.learn(page, len(data), text, parsed)
-    return page, text
+    record = memory.record(page, len(data), text, parsed) if memory is not None else None
+    return _PageRead(page, text, len(data), record)
 
 
 def _read_head(root: Path, path: Path, limit: int) -> tuple[bytes, int]:

@@ -150,6 +150,36 @@ def test_a_child_that_fails_leaves_its_share_to_this_process() -> None:
 
 
 @needs_fork
+def test_results_that_cannot_be_taken_from_the_child_are_computed_here(tmp_path: Path) -> None:
+    """Results the child wrote whole but this process cannot unpickle: the child's share is computed here."""
+    found = run_fresh(
+        """
+        import json, os, sys, time
+        from pathlib import Path
+        from reviewapp.core.io.fork_split import split_map
+        me, written = os.getpid(), Path(sys.argv[1])
+        def refuse():
+            raise ValueError("cannot be rebuilt here")
+        class Square(int):
+            def __reduce__(self):
+                written.touch()
+                return (refuse, ())
+        def square(n):
+            if os.getpid() != me:
+                return Square(n * n), os.getpid()
+            while not written.exists():  # this process starts once the child has written a result
+                time.sleep(0.001)
+            return n * n, os.getpid()
+        out = split_map(square, list(range(12)), lambda n: 1, min_weight=0)
+        print(json.dumps({"values": [int(v) for v, _ in out], "pids": sorted({p for _, p in out}), "me": me}))
+        """,
+        str(tmp_path / "written"),
+    )
+    assert found["values"] == [n * n for n in range(12)]
+    assert found["pids"] == [found["me"]]
+
+
+@needs_fork
 @pytest.mark.parametrize("where", ["an item", "the caller's own work"])
 def test_an_error_here_stops_the_child_and_leaves_no_process_behind(where: str) -> None:
     found = run_fresh(
@@ -223,8 +253,8 @@ def test_claims_found_with_a_second_cpu_equal_those_found_with_one(tmp_path: Pat
         from reviewapp.core.logbook.parse_cache import encode
         from reviewapp.core.logbook.reader import read_logbook
         forks = []
-        start = fork_split._start_child
-        fork_split._start_child = lambda *a: forks.append(1) or start(*a)
+        start = fork_split._Child.start
+        fork_split._Child.start = lambda *a: forks.append(1) or start(*a)
         fork_split.MIN_WEIGHT = int(sys.argv[2])
         logbook = read_logbook(sys.argv[1])
         print(json.dumps({"forks": len(forks), "claims": encode(logbook.claims)}))
@@ -238,8 +268,9 @@ def test_claims_found_with_a_second_cpu_equal_those_found_with_one(tmp_path: Pat
     assert len({c["verdict"] for c in plain["claims"]}) >= 3  # statements of several kinds were read
 
 
-def _many_claims(tmp_path: Path) -> Path:
-    """Twelve claims stated in different ways (labels, bold, headings, passing words, a run's JSON)."""
+def _many_claims(tmp_path: Path, *, odd_pages: bool = False) -> Path:
+    """Twelve claims stated in different ways (labels, bold, headings, passing words, a run's JSON); with
+    `odd_pages`, the first and the last claim's pages have a cell whose header is not JSON."""
     from reviewapp.core.logbook.writer import LogbookDraft
 
     draft = LogbookDraft("Reproduction: Many Findings")
@@ -256,4 +287,59 @@ def _many_claims(tmp_path: Path) -> Path:
         page.markdown(f"> The paper says finding {n} holds.", title="Claim")
         page.run(["python", f"exp_{n}.py"], '{"verdict": "verified", "score": 0.9}', title="Check")
         page.markdown(ways[n % len(ways)], title="Verdict")
+        if odd_pages and n in (1, 12):
+            page.raw_cell('{"type": "markdown", "title": ', f"A cell of claim {n} whose header is cut short.")
     return draft.write(tmp_path / "workspace")
+
+
+_READ_PAGES = """
+    import json, sys
+    from pathlib import Path
+    from reviewapp.core.io import fork_split
+    from reviewapp.core.logbook import reader
+    from reviewapp.core.logbook.parse_cache import CacheStats, encode, read_logbook_cached
+    forks = []
+    start = fork_split._Child.start
+    fork_split._Child.start = lambda *a: forks.append(1) or start(*a)
+    reader.SHARED_READ_WEIGHT = int(sys.argv[2])
+    fork_split.MIN_WEIGHT = 10**12  # the claims in one process: only the pages' reading differs
+    cache = Path(sys.argv[3])
+    stats = CacheStats()
+    logbook = read_logbook_cached(sys.argv[1], folder=cache, stats=stats)
+    (records,) = [json.loads(p.read_text()) for p in cache.glob("*.cells")]
+    print(json.dumps({
+        "forks": len(forks), "parsed": stats.parsed, "recalled": stats.recalled,
+        "pages": encode(logbook.pages), "problems": encode(logbook.problems), "claims": encode(logbook.claims),
+        "records": records["pages"],
+    }))
+    """
+
+
+@needs_fork
+def test_pages_read_with_a_second_cpu_equal_those_read_with_one(tmp_path: Path) -> None:
+    """Pages, their problems in page order, the claims and the parse cache's records are those of one process,
+    and a changed page is parsed again alone when the others are recalled in the child as here."""
+    root = _many_claims(tmp_path, odd_pages=True)
+    split = run_fresh(_READ_PAGES, str(root), "0", str(tmp_path / "cache-split"))
+    plain = run_fresh(_READ_PAGES, str(root), str(10**12), str(tmp_path / "cache-plain"))
+    assert split["forks"] == 1 and plain["forks"] == 0
+    assert [p["slug"] for p in plain["pages"]][-1] == "claim-12-finding-number-12"
+    assert len(plain["problems"]) >= 2  # the odd pages' problems, on pages read by either process
+    for key in ("pages", "problems", "claims", "records", "parsed"):
+        assert split[key] == plain[key], key
+    assert split["parsed"] == len(plain["pages"])
+
+    changed = root / "pages" / "claim-2-finding-number-2" / "page.md"
+    changed.write_text(changed.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    again = run_fresh(_READ_PAGES, str(root), "0", str(tmp_path / "cache-split"))
+    assert again["forks"] == 1
+    assert (again["parsed"], again["recalled"]) == (1, len(plain["pages"]) - 1)
+
+
+@needs_fork
+def test_pages_that_may_not_fit_the_budget_are_read_in_order(tmp_path: Path) -> None:
+    small_budget = "reader.LOGBOOK_LIMIT, reader.PAGE_FLOOR = 3_000, 300"
+    script = _READ_PAGES.replace("reader.SHARED_READ_WEIGHT", f"{small_budget}; reader.SHARED_READ_WEIGHT")
+    found = run_fresh(script, str(_many_claims(tmp_path)), "0", str(tmp_path / "cache"))
+    assert found["forks"] == 0
+    assert any("left of the logbook's budget" in p["message"] for p in found["problems"])
