@@ -103,3 +103,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_CANCELLED
     except BrokenPipeError:
         return 0
+    finally:
+        _wait_for_stores()
+
+
+def _wait_for_stores() -> None:
+    """A command returns once the parse cache's entries it had written apart are written (load_or_exit)."""
+    fork_split = sys.modules.get("reviewapp.core.io.fork_split")
+    if fork_split is not None:
+        fork_split.wait_apart()

@@ -137,8 +137,8 @@ def load_or_exit(source: str) -> Logbook:
     from reviewapp.core.logbook.parse_cache import read_logbook_cached
 
     opened = open_or_exit(source)
-    try:
-        return read_logbook_cached(opened.folder, logbook_id=opened.logbook_id)
+    try:  # the cache's entry is written by a second process while this one goes on (main waits for it)
+        return read_logbook_cached(opened.folder, logbook_id=opened.logbook_id, store_apart=True)
     except NotALogbookError as exc:
         raise CommandError(f"error: {exc}", EXIT_NOT_A_LOGBOOK) from exc
 

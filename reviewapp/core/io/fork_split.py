@@ -173,6 +173,39 @@ def _results_file() -> int:
         return os.dup(handle.fileno())
 
 
+_APART: list[int] = []  # children run_apart started and nobody has waited for yet
+
+
+def run_apart(work: Callable[[], None]) -> None:
+    """`work()` in a forked child where that is safe (see can_fork), while this process goes on; here otherwise.
+    For work that handles its own errors and whose result is only a file (a cache's entry, written whole or not at
+    all): the child's errors end it quietly. `wait_apart` waits for every child started so."""
+    if can_fork():
+        try:
+            pid = os.fork()
+        except OSError:
+            pid = -1
+        if pid == 0:  # the child: never returns into the caller's code
+            status = _CHILD_FAILED
+            try:
+                work()
+                status = 0
+            finally:
+                os._exit(status)
+        if pid > 0:
+            _APART.append(pid)
+            return
+    work()
+
+
+def wait_apart() -> None:
+    """Wait until every child run_apart started has ended."""
+    while _APART:
+        pid = _APART.pop()
+        with contextlib.suppress(OSError):
+            os.waitpid(pid, 0)
+
+
 def can_fork() -> bool:
     """Linux, more than one CPU for this process, and no thread but this one (counted by the kernel, so threads
     that Qt or a library started count too)."""

@@ -36,6 +36,7 @@ from typing import Any, Union
 
 from reviewapp import __version__
 from reviewapp.core.io.collector import collector_paused
+from reviewapp.core.io.fork_split import run_apart
 from reviewapp.core.io.paths import user_cache_dir
 from reviewapp.core.io.safepath import is_contained, open_regular, read_capped
 from reviewapp.core.logbook import model
@@ -124,11 +125,17 @@ def read_logbook_cached(
     *,
     logbook_id: LogbookId | None = None,
     stats: CacheStats | None = None,
+    store_apart: bool = False,
 ) -> Logbook:
     """`read_logbook`, answered from the cache when nothing the reader reads has changed since it was stored, and
-    with the pages whose bytes did not change taken from the cache when something did."""
+    with the pages whose bytes did not change taken from the cache when something did.
+
+    `store_apart`: a logbook read is stored by a forked child where that is safe (fork_split.run_apart), while this
+    process goes on with it; the caller then calls fork_split.wait_apart before anything looks for the entry (a
+    command does, before it returns)."""
     with collector_paused():  # what is read only grows the heap, and it holds no cycles (see core/io/collector.py)
-        return _read_cached(source, progress, cancel, folder, logbook_id, stats if stats is not None else CacheStats())
+        given_stats = stats if stats is not None else CacheStats()
+        return _read_cached(source, progress, cancel, folder, logbook_id, given_stats, store_apart)
 
 
 def _read_cached(
@@ -138,6 +145,7 @@ def _read_cached(
     folder: Path | None,
     logbook_id: LogbookId | None,
     stats: CacheStats,
+    store_apart: bool = False,
 ) -> Logbook:
     source = Path(source)
     where, name, key, plain = _keys(source, logbook_id)
@@ -180,16 +188,22 @@ def _read_cached(
     if derived:  # only when no id was given (explicit_id)
         logbook._derived_id = derived["id"]
     _remember(key, logbook)
-    try:
-        cells_apart = [dataclasses.replace(p, cells=[]) for p in logbook.pages]
-        shell = encode(dataclasses.replace(logbook, pages=cells_apart))
-        pages = [_page_index(record) for record in memory.learned]
-        data = {"key": key, "logbook": shell, "pages": pages, "derived_id": derived or None}
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        if cells_written:  # an entry only beside the pages' records of its reading
+
+    def store() -> None:
+        try:
+            cells_apart = [dataclasses.replace(p, cells=[]) for p in logbook.pages]
+            shell = encode(dataclasses.replace(logbook, pages=cells_apart))
+            pages = [_page_index(record) for record in memory.learned]
+            data = {"key": key, "logbook": shell, "pages": pages, "derived_id": derived or None}
+            text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
             _write_entry(entry, text.encode("utf-8", "surrogatepass"))
-    except (OSError, TypeError, ValueError):
-        pass  # a cache that cannot be written only costs time
+        except (OSError, TypeError, ValueError):
+            pass  # a cache that cannot be written only costs time
+
+    if cells_written and store_apart:  # an entry only beside the pages' records of its reading
+        run_apart(store)
+    elif cells_written:
+        store()
     _index_claims(logbook, key, folder)
     return logbook
 

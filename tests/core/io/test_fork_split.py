@@ -343,3 +343,88 @@ def test_pages_that_may_not_fit_the_budget_are_read_in_order(tmp_path: Path) -> 
     found = run_fresh(script, str(_many_claims(tmp_path)), "0", str(tmp_path / "cache"))
     assert found["forks"] == 0
     assert any("left of the logbook's budget" in p["message"] for p in found["problems"])
+
+
+@needs_fork
+def test_work_run_apart_runs_in_a_child_that_wait_apart_waits_for(tmp_path: Path) -> None:
+    found = run_fresh(
+        """
+        import json, os, sys, time
+        from pathlib import Path
+        from reviewapp.core.io.fork_split import run_apart, wait_apart
+        out = Path(sys.argv[1])
+        def work():
+            time.sleep(0.2)  # still writing when this process goes on
+            out.write_text(str(os.getpid()))
+        run_apart(work)
+        went_on = not out.exists()
+        wait_apart()
+        try:
+            os.waitpid(-1, os.WNOHANG)
+            children = True
+        except ChildProcessError:
+            children = False
+        print(json.dumps({"went_on": went_on, "by": int(out.read_text()), "me": os.getpid(), "children": children}))
+        """,
+        str(tmp_path / "written"),
+    )
+    assert found["went_on"] is True
+    assert found["by"] != found["me"]
+    assert found["children"] is False
+
+
+def test_work_run_apart_runs_here_where_no_child_may_start(tmp_path: Path) -> None:
+    import os
+    import threading
+
+    from reviewapp.core.io.fork_split import run_apart, wait_apart
+
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)  # a second thread: no fork
+    other.start()
+    try:
+        run_apart(lambda: (tmp_path / "written").write_text(str(os.getpid())))
+    finally:
+        stop.set()
+        other.join()
+    assert (tmp_path / "written").read_text() == str(os.getpid())
+    wait_apart()
+
+
+@needs_fork
+def test_a_command_returns_once_the_cache_entry_it_stores_apart_is_written(tmp_path: Path) -> None:
+    found = run_fresh(
+        """
+        import contextlib, io, json, os, sys
+        from pathlib import Path
+        os.environ["REVIEWAPP_CACHE_DIR"] = sys.argv[2]
+        from reviewapp.core.io import fork_split
+        from reviewapp.cli import main
+        started = []
+        run_apart = fork_split.run_apart
+        fork_split.run_apart = lambda work: started.append(1) or run_apart(work)
+        from reviewapp.core.logbook import parse_cache
+        parse_cache.run_apart = fork_split.run_apart
+        with contextlib.redirect_stdout(io.StringIO()) as printed:
+            code = main(["inspect", sys.argv[1], "--json"])
+        entries = sorted(p.name for p in (Path(sys.argv[2]) / "parsed").glob("*.json"))
+        try:
+            os.waitpid(-1, os.WNOHANG)
+            children = True
+        except ChildProcessError:
+            children = False
+        served = parse_cache.CacheStats()
+        parse_cache.forget_recent()
+        parse_cache.read_logbook_cached(sys.argv[1], stats=served)
+        claims = len(json.loads(printed.getvalue())["claims"])
+        print(json.dumps({"code": code, "apart": len(started), "entries": entries, "children": children,
+                          "served": served.whole, "claims": claims}))
+        """,
+        str(_many_claims(tmp_path)),
+        str(tmp_path / "cache"),
+    )
+    assert found["code"] == 0 and found["claims"] == 12
+    assert found["apart"] == 1
+    assert len(found["entries"]) == 1
+    assert found["children"] is False
+    assert found["served"] is True  # the entry written apart serves the next reading whole
