@@ -10,6 +10,7 @@ import base64
 import binascii
 import re
 import shlex
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from reviewapp.core.io.coerce import as_float, as_int
@@ -74,11 +75,25 @@ def _fence_lang(info: str) -> str:
 def output_fence(cell: Cell) -> Fence | None:
     """`code_details(cell).output` alone: the claim reader asks only for a run's output, and slicing out every
     other fence (the code files a run attaches) and reading the command and status was most of its cost."""
-    body = cell.body
-    for span in fence_spans(body):
-        if _fence_lang(span.info) in _OUTPUT_LANGS:
-            return _fence_at(body, span, 1 + body.count("\n", 0, span.start))
-    return None
+    span = _output_span(cell.body)
+    return _fence_at(cell.body, span, 1 + cell.body.count("\n", 0, span.start)) if span is not None else None
+
+
+def output_text(cell: Cell) -> tuple[str, int] | None:
+    """`output_fence(cell)`'s text and the offset in the cell's body where it starts, found without the rest of
+    what a Fence holds: the claim reader reads every run's output, which is most of a logbook's bytes."""
+    span = _output_span(cell.body)
+    if span is None:
+        return None
+    end = span.content_end
+    if end > span.content_start and cell.body[end - 1] == "\n":
+        end -= 1
+    return cell.body[span.content_start : end], span.content_start
+
+
+def _output_span(body: str) -> FenceSpan | None:
+    """The first fence whose language is an output's; the fences after it are never looked for."""
+    return next((span for span in _spans(body) if _fence_lang(span.info) in _OUTPUT_LANGS), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +108,15 @@ class FenceSpan:
 
 
 def fence_spans(body: str) -> list[FenceSpan]:
-    """Every fenced block of `body`, found with plain substring searches: a run output is tens of kilobytes, and
-    a line-anchored regex tried at each of its characters was most of the time spent reading a logbook."""
-    spans: list[FenceSpan] = []
+    """Every fenced block of `body`, in order."""
+    return list(_spans(body))
+
+
+def _spans(body: str) -> Iterator[FenceSpan]:
+    """Fenced blocks one by one, found with plain substring searches: a run output is tens of kilobytes, and a
+    line-anchored regex tried at each of its characters was most of the time spent reading a logbook."""
     if "```" not in body and "~~~" not in body:
-        return spans
+        return
     size = len(body)
     pos = 0
     line_starts = _LineStarts(body)
@@ -114,36 +133,56 @@ def fence_spans(body: str) -> list[FenceSpan]:
         content_start = line_end + 1
         close = _closing_line(body, body[start:run_end], content_start)
         content_end, end = close if close else (size, size)
-        spans.append(FenceSpan(start, info, content_start, content_end, end))
+        yield FenceSpan(start, info, content_start, content_end, end)
         pos = end
-    return spans
 
 
 class _LineStarts:
-    """Lines that begin with ``` or ~~~, in order. The last hit of each marker is kept, so a marker that does
-    not occur again is looked for once, not once per fence."""
+    """Lines that begin with ``` or ~~~, in order. The next ``` is kept until passed, and ~~~ (the rarer marker) is
+    looked for only up to it, so each character is searched at most once for each marker, and none after the
+    fence a caller stops at."""
 
     def __init__(self, body: str) -> None:
         self.body = body
-        self.hits = {marker: -2 for marker in ("```", "~~~")}  # -2: not looked for yet; -1: none left
+        self.ticks = -2  # the next ``` (-1: none left; -2: not looked for yet)
+        self.tildes = -2  # the next ~~~ (-1: none left; -2: none before `clear`, after it not looked for yet)
+        self.clear = 0
 
     def next_from(self, pos: int) -> int:
         """The start of the first line at or after `pos` that begins with a marker, or -1."""
         body = self.body
         while True:
-            for marker, hit in self.hits.items():
-                if hit == -2 or 0 <= hit < pos:
-                    self.hits[marker] = body.find(marker, pos)
-            found = [hit for hit in self.hits.values() if hit >= 0]
-            if not found:
+            if self.ticks == -2 or 0 <= self.ticks < pos:
+                self.ticks = body.find("```", pos)
+            hit = self.ticks
+            tilde = self._tildes_before(pos, hit if hit >= 0 else len(body))
+            if tilde >= 0:
+                hit = tilde
+            if hit < 0:
                 return -1
-            hit = min(found)
             if hit == 0 or body[hit - 1] == "\n":
                 return hit
             newline = body.find("\n", hit)
             if newline < 0:
                 return -1
             pos = newline + 1
+
+    def _tildes_before(self, pos: int, bound: int) -> int:
+        """The first ~~~ that starts at or after `pos` and before `bound`, or -1."""
+        if self.tildes == -1:
+            return -1
+        if self.tildes >= pos:
+            return self.tildes if self.tildes < bound else -1
+        start = max(pos, self.clear)
+        if start >= bound:
+            return -1
+        found = self.body.find("~~~", start, bound + 2)  # + 2: a ~~~ that starts before `bound` and ends past it
+        if found >= 0:
+            self.tildes = found
+            return found
+        self.clear = bound
+        self.tildes = -1 if bound >= len(self.body) else -2
+        return -1
 
 
 def _closing_line(body: str, fence: str, start: int) -> tuple[int, int] | None:

@@ -11,7 +11,7 @@ from dataclasses import replace
 from reviewapp.core.logbook import verdict_candidates as vc
 from reviewapp.core.logbook import verdict_decision as vd
 from reviewapp.core.logbook import verdict_mentions as vm
-from reviewapp.core.logbook.cell_details import Fence, output_fence
+from reviewapp.core.logbook.cell_details import output_text
 from reviewapp.core.logbook.claim_text import ROW_CLAIM, Scope, verdict_column_of, without_code
 from reviewapp.core.logbook.claims_elsewhere import HISTORY
 from reviewapp.core.logbook.model import Cell, CellKind, Page, VerdictMention
@@ -73,13 +73,13 @@ def _scope_mentions(scope: Scope, n: int | None) -> list[VerdictMention]:
             _scan_text(cell.body, cell.body_line, page, cell.ordinal, scope, found, budget)
             _claim_tables(cell.body, cell.body_line, page, cell.ordinal, scope, n, found)
         elif cell.kind is CellKind.CODE and scope.covers(cell.body_line):
-            output = output_fence(cell)  # read once: outputs can be long
+            output = output_text(cell)  # read once: outputs can be long
             if (
                 output is not None
-                and len(output.text) <= _RAW_JSON_LIMIT
-                and not _code_output(cell, output, page, found)
+                and len(output[0]) <= _RAW_JSON_LIMIT
+                and not _code_output(cell, output[0], page, found)
             ):
-                _output_lines(cell, output, page, found)
+                _output_lines(cell, *output, page, found)
     if scope.first_line == 0:
         _claim_tables(page.preamble, page.preamble_line, page, None, scope, n, found)
     return found
@@ -134,13 +134,13 @@ _PROCESS_KEYS = frozenset({"status", "result"})
 _PROCESS_STATE = re.compile(r"pending|deferred|blocked|unresolved|not\s+(?:yet\s+)?\w+", re.IGNORECASE)
 
 
-def _code_output(cell: Cell, output: Fence, page: Page, out: list[VerdictMention]) -> bool:
+def _code_output(cell: Cell, output: str, page: Page, out: list[VerdictMention]) -> bool:
     """Verifier JSON printed by a code cell (`{"verdict": "NOT_EXECUTED"}`): the weakest place a verdict can be,
     since such output is often about one sub-check; only top-level keys count. True when one was found."""
-    if not output.text.lstrip().startswith("{"):
+    if not output.lstrip().startswith("{"):
         return False
     try:
-        data = json.loads(output.text)
+        data = json.loads(output)
     except (ValueError, RecursionError):
         return False
     if not isinstance(data, dict):
@@ -160,12 +160,13 @@ def _code_output(cell: Cell, output: Fence, page: Page, out: list[VerdictMention
     return False
 
 
-def _output_lines(cell: Cell, output: Fence, page: Page, out: list[VerdictMention]) -> None:
-    """`verdict: X` lines anywhere in a run's output (YAML, logs, nested JSON): candidates only, one pass."""
-    for key, value, offset in vc.output_lines(output.text):
+def _output_lines(cell: Cell, output: str, start: int, page: Page, out: list[VerdictMention]) -> None:
+    """`verdict: X` lines anywhere in a run's output (YAML, logs, nested JSON), which starts at `start` in the
+    cell's body: candidates only, one pass."""
+    for key, value, offset in vc.output_lines(output):
         found = vm.head_verdict(value.replace("_", " "))
         if found:
-            line = cell.body_line + output.text.count("\n", 0, offset)
+            line = cell.body_line + cell.body.count("\n", 0, start + offset)
             features = (vd.CODE_OUTPUT, "output line")
             out.append(VerdictMention(found[0], found[1].upper(), f"{key}: {value}", page.slug, line, cell.ordinal,
                                       "code output", vc.OUTPUT_LINE_CONFIDENCE, features))  # fmt: skip

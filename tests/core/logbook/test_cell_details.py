@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -12,9 +13,11 @@ from reviewapp.core.logbook.cell_details import (
     artifact_details,
     code_details,
     dashboard_details,
+    fence_spans,
     fences,
     figure_details,
     output_fence,
+    output_text,
     prose,
 )
 from reviewapp.core.logbook.model import Cell, CellKind
@@ -76,6 +79,51 @@ def test_output_fence_is_the_output_code_details_finds(pieces: list[str]) -> Non
     body = "".join(pieces)
     cell = Cell("p", 0, CellKind.CODE, "code", None, "", {"type": "code"}, body, 1, 4)
     assert output_fence(cell) == code_details(cell).output
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_BODY_PIECES | st.sampled_from(["~~~\n", "x ~~~ y\n", "~~~~ ~~~\n", "```~~~\n", "a```b"]), max_size=10))
+def test_fences_are_those_a_line_by_line_reading_finds(pieces: list[str]) -> None:
+    body = "".join(pieces)
+    assert [(f.start, f.info, f.content_start, f.content_end, f.end) for f in fence_spans(body)] == _line_by_line(body)
+
+
+def _line_by_line(body: str) -> list[tuple[int, str, int, int, int]]:
+    """Trackio's rule read the plain way: a line of three or more backticks or tildes opens a block (unless its
+    info holds a backtick), and the first later line that is the same fence and blanks only closes it."""
+    lines, offset = [], 0
+    for line in body.split("\n"):
+        lines.append((line, offset))
+        offset += len(line) + 1
+    found, index = [], 0
+    while index < len(lines):
+        line, start = lines[index]
+        opening = re.match(r"(`{3,}|~{3,})(.*)$", line)
+        index += 1
+        if not opening or "`" in opening.group(2):
+            continue
+        fence, content_start = opening.group(1), start + len(line) + 1
+        close = next(
+            (j for j in range(index, len(lines)) if re.fullmatch(re.escape(fence) + "[ \t]*", lines[j][0])), None
+        )
+        if close is None:
+            return [*found, (start, opening.group(2), content_start, len(body), len(body))]
+        found.append((start, opening.group(2), content_start, lines[close][1], lines[close][1] + len(lines[close][0])))
+        index = close + 1
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_BODY_PIECES, max_size=8))
+def test_output_text_is_the_output_fences_text_and_where_it_starts(pieces: list[str]) -> None:
+    body = "".join(pieces)
+    cell = Cell("p", 0, CellKind.CODE, "code", None, "", {"type": "code"}, body, 1, 4)
+    fence, found = output_fence(cell), output_text(cell)
+    assert (found is None) == (fence is None)
+    if fence is not None and found is not None:
+        text, start = found
+        assert text == fence.text and body[start : start + len(text)] == text
+        assert body.count("\n", 0, start) == fence.line  # the content starts on the line after the opening fence
 
 
 def test_fences_need_the_same_closing_fence() -> None:

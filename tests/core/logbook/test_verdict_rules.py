@@ -200,6 +200,15 @@ def test_verifier_json_in_a_code_output_is_the_last_resort(tmp_path: Path) -> No
     assert claim.confidence < 0.6
 
 
+def test_a_verdict_line_printed_by_a_run_points_at_its_line_of_the_page(tmp_path: Path) -> None:
+    body = "````bash\n$ python check.py\n````\n\n````output\nloading\nstep 3 loss 0.2\nverdict: falsified\n````"
+    [claim] = write_page(tmp_path, "Claim 1: Widgets", "", [({"type": "code", "title": "check"}, body)])
+    [mention] = [m for m in claim.considered if "output line" in m.features]
+    assert mention.verdict is Verdict.FALSIFIED
+    page_lines = next(tmp_path.rglob("claim-1-widgets/page.md")).read_text(encoding="utf-8").split("\n")
+    assert page_lines[mention.line - 1] == "verdict: falsified"
+
+
 @pytest.mark.parametrize(
     ("json_text", "verdict"),
     [
