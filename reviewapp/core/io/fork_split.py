@@ -24,7 +24,6 @@ import pickle
 import signal
 import struct
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -169,6 +168,8 @@ def _results_file() -> int:
     if hasattr(os, "memfd_create"):
         with contextlib.suppress(OSError):
             return os.memfd_create("split_map", os.MFD_CLOEXEC)
+    import tempfile  # rarely needed, and slow to import
+
     with tempfile.TemporaryFile() as handle:
         return os.dup(handle.fileno())
 

@@ -290,13 +290,19 @@ class ClaimIndex:
 
 
 _SHARED: dict[Path, ClaimIndex] = {}
-_SHARED_LOCK = threading.Lock()
+_SHARED_LOCK = threading.RLock()
 
 
 def add_to_shared_index(logbook: Logbook, read_as: str, path: Path | None = None) -> None:
     """Index `logbook` (read as `read_as`) in the index at `path` (the cache folder's by default) unless it is
     there from that reading, through one connection per process: the parse cache adds every logbook it reads or
     serves, a queue a thousand in a row."""
+    with _SHARED_LOCK:
+        shared_index(path).add_logbook(logbook, read_as)
+
+
+def shared_index(path: Path | None = None) -> ClaimIndex:
+    """This process's connection to the index at `path` (the cache folder's by default), opened on first use."""
     path = path or index_path()
     with _SHARED_LOCK:
         index = _SHARED.get(path)
@@ -305,7 +311,7 @@ def add_to_shared_index(logbook: Logbook, read_as: str, path: Path | None = None
                 other.close()
             _SHARED.clear()
             index = _SHARED[path] = ClaimIndex(path)
-        index.add_logbook(logbook, read_as)
+        return index
 
 
 def forget_shared() -> None:

@@ -22,7 +22,6 @@ import dataclasses
 import hashlib
 import json
 import os
-import tempfile
 import threading
 import types
 import typing
@@ -180,6 +179,7 @@ def _read_cached(
             entry.parent.mkdir(parents=True, exist_ok=True)
             _write_entry(cells_file, cells_text.encode("utf-8", "surrogatepass"))
             cells_written.append(True)
+        _open_claim_index(folder)  # opened now, so that indexing the claims once found is all that is left
 
     logbook = read_logbook(
         source, progress=progress, cancel=cancel, logbook_id=logbook_id, memory=memory, meanwhile=meanwhile
@@ -212,11 +212,27 @@ def _index_claims(logbook: Logbook, key: str, folder: Path | None) -> None:
     """Every logbook read or served is in the claim search (claim_index), which lives beside the parse cache."""
     import sqlite3
 
-    from reviewapp.core.logbook.claim_index import add_to_shared_index, index_path
+    from reviewapp.core.logbook.claim_index import add_to_shared_index
 
     # a search index that cannot be written only misses this logbook until it is read again
     with contextlib.suppress(sqlite3.Error, OSError):
-        add_to_shared_index(logbook, key, folder.parent / index_path().name if folder is not None else None)
+        add_to_shared_index(logbook, key, _claim_index_path(folder))
+
+
+def _open_claim_index(folder: Path | None) -> None:
+    import sqlite3
+
+    from reviewapp.core.logbook.claim_index import shared_index
+
+    with contextlib.suppress(sqlite3.Error, OSError):  # else _index_claims tries again, and gives up quietly
+        shared_index(_claim_index_path(folder))
+
+
+def _claim_index_path(folder: Path | None) -> Path | None:
+    """The claim search beside the parse cache's folder (None: the user's, index_path())."""
+    from reviewapp.core.logbook.claim_index import index_path
+
+    return folder.parent / index_path().name if folder is not None else None
 
 
 def _derived_id(root: Path) -> dict[str, str]:
@@ -344,6 +360,8 @@ def _remember(key: str, logbook: Logbook) -> None:
 def _write_entry(entry: Path, data: bytes) -> None:
     """Renamed into place so a reader never sees half an entry, but not synced to disk: a cache entry lost in a
     crash is a miss, and two fsyncs a logbook were most of the time a cold queue spent writing its cache."""
+    import tempfile  # here, not at start-up: a logbook's first write is made while a second CPU finds claims
+
     handle, name = tempfile.mkstemp(prefix=f".{entry.stem[:16]}.", suffix=".tmp", dir=entry.parent)
     try:
         with os.fdopen(handle, "wb") as out:
