@@ -162,7 +162,7 @@ def _read_cached(
         stats.whole = True
         _recall_id(hit, stored)
         hit = _as_given(hit, source)
-        _index_claims(hit, key, folder)
+        _index_claims(hit, key, folder, store_apart)
         _remember(key, hit)
         return hit
     from reviewapp.core.logbook.reader import read_logbook  # the reader's patterns take a while to compile
@@ -179,7 +179,8 @@ def _read_cached(
             entry.parent.mkdir(parents=True, exist_ok=True)
             _write_entry(cells_file, cells_text.encode("utf-8", "surrogatepass"))
             cells_written.append(True)
-        _open_claim_index(folder)  # opened now, so that indexing the claims once found is all that is left
+        if not store_apart:
+            _open_claim_index(folder)  # opened now, so that indexing the claims once found is all that is left
 
     logbook = read_logbook(
         source, progress=progress, cancel=cancel, logbook_id=logbook_id, memory=memory, meanwhile=meanwhile
@@ -204,12 +205,16 @@ def _read_cached(
         run_apart(store)
     elif cells_written:
         store()
-    _index_claims(logbook, key, folder)
+    _index_claims(logbook, key, folder, store_apart)
     return logbook
 
 
-def _index_claims(logbook: Logbook, key: str, folder: Path | None) -> None:
-    """Every logbook read or served is in the claim search (claim_index), which lives beside the parse cache."""
+def _index_claims(logbook: Logbook, key: str, folder: Path | None, apart: bool = False) -> None:
+    """Every logbook read or served is in the claim search (claim_index), which lives beside the parse cache.
+    `apart`: by a forked child where that is safe, with its own connection (one is never used across a fork)."""
+    if apart:
+        run_apart(lambda: _index_claims_alone(logbook, key, folder))
+        return
     import sqlite3
 
     from reviewapp.core.logbook.claim_index import add_to_shared_index
@@ -217,6 +222,15 @@ def _index_claims(logbook: Logbook, key: str, folder: Path | None) -> None:
     # a search index that cannot be written only misses this logbook until it is read again
     with contextlib.suppress(sqlite3.Error, OSError):
         add_to_shared_index(logbook, key, _claim_index_path(folder))
+
+
+def _index_claims_alone(logbook: Logbook, key: str, folder: Path | None) -> None:
+    import sqlite3
+
+    from reviewapp.core.logbook.claim_index import ClaimIndex
+
+    with contextlib.suppress(sqlite3.Error, OSError), ClaimIndex(_claim_index_path(folder)) as own:
+        own.add_logbook(logbook, key)
 
 
 def _open_claim_index(folder: Path | None) -> None:

@@ -392,39 +392,56 @@ def test_work_run_apart_runs_here_where_no_child_may_start(tmp_path: Path) -> No
 
 
 @needs_fork
-def test_a_command_returns_once_the_cache_entry_it_stores_apart_is_written(tmp_path: Path) -> None:
+def test_a_command_returns_once_what_it_stores_apart_is_written(tmp_path: Path) -> None:
+    """The parse cache's entry and the claim search are written by children; the command waits for them. Served
+    from the cache later, the logbook is indexed again (apart too) when the claim search lost it."""
     found = run_fresh(
         """
         import contextlib, io, json, os, sys
         from pathlib import Path
-        os.environ["REVIEWAPP_CACHE_DIR"] = sys.argv[2]
+        cache = Path(sys.argv[2])
+        os.environ["REVIEWAPP_CACHE_DIR"] = str(cache)
         from reviewapp.core.io import fork_split
         from reviewapp.cli import main
+        from reviewapp.core.logbook import claim_index, parse_cache
         started = []
         run_apart = fork_split.run_apart
-        fork_split.run_apart = lambda work: started.append(1) or run_apart(work)
-        from reviewapp.core.logbook import parse_cache
-        parse_cache.run_apart = fork_split.run_apart
-        with contextlib.redirect_stdout(io.StringIO()) as printed:
-            code = main(["inspect", sys.argv[1], "--json"])
-        entries = sorted(p.name for p in (Path(sys.argv[2]) / "parsed").glob("*.json"))
-        try:
-            os.waitpid(-1, os.WNOHANG)
-            children = True
-        except ChildProcessError:
-            children = False
+        parse_cache.run_apart = lambda work: started.append(1) or run_apart(work)
+
+        def command():
+            with contextlib.redirect_stdout(io.StringIO()) as printed:
+                code = main(["inspect", sys.argv[1], "--json"])
+            try:
+                os.waitpid(-1, os.WNOHANG)
+                children = True
+            except ChildProcessError:
+                children = False
+            with claim_index.ClaimIndex() as index:
+                indexed = index.search("finding").total
+            return {"code": code, "claims": len(json.loads(printed.getvalue())["claims"]), "children": children,
+                    "apart": len(started), "indexed": indexed}
+
+        first = command()
+        entries = sorted(p.name for p in (cache / "parsed").glob("*.json"))
         served = parse_cache.CacheStats()
         parse_cache.forget_recent()
         parse_cache.read_logbook_cached(sys.argv[1], stats=served)
-        claims = len(json.loads(printed.getvalue())["claims"])
-        print(json.dumps({"code": code, "apart": len(started), "entries": entries, "children": children,
-                          "served": served.whole, "claims": claims}))
+        claim_index.forget_shared()
+        for suffix in ("", "-wal", "-shm"):  # the claim search deleted, the parse cache kept
+            Path(f"{claim_index.index_path()}{suffix}").unlink(missing_ok=True)
+        parse_cache.forget_recent()
+        started.clear()
+        again = command()
+        print(json.dumps({"first": first, "entries": entries, "served": served.whole, "again": again}))
         """,
         str(_many_claims(tmp_path)),
         str(tmp_path / "cache"),
     )
-    assert found["code"] == 0 and found["claims"] == 12
-    assert found["apart"] == 1
+    first, again = found["first"], found["again"]
+    assert first["code"] == 0 and first["claims"] == 12
+    assert first["apart"] == 2  # the entry, and the claims in the search
+    assert first["children"] is False
     assert len(found["entries"]) == 1
-    assert found["children"] is False
     assert found["served"] is True  # the entry written apart serves the next reading whole
+    assert first["indexed"] == 12
+    assert (again["apart"], again["children"], again["indexed"]) == (1, False, 12)  # served, and indexed again
