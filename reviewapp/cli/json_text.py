@@ -55,12 +55,16 @@ def _write_list(items: list[Any] | tuple[Any, ...], newline: str, parts: list[st
         parts.append("[]")
         return
     inner = newline + _INDENT
-    separator = "[" + inner
+    separator, comma = "[" + inner, "," + inner
+    append = parts.append
     for item in items:
-        parts.append(separator)
-        separator = "," + inner
-        _write(item, inner, parts)
-    parts.append(newline + "]")
+        if type(item) is str:
+            append(separator + encode_basestring(item))
+        else:
+            append(separator)
+            _write(item, inner, parts)
+        separator = comma
+    append(newline + "]")
 
 
 def _write_dict(mapping: dict[Any, Any], newline: str, parts: list[str]) -> None:
@@ -68,16 +72,38 @@ def _write_dict(mapping: dict[Any, Any], newline: str, parts: list[str]) -> None
         parts.append("{}")
         return
     inner = newline + _INDENT
-    separator = "{" + inner
+    separator, comma = "{" + inner, "," + inner
+    append = parts.append
     for key, item in mapping.items():
-        parts.append(separator)
-        separator = "," + inner
-        parts.append(_key(key) + ": ")
-        if type(item) is str:  # most values: no call for them
-            parts.append(encode_basestring(item))
+        label = _KEY_TEXTS.get(key) if type(key) is str else None  # only str: True == 1 would share a text
+        if label is None:
+            label = _key(key) + ": "
+            if type(key) is str and len(_KEY_TEXTS) < _KEY_TEXTS_KEPT:
+                _KEY_TEXTS[key] = label
+        kind = type(item)
+        if kind is str:  # most values: written with their key and separator in one piece
+            append(separator + label + encode_basestring(item))
+        elif kind is int:
+            append(separator + label + int.__repr__(item))
+        elif kind is float:
+            append(separator + label + _float(item))
+        elif kind is bool:
+            append(separator + label + ("true" if item else "false"))
+        elif item is None:
+            append(separator + label + "null")
+        elif kind is list:
+            append(separator + label)
+            _write_list(item, inner, parts)
         else:
+            append(separator + label)
             _write(item, inner, parts)
-    parts.append(newline + "}")
+        separator = comma
+    append(newline + "}")
+
+
+# The texts of the keys written so far ("key": ), as a command writes the same few keys thousands of times.
+_KEY_TEXTS: dict[str, str] = {}
+_KEY_TEXTS_KEPT = 4096
 
 
 def _key(key: Any) -> str:
