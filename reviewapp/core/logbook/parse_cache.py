@@ -633,6 +633,8 @@ def encode(value: Any) -> Any:
     if kind in _PLAIN:  # most values of a logbook: passed on before asking what else they might be
         return value
     names = _public_fields(kind)
+    if names is not None and kind in _BY_POSITION:
+        return [encode(getattr(value, name)) for name in names]
     if names is not None:
         return {name: encode(getattr(value, name)) for name in names}
     if isinstance(value, Enum):
@@ -647,6 +649,10 @@ def encode(value: Any) -> Any:
 
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
+# Stored as the list of their fields' values, in order, not by name: a 200-claim logbook has thousands of verdict
+# mentions, and their names were a third of its entry, to write and to read again. (An entry is read only by the
+# code that wrote it: reader_version is in its name.)
+_BY_POSITION = frozenset({model.VerdictMention})
 
 
 @cache
@@ -713,6 +719,8 @@ def _decoder(kind: Any) -> Callable[[Any], Any]:
 
 def _dataclass_decoder(kind: type) -> Callable[[Any], Any]:
     hints = _hints(kind)
+    if kind in _BY_POSITION:
+        return _positional_decoder(kind, [_decoder(hints[f.name]) for f in dataclasses.fields(kind)])
     fields = {f.name: _decoder(hints[f.name]) for f in dataclasses.fields(kind)}
     names = fields.keys()
     converted = [(name, each) for name, each in fields.items() if each is not _same]
@@ -723,5 +731,19 @@ def _dataclass_decoder(kind: type) -> Callable[[Any], Any]:
             if name in given:
                 given[name] = each(given[name])
         return kind(**given)
+
+    return build
+
+
+def _positional_decoder(kind: type, each: list[Callable[[Any], Any]]) -> Callable[[Any], Any]:
+    converted = [(index, decoder) for index, decoder in enumerate(each) if decoder is not _same]
+
+    def build(value: Any) -> Any:
+        if type(value) is not list or len(value) != len(each):
+            raise ValueError(f"a stored {kind.__name__} of another shape")
+        values = list(value)
+        for index, decoder in converted:
+            values[index] = decoder(values[index])
+        return kind(*values)
 
     return build

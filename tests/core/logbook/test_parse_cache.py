@@ -138,6 +138,23 @@ def test_a_damaged_entry_is_a_miss(tmp_path: Path) -> None:
     assert encode(read_logbook_cached(workspace)) == expected
 
 
+def test_a_verdict_mention_stored_in_another_shape_is_a_miss(tmp_path: Path) -> None:
+    """Mentions are stored by position: one with a field more or less, or not a list, makes the entry a miss."""
+    workspace = small_logbook(tmp_path)
+    expected = encode(read_logbook_cached(workspace))
+    (entry,) = entries(parse_cache.cache_folder())
+    stored = json.loads(entry.read_text(encoding="utf-8"))
+    claim = next(c for c in stored["logbook"]["claims"] if c["considered"])
+    assert isinstance(claim["considered"][0], list)
+    for damaged in (claim["considered"][0][:-1], [*claim["considered"][0], 1], {"verdict": "verified"}):
+        claim["considered"][0] = damaged
+        entry.write_text(json.dumps(stored), encoding="utf-8")
+        forget_recent()
+        stats = CacheStats()
+        assert encode(read_logbook_cached(workspace, stats=stats)) == expected
+        assert not stats.whole
+
+
 def test_an_entry_over_its_cap_or_not_a_file_is_a_miss(tmp_path: Path) -> None:
     workspace = small_logbook(tmp_path)
     expected = encode(read_logbook_cached(workspace))
