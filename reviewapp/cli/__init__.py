@@ -104,11 +104,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     finally:
-        _wait_for_stores()
+        _finish_command()
 
 
-def _wait_for_stores() -> None:
-    """A command returns once the parse cache's entries it had written apart are written (load_or_exit)."""
-    fork_split = sys.modules.get("reviewapp.core.io.fork_split")
-    if fork_split is not None:
-        fork_split.wait_apart()
+def _finish_command() -> None:
+    """A command returns once what it left for after its answer is done (load_or_exit)."""
+    common = sys.modules.get("reviewapp.cli.common")
+    if common is not None:
+        common.finish_command()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from reviewapp.core.logbook.locate import NotALogbookError
@@ -137,10 +138,27 @@ def load_or_exit(source: str) -> Logbook:
     from reviewapp.core.logbook.parse_cache import read_logbook_cached
 
     opened = open_or_exit(source)
-    try:  # the cache's entry is written by a second process while this one goes on (main waits for it)
-        return read_logbook_cached(opened.folder, logbook_id=opened.logbook_id, store_apart=True)
+    try:  # the cache's entry is written by a second process, the claim search once answered (finish_command)
+        return read_logbook_cached(
+            opened.folder, logbook_id=opened.logbook_id, store_apart=True, index_later=_AFTER_ANSWER.append
+        )
     except NotALogbookError as exc:
         raise CommandError(f"error: {exc}", EXIT_NOT_A_LOGBOOK) from exc
+
+
+_AFTER_ANSWER: list[Callable[[], None]] = []  # what a command does once it has answered (load_or_exit)
+
+
+def finish_command() -> None:
+    """What the command left for after its answer (adding what it read to the claim search), then waiting for the
+    children that write the parse cache's entries: a command ends with both done."""
+    from reviewapp.core.io.fork_split import wait_apart
+
+    try:
+        while _AFTER_ANSWER:
+            _AFTER_ANSWER.pop(0)()
+    finally:
+        wait_apart()
 
 
 def open_or_exit(source: str) -> OpenedSource:

@@ -125,16 +125,18 @@ def read_logbook_cached(
     logbook_id: LogbookId | None = None,
     stats: CacheStats | None = None,
     store_apart: bool = False,
+    index_later: Callable[[Callable[[], None]], None] | None = None,
 ) -> Logbook:
     """`read_logbook`, answered from the cache when nothing the reader reads has changed since it was stored, and
     with the pages whose bytes did not change taken from the cache when something did.
 
-    `store_apart`: a logbook read is stored by a forked child where that is safe (fork_split.run_apart), while this
-    process goes on with it; the caller then calls fork_split.wait_apart before anything looks for the entry (a
-    command does, before it returns)."""
+    For a caller that answers with the logbook and then ends (a command): `store_apart`, a logbook read is stored by
+    a forked child where that is safe (fork_split.run_apart), while this process goes on with it; the caller then
+    calls fork_split.wait_apart before anything looks for the entry. `index_later` is given the work of adding the
+    logbook to the claim search, to run once the caller has answered, instead of running it now."""
     with collector_paused():  # what is read only grows the heap, and it holds no cycles (see core/io/collector.py)
         given_stats = stats if stats is not None else CacheStats()
-        return _read_cached(source, progress, cancel, folder, logbook_id, given_stats, store_apart)
+        return _read_cached(source, progress, cancel, folder, logbook_id, given_stats, store_apart, index_later)
 
 
 def _read_cached(
@@ -145,6 +147,7 @@ def _read_cached(
     logbook_id: LogbookId | None,
     stats: CacheStats,
     store_apart: bool = False,
+    index_later: Callable[[Callable[[], None]], None] | None = None,
 ) -> Logbook:
     source = Path(source)
     where, name, key, plain = _keys(source, logbook_id)
@@ -162,7 +165,7 @@ def _read_cached(
         stats.whole = True
         _recall_id(hit, stored)
         hit = _as_given(hit, source)
-        _index_claims(hit, key, folder, store_apart)
+        _index_claims(hit, key, folder, index_later)
         _remember(key, hit)
         return hit
     from reviewapp.core.logbook.reader import read_logbook  # the reader's patterns take a while to compile
@@ -179,8 +182,7 @@ def _read_cached(
             entry.parent.mkdir(parents=True, exist_ok=True)
             _write_entry(cells_file, cells_text.encode("utf-8", "surrogatepass"))
             cells_written.append(True)
-        if not store_apart:
-            _open_claim_index(folder)  # opened now, so that indexing the claims once found is all that is left
+        _open_claim_index(folder)  # opened now, so that indexing the claims once found is all that is left
 
     logbook = read_logbook(
         source, progress=progress, cancel=cancel, logbook_id=logbook_id, memory=memory, meanwhile=meanwhile
@@ -205,15 +207,17 @@ def _read_cached(
         run_apart(store)
     elif cells_written:
         store()
-    _index_claims(logbook, key, folder, store_apart)
+    _index_claims(logbook, key, folder, index_later)
     return logbook
 
 
-def _index_claims(logbook: Logbook, key: str, folder: Path | None, apart: bool = False) -> None:
-    """Every logbook read or served is in the claim search (claim_index), which lives beside the parse cache.
-    `apart`: by a forked child where that is safe, with its own connection (one is never used across a fork)."""
-    if apart:
-        run_apart(lambda: _index_claims_alone(logbook, key, folder))
+def _index_claims(
+    logbook: Logbook, key: str, folder: Path | None, later: Callable[[Callable[[], None]], None] | None = None
+) -> None:
+    """Every logbook read or served is in the claim search (claim_index), which lives beside the parse cache;
+    added now, or handed to `later`."""
+    if later is not None:
+        later(lambda: _index_claims(logbook, key, folder))
         return
     import sqlite3
 
@@ -222,15 +226,6 @@ def _index_claims(logbook: Logbook, key: str, folder: Path | None, apart: bool =
     # a search index that cannot be written only misses this logbook until it is read again
     with contextlib.suppress(sqlite3.Error, OSError):
         add_to_shared_index(logbook, key, _claim_index_path(folder))
-
-
-def _index_claims_alone(logbook: Logbook, key: str, folder: Path | None) -> None:
-    import sqlite3
-
-    from reviewapp.core.logbook.claim_index import ClaimIndex
-
-    with contextlib.suppress(sqlite3.Error, OSError), ClaimIndex(_claim_index_path(folder)) as own:
-        own.add_logbook(logbook, key)
 
 
 def _open_claim_index(folder: Path | None) -> None:
