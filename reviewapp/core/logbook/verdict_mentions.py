@@ -77,6 +77,10 @@ _OWNED_LABEL = re.compile(
     re.IGNORECASE,
 )
 _ATTRIBUTION_WINDOW = 160
+_SENTENCE_MARKS = ".;!?|"
+_ATTRIBUTED_ANY = re.compile(
+    "|".join(f"(?:{pattern.pattern})" for pattern in (_ATTRIBUTED, _NOT_GIVEN, _OWNED_LABEL)), re.IGNORECASE
+)
 _NOT_A_VERDICT = re.compile(r"contract|criteri|rule|rubric|scale|legend|definition|key\b", re.IGNORECASE)
 # Between a label word and its colon: "Verdict criteria:", "Verdict scale:" are no verdicts, "Verdict (paper
 # scale):" is one; "Conclusion of the paper:" is the paper's.
@@ -182,8 +186,11 @@ def hedged_phrases(text: str) -> list[re.Match[str]]:
 def attributed(text: str, at: int) -> bool:
     """The sentence leading up to `at` reports a verdict given by a judge, a grader, an earlier attempt or the paper,
     or one only expected."""
-    before = text[max(0, at - _ATTRIBUTION_WINDOW) : at]
-    return bool(_ATTRIBUTED.search(before) or _NOT_GIVEN.search(before) or _OWNED_LABEL.search(before))
+    start = max(0, at - _ATTRIBUTION_WINDOW)
+    # Each pattern ends its match at `at` and holds none of . ; ! ? | (only its tail may not cross a line), so it
+    # can only start after the last of them: searched from there, each mention costs a third of the whole window.
+    start = max(start, *(text.rfind(mark, start, at) + 1 for mark in _SENTENCE_MARKS))
+    return bool(_ATTRIBUTED_ANY.search(text[start:at]))
 
 
 def head_verdict(tail: str) -> tuple[Verdict, str] | None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reviewapp.core.logbook.reader import read_logbook
 from reviewapp.core.logbook.writer import LogbookDraft
@@ -454,3 +456,44 @@ def test_a_mention_scored_keeps_every_other_field() -> None:
     mention = VerdictMention(**values)  # type: ignore[arg-type]
     assert mention.with_score(0.75) == dataclasses.replace(mention, score=0.75)
     assert mention.with_score(0.75).score == 0.75 and mention.score == 0.25
+
+
+_ATTRIBUTION_PIECES = st.sampled_from(
+    [
+        "judges", "judged", "the grader", "leaderboard", "earlier", "previous run", "prior attempt", "original",
+        "first version", "was rated", "had been graded", "expected", "target outcome", "planned-result", "paper's",
+        "authors'", "published verdict", "**", "__", "’s", "verdict", " ", " ", "\n", ".", ";", "!", "?", "|", "x",
+        "prejudges", "e", "Verdict: VERIFIED", "it",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_ATTRIBUTION_PIECES, max_size=40), st.integers(min_value=0, max_value=400))
+def test_attribution_is_read_as_its_three_patterns_read_the_window(pieces: list[str], cut: int) -> None:
+    """attributed searches from the sentence's start only: the answer is the three patterns' on the whole window."""
+    text = "".join(pieces)
+    _attributed_as_the_window_reads(text, min(cut, len(text)))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("prejudges" + " " * 154, True),  # the window starts inside a word, at "judges"
+        ("As the paper's\nverdict", True),  # a label over a line break
+        ("The earlier\n\nattempt", True),
+        ("Judges said so. Now", False),
+        ("Judges said so| now", False),
+    ],
+)
+def test_attribution_at_the_edges_of_its_window(text: str, expected: bool) -> None:
+    assert _attributed_as_the_window_reads(text, len(text)) is expected
+
+
+def _attributed_as_the_window_reads(text: str, at: int) -> bool:
+    from reviewapp.core.logbook import verdict_mentions as vm
+
+    window = text[max(0, at - vm._ATTRIBUTION_WINDOW) : at]
+    expected = any(p.search(window) for p in (vm._ATTRIBUTED, vm._NOT_GIVEN, vm._OWNED_LABEL))
+    assert vm.attributed(text, at) == expected
+    return expected
