@@ -62,6 +62,13 @@ def trackio_env() -> dict[str, str]:
     return env
 
 
+def our_command() -> list[str]:
+    """`reviewapp` as a user types it: the installed command beside this interpreter, like trackio's; `python -m
+    reviewapp` where the project is not installed."""
+    script = Path(sys.executable).parent / ("reviewapp.exe" if os.name == "nt" else "reviewapp")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "reviewapp"]
+
+
 def ours_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
@@ -212,7 +219,7 @@ def whole_process(trackio_python: Path, workspace: Path, repeat: int) -> None:
     warm_cache_dir = scratch / "warm"
     trackio_cli = trackio_python.parent / ("trackio.exe" if os.name == "nt" else "trackio")
     trackio_cmd = [str(trackio_cli), "logbook", "read", "--path", str(workspace), "--json"]
-    ours_cmd = [sys.executable, "-m", "reviewapp", "inspect", str(workspace), "--json"]
+    ours_cmd = [*our_command(), "inspect", str(workspace), "--json"]
 
     def env_of(base: dict[str, str], cache_dir: Path | None = None) -> dict[str, str]:
         env = {k: v for k, v in base.items() if k != "PYTHONDONTWRITEBYTECODE"}
