@@ -12,7 +12,6 @@ from typing import Any, NamedTuple, Protocol
 from reviewapp.core.io.coerce import as_int, as_name
 from reviewapp.core.io.fork_split import split_map
 from reviewapp.core.io.safepath import UnsafeReference, is_contained, open_regular, resolve_inside
-from reviewapp.core.logbook.claim_finder import find_claims, preview_claims
 from reviewapp.core.logbook.locate import Location, locate
 from reviewapp.core.logbook.logbook_id import LogbookId, check_logbook_id
 from reviewapp.core.logbook.metadata import paper_info, read_json_object, tags_of
@@ -98,6 +97,8 @@ def read_logbook(
         if meanwhile is not None:
             meanwhile(opened.root)
 
+    from reviewapp.core.logbook.claim_finder import find_claims  # imported while the pages are read, where shared
+
     claims = find_claims(pages, meanwhile=the_rest)
     return opened.logbook(pages, claims, traces, workspace_files, cap_per_kind(problems))
 
@@ -129,7 +130,7 @@ def read_preview(
             continue
         pages.append(page)
         spent += len(text)
-        claims = preview_claims(pages)
+        claims = _preview_claims(pages)
         if claims or spent > max_bytes:
             break
     if not claims:
@@ -265,7 +266,8 @@ def _read_shared(opened: _Opened, problems: list[Problem], memory: PageMemory | 
 
     pages: list[Page] = []
     left = opened.budget.left
-    for done, found in split_map(read, range(len(refs)), sizes.__getitem__, min_weight=SHARED_READ_WEIGHT):
+    shared = split_map(read, range(len(refs)), sizes.__getitem__, min_weight=SHARED_READ_WEIGHT, first=_claim_finder)
+    for done, found in shared:
         problems.extend(found)
         left -= done.read_bytes  # each process spent its own copy of the budget
         if done.page is not None:
@@ -274,6 +276,18 @@ def _read_shared(opened: _Opened, problems: list[Problem], memory: PageMemory | 
             memory.keep(done.record)
     opened.budget.left = left
     return pages
+
+
+def _claim_finder() -> None:
+    """Import what finds the claims (its patterns take a while to compile) while a second CPU starts on the pages,
+    instead of before any page is read."""
+    import reviewapp.core.logbook.claim_finder  # noqa: F401
+
+
+def _preview_claims(pages: list[Page]) -> list[Claim]:
+    from reviewapp.core.logbook.claim_finder import preview_claims
+
+    return preview_claims(pages)
 
 
 def _size_on_disk(root: Path, ref: PageRef) -> int:
