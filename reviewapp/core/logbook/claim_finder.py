@@ -168,8 +168,8 @@ def decide(gathered: Gathered, weights: vd.Weights = vd.DEFAULT_WEIGHTS) -> list
     claims = [replace(c, other_mentions=[], candidates=[], considered=[]) for c in gathered.claims]
     blocked: set[int] = set()
     for index, claim in enumerate(claims):
-        decision = vd.decide_own(gathered.own[index], weights)
         claim.considered = vd.scored(gathered.own[index], weights)
+        decision = vd.decide_scored(claim.considered, weights)
         if decision.blocks_fallback:
             blocked.add(index)
         _apply(claim, decision)

@@ -134,9 +134,13 @@ class Decision:
 
 def decide_own(mentions: list[VerdictMention], weights: Weights = DEFAULT_WEIGHTS) -> Decision:
     """The verdict of a claim from the candidates on its own page (see the module docstring)."""
-    if not mentions:
+    return decide_scored(scored(mentions, weights), weights)
+
+
+def decide_scored(ranked: list[VerdictMention], weights: Weights = DEFAULT_WEIGHTS) -> Decision:
+    """`decide_own` of the mentions `ranked` holds as `scored` gave them, for a caller that keeps them too."""
+    if not ranked:
         return Decision(None, reason="no verdict word in the claim's text")
-    ranked = scored(mentions, weights)
     takeable = [m for m in ranked if m.score >= weights.candidate_only]
     if not takeable:
         hedges = [m for m in ranked if kind_of(m) == HEDGED or "hedged" in m.features]
