@@ -60,17 +60,17 @@ def _scope_mentions(scope: Scope, n: int | None) -> list[VerdictMention]:
     if scope.first_line == 0:
         title = vm.title_verdict(page.title)
         if title:
-            found.append(_mention(title, page, 1, None, "page title"))
+            found.append(_mention(title, scope, 1, None, "page title"))
     budget = [PASSING_LIMIT]  # passing mentions still to collect for this claim
-    _scan_text(page.preamble, page.preamble_line, page, None, scope, found, budget)
+    _scan_text(page.preamble, page.preamble_line, None, scope, found, budget)
     for cell in page.cells:
         if scope.first_line and not scope.overlaps(cell.body_line, cell.body_line + max(cell.line_count, 1) - 1):
             continue
         title = vm.title_verdict(cell.title) if cell.header.get("title") else None
         if title and scope.covers(cell.body_line):
-            found.append(_mention(title, page, cell.line + 2, cell.ordinal, "cell title"))
+            found.append(_mention(title, scope, cell.line + 2, cell.ordinal, "cell title"))
         if cell.kind in (CellKind.MARKDOWN, CellKind.GENERIC):
-            _scan_text(cell.body, cell.body_line, page, cell.ordinal, scope, found, budget)
+            _scan_text(cell.body, cell.body_line, cell.ordinal, scope, found, budget)
             _claim_tables(cell.body, cell.body_line, page, cell.ordinal, scope, n, found)
         elif cell.kind is CellKind.CODE and scope.covers(cell.body_line):
             output = output_text(cell)  # read once: outputs can be long
@@ -175,7 +175,6 @@ def _output_lines(cell: Cell, output: str, start: int, page: Page, out: list[Ver
 def _scan_text(
     text: str,
     first_line: int,
-    page: Page,
     cell: int | None,
     scope: Scope,
     out: list[VerdictMention],
@@ -200,13 +199,13 @@ def _scan_text(
             statements = [heading]
         source = HISTORY if owner == _EARLIER else "claim text"
         for found in statements:
-            out.append(_mention(found, page, line + paragraph.count("\n", 0, found.offset), cell, source))
+            out.append(_mention(found, scope, line + paragraph.count("\n", 0, found.offset), cell, source))
         if owner != _EARLIER and budget[0] > 0:
-            _passing_mentions(flat, paragraph, line, page, cell, {f.verdict for f in statements}, out, budget)
+            _passing_mentions(flat, paragraph, line, scope, cell, {f.verdict for f in statements}, out, budget)
     for index, found in vm.heading_then_paragraph(lines):
         if scope.covers(first_line + index) and sections[index] != _OTHERS:
             source = HISTORY if sections[index] == _EARLIER else "verdict section"
-            out.append(_mention(found, page, first_line + index, cell, source))
+            out.append(_mention(found, scope, first_line + index, cell, source))
 
 
 # A sentence about the claim itself ("This verifies the selected … claim", "Claim 1 reproduced"), not the paper's.
@@ -268,7 +267,7 @@ def _passing_mentions(
     flat: str,
     paragraph: str,
     line: int,
-    page: Page,
+    scope: Scope,
     cell: int | None,
     stated: set[Verdict],
     out: list[VerdictMention],
@@ -288,8 +287,8 @@ def _passing_mentions(
         about = ("names the claim",) if _names_claim(flat, mention.start, around) else ()
         if flat.lstrip().startswith(">"):  # a block quote: someone else's words
             about = ("quoted", *about)
-        features = (vd.MENTION, *mention.features, *about, *_place_features(page, cell, at))
-        out.append(VerdictMention(mention.verdict, mention.raw, sentence, page.slug, at, cell, "claim text",
+        features = (vd.MENTION, *mention.features, *about, *_place_features(scope, cell))
+        out.append(VerdictMention(mention.verdict, mention.raw, sentence, scope.page.slug, at, cell, "claim text",
                                   vc.MENTION_CONFIDENCE, features))  # fmt: skip
 
 
@@ -352,13 +351,13 @@ def _paragraphs(text: str) -> list[tuple[int, str]]:
     return blocks
 
 
-def _mention(found: vm.Found, page: Page, line: int, cell: int | None, source: str) -> VerdictMention:
+def _mention(found: vm.Found, scope: Scope, line: int, cell: int | None, source: str) -> VerdictMention:
     kind = _RULE_KINDS.get(found.rule, vd.MENTION)
     if source in ("page title", "cell title"):
         kind = vd.HEDGED if found.rule == "hedged" else vd.TITLE
-    features = (kind, *_place_features(page, cell, line))
+    features = (kind, *_place_features(scope, cell))
     return VerdictMention(
-        found.verdict, found.raw, found.text, page.slug, line, cell, source, found.confidence, features
+        found.verdict, found.raw, found.text, scope.page.slug, line, cell, source, found.confidence, features
     )
 
 
@@ -373,14 +372,9 @@ _RULE_KINDS = {
 }
 
 
-def _place_features(page: Page, cell: int | None, line: int) -> tuple[str, ...]:
+def _place_features(scope: Scope, cell: int | None) -> tuple[str, ...]:
     """Where on its page a candidate sits: before the first cell, in the first or the last cell."""
     if cell is None:
-        return ("before the first cell",) if page.cells else ()
-    ordinals = [c.ordinal for c in page.cells if c.kind in (CellKind.MARKDOWN, CellKind.GENERIC)]
-    out = []
-    if ordinals and cell == ordinals[0]:
-        out.append("first cell")
-    if ordinals and cell == ordinals[-1]:
-        out.append("last cell")
-    return tuple(out)
+        return ("before the first cell",) if scope.page.cells else ()
+    first, last = scope.text_cell_ends
+    return (*(("first cell",) if cell == first else ()), *(("last cell",) if cell == last else ()))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from reviewapp.core.logbook import verdict_mentions as vm
 from reviewapp.core.logbook.model import Cell, CellKind, Page
@@ -69,6 +70,13 @@ class Scope:
 
     def covers(self, line: int) -> bool:
         return self.first_line == 0 or self.first_line <= line <= self.last_line
+
+    @cached_property
+    def text_cell_ends(self) -> tuple[int | None, int | None]:
+        """The ordinals of the page's first and last text (markdown or generic) cells, found once for the many
+        candidates a claim's text has."""
+        ordinals = [c.ordinal for c in self.page.cells if c.kind in (CellKind.MARKDOWN, CellKind.GENERIC)]
+        return (ordinals[0], ordinals[-1]) if ordinals else (None, None)
 
     def overlaps(self, first: int, last: int) -> bool:
         return self.first_line == 0 or (first <= self.last_line and last >= self.first_line)
