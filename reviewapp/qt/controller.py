@@ -29,6 +29,10 @@ from reviewapp.core.io.collector import collector_paused
 from reviewapp.core.io.hub_download import DownloadLimits
 from reviewapp.core.io.source_errors import SourceAccessDenied, SourceUnavailable
 from reviewapp.core.io.source_ref import SourceError, SourceRef, parse_source
+
+# Imported with the window: the reader imports the claim finder when it first finds claims, which here is a worker's
+# first open, where compiling its patterns would keep the interpreter from the window.
+from reviewapp.core.logbook import claim_finder as _claim_finder  # noqa: F401
 from reviewapp.core.logbook.artifacts import ArtifactEntry, list_artifacts
 from reviewapp.core.logbook.demo import demo_workspace
 from reviewapp.core.logbook.locate import NotALogbookError
