@@ -95,19 +95,11 @@ class _Child:
         except OSError:
             marks.close()
             return None
-        try:
-            pid = os.fork()
-        except OSError:
+        pid = _fork(lambda: _compute_from_the_end(function, items, marks, file))
+        if pid < 0:
             marks.close()
             os.close(file)
             return None
-        if pid == 0:  # the child: never returns into the caller's code
-            status = _CHILD_FAILED
-            try:
-                _compute_from_the_end(function, items, marks, file)
-                status = 0
-            finally:
-                os._exit(status)
         return cls(pid, marks, file)
 
     def take_results(self, results: dict[int, R]) -> None:
@@ -181,22 +173,28 @@ def run_apart(work: Callable[[], None]) -> None:
     """`work()` in a forked child where that is safe (see can_fork), while this process goes on; here otherwise.
     For work that handles its own errors and whose result is only a file (a cache's entry, written whole or not at
     all): the child's errors end it quietly. `wait_apart` waits for every child started so."""
-    if can_fork():
+    pid = _fork(work) if can_fork() else -1
+    if pid > 0:
+        _APART.append(pid)
+    else:
+        work()
+
+
+def _fork(work: Callable[[], None]) -> int:
+    """A forked child that runs `work` and exits (with _CHILD_FAILED when it raises): its pid, or -1 when no child
+    started. The child never returns into the caller's code."""
+    try:
+        pid = os.fork()
+    except OSError:
+        return -1
+    if pid == 0:
+        status = _CHILD_FAILED
         try:
-            pid = os.fork()
-        except OSError:
-            pid = -1
-        if pid == 0:  # the child: never returns into the caller's code
-            status = _CHILD_FAILED
-            try:
-                work()
-                status = 0
-            finally:
-                os._exit(status)
-        if pid > 0:
-            _APART.append(pid)
-            return
-    work()
+            work()
+            status = 0
+        finally:
+            os._exit(status)
+    return pid
 
 
 def wait_apart() -> None:
