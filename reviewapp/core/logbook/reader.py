@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from reviewapp.core.io.coerce import as_int, as_name
-from reviewapp.core.io.fork_split import split_map
+from reviewapp.core.io.fork_split import can_fork, split_map
 from reviewapp.core.io.safepath import UnsafeReference, is_contained, open_regular, resolve_inside
 from reviewapp.core.logbook.locate import Location, locate
 from reviewapp.core.logbook.logbook_id import LogbookId, check_logbook_id
@@ -251,9 +251,11 @@ class _Budget:
 
 def _read_shared(opened: _Opened, problems: list[Problem], memory: PageMemory | None) -> list[Page] | None:
     """The tree's pages read as `read_logbook`'s loop reads them, shared with a second CPU where fork_split may
-    (a child reads from the end), or None when they must be read in order: when they may not all fit in the
-    logbook's budget, a page's reading depends on what the pages before it spent. Each page comes with its own
-    problems and what `memory` keeps of it, gathered here in page order."""
+    (a child reads from the end), or None when no child may start or they must be read in order: when they may not
+    all fit in the logbook's budget, a page's reading depends on what the pages before it spent. Each page comes
+    with its own problems and what `memory` keeps of it, gathered here in page order."""
+    if not can_fork():  # a window's or a queue's worker: the plain loop, without every page's size first
+        return None
     refs = opened.tree.refs
     sizes = [_size_on_disk(opened.root, ref) for ref in refs]
     if sum(sizes) > opened.budget.left:
