@@ -352,12 +352,15 @@ def test_work_run_apart_runs_in_a_child_that_wait_apart_waits_for(tmp_path: Path
         import json, os, sys, time
         from pathlib import Path
         from reviewapp.core.io.fork_split import run_apart, wait_apart
-        out = Path(sys.argv[1])
+        out, go = Path(sys.argv[1]), Path(sys.argv[1] + ".go")
         def work():
-            time.sleep(0.2)  # still writing when this process goes on
+            waited = time.monotonic()
+            while not go.exists() and time.monotonic() - waited < 30:  # still working when this process goes on
+                time.sleep(0.001)  # (the limit only ends a run where the work was not apart: it then fails)
             out.write_text(str(os.getpid()))
         run_apart(work)
         went_on = not out.exists()
+        go.touch()
         wait_apart()
         try:
             os.waitpid(-1, os.WNOHANG)
